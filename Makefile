@@ -1,0 +1,61 @@
+# rtready: the two commands of the README, on a fresh Debian machine as root.
+#   make run   install what is missing, build, run the main job on this machine
+#   make test  install what is missing, build, run every test (also ASan+UBSan, musl)
+# `make` alone builds into build/.
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+MUSL_BUILD ?= build-musl
+MESON      ?= meson
+
+# Debian packages needed to build and test (each is checked, only the
+# missing ones are installed).
+BUILD_DEPS = meson ninja-build pkg-config gcc libcmocka-dev libjansson-dev \
+	libtracefs-dev libtraceevent-dev
+TEST_DEPS  = clang libclang-rt-14-dev musl-tools rt-tests stress-ng \
+	libxml2-utils chromium procps util-linux python3
+
+.PHONY: all build deps test-deps run test test-unit test-asan test-fuzz test-musl clean install
+
+all: build
+
+deps:
+	@sh tools/install-deps.sh $(BUILD_DEPS)
+
+test-deps:
+	@sh tools/install-deps.sh $(BUILD_DEPS) $(TEST_DEPS)
+
+$(BUILD)/build.ninja:
+	$(MESON) setup $(BUILD) --werror
+
+build: deps $(BUILD)/build.ninja
+	$(MESON) compile -C $(BUILD)
+
+run: build
+	./$(BUILD)/src/rtready check
+
+$(ASAN_BUILD)/build.ninja:
+	$(MESON) setup $(ASAN_BUILD) --werror -Db_sanitize=address,undefined -Db_lundef=false
+
+$(FUZZ_BUILD)/build.ninja:
+	CC=clang $(MESON) setup $(FUZZ_BUILD) -Dfuzz=true -Dtests=false
+
+test: test-deps $(BUILD)/build.ninja $(ASAN_BUILD)/build.ninja
+	$(MESON) compile -C $(BUILD)
+	$(MESON) test -C $(BUILD) --print-errorlogs --num-processes 2
+	$(MESON) compile -C $(ASAN_BUILD)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		$(MESON) test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --suite unit --suite golden
+	@if [ -f fuzz/meson.build ]; then $(MAKE) --no-print-directory test-fuzz; fi
+	@if [ -f tools/musl-build.sh ]; then sh tools/musl-build.sh $(MUSL_BUILD); fi
+
+test-fuzz: $(FUZZ_BUILD)/build.ninja
+	$(MESON) compile -C $(FUZZ_BUILD)
+	$(MESON) test -C $(FUZZ_BUILD) --print-errorlogs --suite fuzz
+
+install: build
+	$(MESON) install -C $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(MUSL_BUILD)

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The checklist as data. A check is a row: id (part of the interface),
+ * area, title, why it matters, the usual fix, and a pure function of the
+ * facts that sets the status, the evidence it read and, when the fix
+ * depends on the machine, the exact fix. Adding a check is one function and
+ * one row in its area's table; --only/--skip, the docs and JSON all come
+ * from the rows.
+ */
+#ifndef RTR_CHECKS_CHECK_H
+#define RTR_CHECKS_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "probe/facts.h"
+#include "rtready/cpuset.h"
+#include "rtready/selfcheck.h"
+#include "util/strbuf.h"
+
+struct check_ctx {
+	const struct facts *facts;
+	const struct rtr_cpuset *rt_cpus;	/* empty when none declared */
+	const char *rt_cpus_source;		/* "--rt-cpus", "isolcpus", ... or NULL */
+};
+
+struct check_out {
+	enum rtr_status status;
+	struct strbuf evidence;	/* what was read, with values */
+	struct strbuf fix;	/* empty: the row's fix applies */
+};
+
+struct check {
+	const char *id;
+	const char *area;
+	const char *title;
+	const char *why;
+	const char *fix;	/* the usual fix; a check may write a precise one */
+	void (*fn)(const struct check_ctx *ctx, struct check_out *out);
+};
+
+/* Each area's table (src/checks/<area>.c). */
+extern const struct check sched_checks[];
+extern const size_t sched_checks_n;
+
+/* Every check, in table order. */
+size_t checks_count(void);
+const struct check *checks_at(size_t i);
+
+/* Set status and evidence in one go (evidence printf-style). */
+void check_set(struct check_out *out, enum rtr_status status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Write a precise fix (printf-style), replacing the row's default. */
+void check_fix(struct check_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* status skip with "cannot read PATH: strerror". */
+void check_skip_read(struct check_out *out, const char *path, int err);
+
+#endif

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the subcommands share: their entry points (one file each), the exit
+ * codes of DESIGN.md, and small helpers to report errors and open outputs.
+ * Each subcommand parses argv into its own options struct with a parse
+ * function that never exits, then runs on the struct.
+ */
+#ifndef RTR_CLI_CLI_H
+#define RTR_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "rtready/cpuset.h"
+
+enum {
+	EXIT_OK = 0,
+	EXIT_FINDINGS = 1,	/* a check, threshold or finding failed */
+	EXIT_USAGE = 2,		/* bad usage, or the tool could not do its job */
+};
+
+enum output_format { FORMAT_TEXT, FORMAT_JSON };
+
+/* Subcommand entry points: argv[0] is the subcommand name. */
+int cmd_check(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
+int cmd_latency(int argc, char **argv);
+int cmd_load(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_pi(int argc, char **argv);
+
+/* "rtready: CMD: message" on stderr. */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print "rtready VERSION" for --version. */
+void cli_version(void);
+
+/*
+ * Option helpers: fill *out from @arg, or write a message into @err
+ * (size @errlen) and return -EINVAL. They never print or exit.
+ */
+int cli_parse_format(const char *arg, enum output_format *out, char *err, size_t errlen);
+int cli_parse_cpulist(const char *opt, const char *arg, struct rtr_cpuset *out, char *err,
+		      size_t errlen);
+
+/*
+ * Open --output FILE (or stdout for NULL or "-"). Output goes to a
+ * temporary file renamed over FILE by cli_output_close(), so an error half
+ * way never leaves a truncated result behind.
+ */
+struct cli_output {
+	FILE *fp;
+	char *path;	/* final name, NULL for stdout */
+	char *tmp;	/* temporary name */
+};
+int cli_output_open(struct cli_output *o, const char *path);
+/* Return: 0 or -errno; with @ok false the temporary file is removed. */
+int cli_output_close(struct cli_output *o, bool ok);
+
+/* Colour on a terminal only, never with NO_COLOR set. */
+bool cli_use_color(FILE *fp);
+
+#endif

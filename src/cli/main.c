@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rtready: the realtime Linux checklist as one tool. main() only finds the
+ * subcommand in the verb table (exact names, no prefix matching) and hands
+ * it argv; each subcommand lives in its own file.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+struct verb {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct verb verbs[] = {
+	{ "check", cmd_check, "audit this machine (or a snapshot) against the checklist" },
+
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: rtready COMMAND [OPTIONS]\n"
+		     "       rtready COMMAND --help\n\n"
+		     "The realtime Linux developer's checklist: check a machine, measure it, prove it.\n\n"
+		     "Commands:\n");
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		fprintf(out, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
+	fprintf(out, "\nExit status: 0 nothing failed, 1 a check or threshold failed,\n"
+		     "2 usage error or the tool could not do its job.\n"
+		     "See rtready(1) and rtready-COMMAND(1).\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		cli_version();
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+		if (strcmp(argv[1], verbs[i].name) == 0)
+			return verbs[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "rtready: '%s' is not a command; see 'rtready --help'\n", argv[1]);
+	return EXIT_USAGE;
+}

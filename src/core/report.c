@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/* The findings list; see report.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/report.h"
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+void report_init(struct report *r, const char *command)
+{
+	memset(r, 0, sizeof(*r));
+	r->command = command;
+}
+
+static void finding_free(struct finding *f)
+{
+	free(f->id);
+	free(f->area);
+	free(f->title);
+	free(f->evidence);
+	free(f->why);
+	free(f->fix);
+}
+
+void report_free(struct report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n_findings; i++)
+		finding_free(&r->findings[i]);
+	free(r->findings);
+	free(r->host.kernel);
+	free(r->host.cpus_online);
+	free(r->host.rt_cpus);
+	free(r->host.root);
+	memset(r, 0, sizeof(*r));
+}
+
+int report_set_host(char **field, const char *value)
+{
+	char *s = dup_or_empty(value);
+
+	if (!s)
+		return -ENOMEM;
+	free(*field);
+	*field = s;
+	return 0;
+}
+
+int report_add(struct report *r, const char *id, const char *area, enum rtr_status status,
+	       long tid, const char *title, const char *evidence, const char *why,
+	       const char *fix)
+{
+	struct finding *f;
+
+	if (r->n_findings == r->cap_findings) {
+		size_t cap = r->cap_findings ? r->cap_findings * 2 : 32;
+
+		f = realloc(r->findings, cap * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		r->findings = f;
+		r->cap_findings = cap;
+	}
+	f = &r->findings[r->n_findings];
+	f->id = dup_or_empty(id);
+	f->area = dup_or_empty(area);
+	f->title = dup_or_empty(title);
+	f->evidence = dup_or_empty(evidence);
+	f->why = dup_or_empty(why);
+	f->fix = dup_or_empty(fix);
+	f->status = status;
+	f->tid = tid;
+	if (!f->id || !f->area || !f->title || !f->evidence || !f->why || !f->fix) {
+		finding_free(f);
+		return -ENOMEM;
+	}
+	r->n_findings++;
+	return 0;
+}
+
+struct summary report_summary(const struct report *r)
+{
+	struct summary s = { 0, 0, 0, 0, 0 };
+
+	for (size_t i = 0; i < r->n_findings; i++) {
+		switch (r->findings[i].status) {
+		case RTR_PASS: s.pass++; break;
+		case RTR_WARN: s.warn++; break;
+		case RTR_FAIL: s.fail++; break;
+		case RTR_INFO: s.info++; break;
+		case RTR_SKIP: s.skip++; break;
+		}
+	}
+	return s;
+}
+
+static int severity(enum rtr_status s)
+{
+	switch (s) {
+	case RTR_FAIL: return 0;
+	case RTR_WARN: return 1;
+	case RTR_SKIP: return 2;
+	case RTR_INFO: return 3;
+	case RTR_PASS: return 4;
+	}
+	return 5;
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+	const struct finding *x = a, *y = b;
+	int d = severity(x->status) - severity(y->status);
+
+	if (d)
+		return d;
+	d = strcmp(x->area, y->area);
+	if (d)
+		return d;
+	d = strcmp(x->id, y->id);
+	if (d)
+		return d;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+void report_sort(struct report *r)
+{
+	if (r->n_findings > 1)
+		qsort(r->findings, r->n_findings, sizeof(*r->findings), cmp_finding);
+}
+
+int report_exit_code(const struct report *r, int strict)
+{
+	struct summary s = report_summary(r);
+
+	if (s.fail || (strict && s.warn))
+		return 1;
+	return 0;
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+/* Bounded, root-confined reads of system files; see rootfs.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/openat2.h>
+
+#include "probe/rootfs.h"
+
+/* At most this many path components in a fallback walk. */
+#define MAX_COMPONENTS 64
+
+int rootfs_open(struct rootfs *fs, const char *root)
+{
+	struct stat st;
+	int fd;
+
+	fs->dirfd = -1;
+	fs->rec = NULL;
+	if (!root || !*root)
+		root = "/";
+	if (strlen(root) >= sizeof(fs->path))
+		return -ENAMETOOLONG;
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -ENOTDIR;
+	}
+	fs->dirfd = fd;
+	snprintf(fs->path, sizeof(fs->path), "%s", root);
+	{
+		struct stat rst;
+
+		fs->host = stat("/", &rst) == 0 && rst.st_dev == st.st_dev &&
+			   rst.st_ino == st.st_ino;
+	}
+	return 0;
+}
+
+void rootfs_close(struct rootfs *fs)
+{
+	if (fs && fs->dirfd >= 0) {
+		close(fs->dirfd);
+		fs->dirfd = -1;
+	}
+}
+
+int rootfs_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* The path relative to the root: strip leading slashes ("" means the root). */
+static const char *relative(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+/*
+ * Fallback for kernels without openat2 (before 5.6): walk component by
+ * component with O_NOFOLLOW, refusing "..", so that nothing can leave the
+ * root; symlinks are refused rather than resolved.
+ */
+static int walk_open(const struct rootfs *fs, const char *path, int flags)
+{
+	char copy[4096], *save = NULL, *part, *next;
+	int dir, fd, n = 0;
+
+	if (strlen(path) >= sizeof(copy))
+		return -ENAMETOOLONG;
+	strcpy(copy, relative(path));
+	dir = dup(fs->dirfd);
+	if (dir < 0)
+		return -errno;
+	part = strtok_r(copy, "/", &save);
+	while (part) {
+		next = strtok_r(NULL, "/", &save);
+		if (strcmp(part, "..") == 0 || ++n > MAX_COMPONENTS) {
+			close(dir);
+			return -EXDEV;
+		}
+		fd = openat(dir, part, (next ? O_RDONLY | O_DIRECTORY : flags) | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			int err = -errno;
+
+			close(dir);
+			return err;
+		}
+		close(dir);
+		dir = fd;
+		part = next;
+	}
+	return dir;
+}
+
+static int open_in_root(const struct rootfs *fs, const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	long fd;
+
+	if (fs->dirfd < 0)
+		return -EBADF;
+	fd = syscall(SYS_openat2, fs->dirfd, relative(path), &how, sizeof(how));
+	if (fd >= 0)
+		return (int)fd;
+	if (errno == ENOSYS)
+		return walk_open(fs, path, flags);
+	return -errno;
+}
+
+int rootfs_open_file(const struct rootfs *fs, const char *path)
+{
+	struct stat st;
+	int fd = open_in_root(fs, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
+	return fd;
+}
+
+int rootfs_read(const struct rootfs *fs, const char *path, size_t cap, char **bufp, size_t *lenp)
+{
+	size_t len = 0, size = 4096;
+	char *buf = NULL, *nbuf;
+	int fd, err = 0;
+
+	fd = rootfs_open_file(fs, path);
+	if (fd < 0)
+		return fd;
+	/* procfs and sysfs report size 0: read until EOF, within the cap. */
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= size || !buf) {
+			if (buf)
+				size *= 2;
+			nbuf = realloc(buf, size);
+			if (!nbuf) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = nbuf;
+		}
+		n = read(fd, buf + len, size - len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno == EAGAIN ? -EINVAL : -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > cap) {
+			err = -EFBIG;
+			break;
+		}
+	}
+	close(fd);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[len] = '\0';
+	if (fs->rec && fs->rec->on_file)
+		fs->rec->on_file(fs->rec->ctx, path, buf, len);
+	*bufp = buf;
+	if (lenp)
+		*lenp = len;
+	return 0;
+}
+
+int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t len)
+{
+	size_t n = 0;
+	int fd;
+
+	if (len == 0)
+		return -EINVAL;
+	fd = rootfs_open_file(fs, path);
+	if (fd < 0)
+		return fd;
+	for (;;) {
+		ssize_t r = read(fd, buf + n, len - 1 - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int err = errno == EAGAIN ? -EINVAL : -errno;
+
+			close(fd);
+			return err;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n == len - 1) {
+			char extra;
+
+			r = read(fd, &extra, 1);
+			if (r > 0) {
+				close(fd);
+				return -EFBIG;
+			}
+			break;
+		}
+	}
+	close(fd);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t' ||
+			 buf[n - 1] == '\r'))
+		n--;
+	if (fs->rec && fs->rec->on_file)
+		fs->rec->on_file(fs->rec->ctx, path, buf, n);
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n))
+		return -EINVAL;	/* binary content where text was expected */
+	return 0;
+}
+
+int rootfs_read_int64(const struct rootfs *fs, const char *path, int64_t *v)
+{
+	char buf[64], *end;
+	long long x;
+	int err = rootfs_read_str(fs, path, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	errno = 0;
+	x = strtoll(buf, &end, 10);
+	if (end == buf || *end != '\0' || errno == ERANGE)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+bool rootfs_exists(const struct rootfs *fs, const char *path)
+{
+	int fd = open_in_root(fs, path, O_PATH);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+DIR *rootfs_opendir(const struct rootfs *fs, const char *path)
+{
+	int fd = open_in_root(fs, path, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+	DIR *d;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+	}
+	return d;
+}
+
+int rootfs_readlink(const struct rootfs *fs, const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char parent[4096];
+	int dir;
+	ssize_t n;
+
+	if (!slash || (size_t)(slash - path) >= sizeof(parent) || len == 0)
+		return -EINVAL;
+	memcpy(parent, path, (size_t)(slash - path));
+	parent[slash - path] = '\0';
+	dir = open_in_root(fs, parent[0] ? parent : "/", O_PATH | O_DIRECTORY);
+	if (dir < 0)
+		return dir;
+	n = readlinkat(dir, slash + 1, buf, len - 1);
+	if (n < 0) {
+		int err = -errno;
+
+		close(dir);
+		return err;
+	}
+	close(dir);
+	buf[n] = '\0';
+	if (fs->rec && fs->rec->on_link)
+		fs->rec->on_link(fs->rec->ctx, path, buf);
+	return 0;
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every read of system state goes through here. A root directory stands for
+ * "/" (the real one, or a snapshot from another machine under --root), and
+ * no path may escape it: openat2(RESOLVE_IN_ROOT) resolves ".." and
+ * symlinks inside the root, and where openat2 is missing a component walk
+ * refuses symlinks instead. Reads are bounded by a size cap, opened with
+ * O_NONBLOCK, and anything but a regular file or directory is refused, so a
+ * hostile snapshot (FIFOs, devices, huge files) can neither hang nor flood
+ * the tool. This is the only place that opens /proc and /sys.
+ */
+#ifndef RTR_PROBE_ROOTFS_H
+#define RTR_PROBE_ROOTFS_H
+
+#include <dirent.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Default cap on one file's size: kernel attribute files are tiny. */
+#define ROOTFS_CAP_DEFAULT (1u << 20)
+/* /proc/interrupts on a 512-CPU machine with thousands of IRQs is tens of MiB. */
+#define ROOTFS_CAP_LARGE (64u << 20)
+
+/*
+ * Optional observer of every successful read (rootfs_read, rootfs_read_str,
+ * rootfs_readlink): `rtready snapshot` records exactly what the probes read,
+ * so a snapshot holds all that `check --root` needs and nothing else.
+ */
+struct rootfs_recorder {
+	void (*on_file)(void *ctx, const char *path, const char *data, size_t len);
+	void (*on_link)(void *ctx, const char *path, const char *target);
+	void *ctx;
+};
+
+struct rootfs {
+	int dirfd;		/* the root directory */
+	bool host;		/* the root is "/": live /proc, pids are real */
+	char path[4096];	/* as given, for messages */
+	const struct rootfs_recorder *rec;	/* NULL: not recording */
+};
+
+/*
+ * Open @root ("/" or a snapshot directory).
+ * Return: 0, or -errno (-ENOTDIR when it is not a directory).
+ */
+int rootfs_open(struct rootfs *fs, const char *root) __attribute__((warn_unused_result));
+void rootfs_close(struct rootfs *fs);
+
+/*
+ * Open @path (absolute, as on the target: "/proc/cmdline") for reading
+ * inside the root. Only regular files (and procfs/sysfs attributes) are
+ * accepted. Return: a file descriptor or -errno (-EINVAL for a FIFO,
+ * socket or device, -ELOOP/-EXDEV for an escape).
+ */
+int rootfs_open_file(const struct rootfs *fs, const char *path);
+
+/*
+ * Read the whole of @path into a new NUL-terminated buffer (free() it).
+ * @cap: the largest size accepted; a longer file gives -EFBIG.
+ * Return: 0 or -errno; *len is the length without the NUL.
+ */
+int rootfs_read(const struct rootfs *fs, const char *path, size_t cap, char **buf, size_t *len)
+	__attribute__((warn_unused_result));
+
+/*
+ * Read a small file into @buf (at most @len - 1 bytes, more is -EFBIG),
+ * with trailing white space removed.
+ */
+int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t len)
+	__attribute__((warn_unused_result));
+
+/* Read a file holding one decimal integer. Return: 0, -errno, -EINVAL. */
+int rootfs_read_int64(const struct rootfs *fs, const char *path, int64_t *v)
+	__attribute__((warn_unused_result));
+
+/* Whether @path exists inside the root (any type). */
+bool rootfs_exists(const struct rootfs *fs, const char *path);
+
+/*
+ * Open a directory inside the root for listing. Return: a DIR (closedir()
+ * it) or NULL with errno set.
+ */
+DIR *rootfs_opendir(const struct rootfs *fs, const char *path);
+
+/*
+ * Read the target of a symlink inside the root (e.g. /proc/PID/exe); no
+ * resolution happens. Return: 0 or -errno.
+ */
+int rootfs_readlink(const struct rootfs *fs, const char *path, char *buf, size_t len);
+
+/* Format a path into @buf like snprintf; -ENAMETOOLONG if it does not fit. */
+int rootfs_path(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif

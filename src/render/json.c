@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+/* JSON renderers; see json.h. */
+#include <errno.h>
+
+#include "render/json.h"
+
+json_t *json_envelope(const char *command, const struct host_info *host)
+{
+	json_t *o = json_object(), *h = json_object();
+
+	if (!o || !h) {
+		json_decref(o);
+		json_decref(h);
+		return NULL;
+	}
+	json_object_set_new(o, "tool", json_string("rtready"));
+	json_object_set_new(o, "version", json_string(RTR_VERSION));
+	json_object_set_new(o, "command", json_string(command));
+	json_object_set_new(h, "kernel", json_string(host->kernel ? host->kernel : ""));
+	json_object_set_new(h, "cpus_online",
+			    json_string(host->cpus_online ? host->cpus_online : ""));
+	json_object_set_new(h, "rt_cpus", json_string(host->rt_cpus ? host->rt_cpus : ""));
+	json_object_set_new(h, "root", json_string(host->root ? host->root : "/"));
+	json_object_set_new(o, "host", h);
+	return o;
+}
+
+json_t *finding_to_json(const struct finding *f)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "id", json_string(f->id));
+	json_object_set_new(o, "area", json_string(f->area));
+	json_object_set_new(o, "status", json_string(rtr_status_name(f->status)));
+	if (f->tid)
+		json_object_set_new(o, "tid", json_integer(f->tid));
+	json_object_set_new(o, "title", json_string(f->title));
+	json_object_set_new(o, "evidence", json_string(f->evidence));
+	json_object_set_new(o, "why", json_string(f->why));
+	json_object_set_new(o, "fix", json_string(f->fix));
+	return o;
+}
+
+json_t *report_to_json(const struct report *r, const char *key)
+{
+	json_t *o = json_envelope(r->command, &r->host), *arr, *sum;
+	struct summary s = report_summary(r);
+
+	if (!o)
+		return NULL;
+	arr = json_array();
+	for (size_t i = 0; arr && i < r->n_findings; i++)
+		json_array_append_new(arr, finding_to_json(&r->findings[i]));
+	json_object_set_new(o, key, arr);
+	sum = json_pack("{s:I, s:I, s:I, s:I, s:I}", "pass", (json_int_t)s.pass, "warn",
+			(json_int_t)s.warn, "fail", (json_int_t)s.fail, "info",
+			(json_int_t)s.info, "skip", (json_int_t)s.skip);
+	json_object_set_new(o, "summary", sum);
+	return o;
+}
+
+int json_write(FILE *out, const json_t *root)
+{
+	if (json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII) < 0)
+		return -EIO;
+	if (fputc('\n', out) == EOF)
+		return -EIO;
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * JSON output through jansson (never printf escaping). report_to_json()
+ * builds the common envelope of DESIGN.md: tool, version, command, host,
+ * the findings under @key ("checks" or "findings") and the summary. A
+ * command adds its own members to the object before writing it.
+ */
+#ifndef RTR_RENDER_JSON_H
+#define RTR_RENDER_JSON_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "core/report.h"
+
+/* The envelope without findings: tool, version, command, host. NULL on ENOMEM. */
+json_t *json_envelope(const char *command, const struct host_info *host);
+
+/* The envelope plus "<key>": [findings] and "summary". NULL on ENOMEM. */
+json_t *report_to_json(const struct report *r, const char *key);
+
+/* One finding object. */
+json_t *finding_to_json(const struct finding *f);
+
+/* Write @root, indented, with a final newline. Return: 0 or -EIO. */
+int json_write(FILE *out, const json_t *root);
+
+#endif
