@@ -40,8 +40,18 @@ struct check {
 };
 
 /* Each area's table (src/checks/<area>.c). */
-extern const struct check sched_checks[];
+extern const struct check kernel_checks[];	/* kernel.* */
+extern const size_t kernel_checks_n;
+extern const struct check sched_checks[];	/* sched.* */
 extern const size_t sched_checks_n;
+extern const struct check cpu_checks[];		/* cpu.* */
+extern const size_t cpu_checks_n;
+extern const struct check irq_checks[];		/* irq.* */
+extern const size_t irq_checks_n;
+extern const struct check mem_checks[];		/* mem.*, limits.* */
+extern const size_t mem_checks_n;
+extern const struct check platform_checks[];	/* clock.*, sys.* */
+extern const size_t platform_checks_n;
 
 /* Every check, in table order. */
 size_t checks_count(void);

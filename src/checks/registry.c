@@ -11,7 +11,12 @@ static const struct {
 	const struct check *rows;
 	const size_t *n;
 } areas[] = {
+	{ kernel_checks, &kernel_checks_n },
 	{ sched_checks, &sched_checks_n },
+	{ cpu_checks, &cpu_checks_n },
+	{ irq_checks, &irq_checks_n },
+	{ mem_checks, &mem_checks_n },
+	{ platform_checks, &platform_checks_n },
 };
 
 size_t checks_count(void)

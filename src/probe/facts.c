@@ -10,11 +10,23 @@ int facts_gather(const struct rootfs *fs, struct facts *f)
 	memset(f, 0, sizeof(*f));
 	snprintf(f->root, sizeof(f->root), "%s", fs->path);
 	f->host = fs->host;
+	probe_kernel(fs, &f->kernel);
 	probe_sched(fs, &f->sched);
+	probe_tasks(fs, &f->tasks);
+	probe_cpu(fs, &f->cpu);
+	probe_irq(fs, &f->irq);
+	probe_memory(fs, &f->memory);
+	probe_platform(fs, &f->platform);
 	return 0;
 }
 
 void facts_free(struct facts *f)
 {
+	probe_kernel_free(&f->kernel);
 	probe_sched_free(&f->sched);
+	probe_tasks_free(&f->tasks);
+	probe_cpu_free(&f->cpu);
+	probe_irq_free(&f->irq);
+	probe_memory_free(&f->memory);
+	probe_platform_free(&f->platform);
 }

@@ -10,13 +10,25 @@
 #ifndef RTR_PROBE_FACTS_H
 #define RTR_PROBE_FACTS_H
 
+#include "probe/cpu.h"
+#include "probe/irq.h"
+#include "probe/kernel.h"
+#include "probe/memory.h"
+#include "probe/platform.h"
 #include "probe/rootfs.h"
 #include "probe/sched.h"
+#include "probe/tasks.h"
 
 struct facts {
 	char root[4096];	/* the root directory read, for evidence */
 	bool host;		/* the live machine, not a snapshot */
-	struct sched_facts sched;
+	struct kernel_facts kernel;	/* uname, config, cmdline, preemption */
+	struct sched_facts sched;	/* RT throttling, RT group scheduling */
+	struct tasks_facts tasks;	/* every task: policy, priority, affinity */
+	struct cpu_facts cpu;		/* online, isolated, topology, governors, idle */
+	struct irq_facts irq;		/* /proc/interrupts, /proc/irq/N */
+	struct memory_facts memory;	/* swap, THP, KSM, limits */
+	struct platform_facts platform;	/* clock source, hypervisor */
 };
 
 /* Gather everything from @fs into @f. Return: 0 or -ENOMEM. */

@@ -1,0 +1,17 @@
+# Shared helpers for integration scripts (sourced). $RTREADY is the binary.
+set -u
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
+# expect_rc WANT CMD...: run CMD (with a timeout) and check its exit code.
+expect_rc() {
+	local want=$1; shift
+	local rc=0
+	timeout 120 "$@" >/tmp/rtr-out.$$ 2>/tmp/rtr-err.$$ || rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		echo "--- stdout"; cat /tmp/rtr-out.$$; echo "--- stderr"; cat /tmp/rtr-err.$$
+		rm -f /tmp/rtr-out.$$ /tmp/rtr-err.$$
+		fail "'$*' exited $rc, expected $want"
+	fi
+	rm -f /tmp/rtr-out.$$ /tmp/rtr-err.$$
+}
