@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The root-confined reader against a hostile tree: symlinks that point out
+ * (absolute and relative), "..", FIFOs, devices, oversized files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "probe/rootfs.h"
+
+static char dir[] = "/tmp/rtr-rootfs-XXXXXX";
+static char outside[] = "/tmp/rtr-outside-XXXXXX";
+
+static void put(const char *rel, const char *content)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	char p[512], q[512];
+
+	(void)state;
+	if (!mkdtemp(dir) || !mkdtemp(outside))
+		return -1;
+	snprintf(p, sizeof(p), "%s/proc", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/proc/sys", dir);
+	mkdir(p, 0755);
+	put("proc/sys/value", "950000\n");
+	put("proc/garbage", "12abc\n");
+	snprintf(q, sizeof(q), "%s/secret", outside);
+	{
+		FILE *f = fopen(q, "w");
+
+		fputs("secret\n", f);
+		fclose(f);
+	}
+	snprintf(p, sizeof(p), "%s/proc/abs-escape", dir);
+	if (symlink(q, p))
+		return -1;
+	snprintf(p, sizeof(p), "%s/proc/rel-escape", dir);
+	snprintf(q, sizeof(q), "../../../../../../..%s/secret", outside);
+	if (symlink(q, p))
+		return -1;
+	snprintf(p, sizeof(p), "%s/proc/inside-link", dir);
+	if (symlink("sys/value", p))
+		return -1;
+	snprintf(p, sizeof(p), "%s/proc/fifo", dir);
+	if (mkfifo(p, 0644))
+		return -1;
+	{
+		/* 2 MiB: over the default cap. */
+		char *big = malloc(2u << 20);
+
+		memset(big, 'x', 2u << 20);
+		big[(2u << 20) - 1] = '\0';
+		put("proc/big", big);
+		free(big);
+	}
+	put("proc/nul", "");
+	snprintf(p, sizeof(p), "%s/proc/nul", dir);
+	{
+		int fd = open(p, O_WRONLY);
+
+		assert_int_equal(write(fd, "1\0002", 3), 3);
+		close(fd);
+	}
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	nftw(outside, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return 0;
+}
+
+static void test_reads(void **state)
+{
+	struct rootfs fs;
+	int64_t v;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(rootfs_open(&fs, dir), 0);
+	assert_false(fs.host);
+	assert_int_equal(rootfs_read_int64(&fs, "/proc/sys/value", &v), 0);
+	assert_int_equal(v, 950000);
+	assert_int_equal(rootfs_read_int64(&fs, "/proc/inside-link", &v), 0);
+	assert_int_equal(v, 950000);
+	assert_int_equal(rootfs_read_int64(&fs, "/proc/garbage", &v), -EINVAL);
+	assert_int_equal(rootfs_read_int64(&fs, "/proc/missing", &v), -ENOENT);
+	assert_int_equal(rootfs_read_str(&fs, "/proc/sys/value", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "950000");
+	assert_int_equal(rootfs_read_str(&fs, "/proc/sys/value", buf, 4), -EFBIG);
+	assert_int_equal(rootfs_read_str(&fs, "/proc/nul", buf, sizeof(buf)), -EINVAL);
+	assert_true(rootfs_exists(&fs, "/proc/sys"));
+	assert_false(rootfs_exists(&fs, "/nope"));
+	rootfs_close(&fs);
+}
+
+static void test_escapes_stay_inside(void **state)
+{
+	struct rootfs fs;
+	char buf[64];
+	int rc;
+
+	(void)state;
+	assert_int_equal(rootfs_open(&fs, dir), 0);
+	/* Resolved inside the root, where the target does not exist. */
+	rc = rootfs_read_str(&fs, "/proc/abs-escape", buf, sizeof(buf));
+	assert_true(rc < 0);
+	rc = rootfs_read_str(&fs, "/proc/rel-escape", buf, sizeof(buf));
+	assert_true(rc < 0);
+	rc = rootfs_read_str(&fs, "/../../../../../../etc/hostname", buf, sizeof(buf));
+	assert_true(rc < 0);
+	rootfs_close(&fs);
+}
+
+static void test_hostile_types(void **state)
+{
+	struct rootfs fs;
+	char *b = NULL;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(rootfs_open(&fs, dir), 0);
+	/* A FIFO is refused without blocking. */
+	assert_int_equal(rootfs_read(&fs, "/proc/fifo", ROOTFS_CAP_DEFAULT, &b, &len), -EINVAL);
+	assert_int_equal(rootfs_read(&fs, "/proc/big", ROOTFS_CAP_DEFAULT, &b, &len), -EFBIG);
+	assert_int_equal(rootfs_read(&fs, "/proc", ROOTFS_CAP_DEFAULT, &b, &len), -EISDIR);
+	assert_int_equal(rootfs_read(&fs, "/proc/big", ROOTFS_CAP_LARGE, &b, &len), 0);
+	assert_int_equal(len, (2u << 20) - 1);
+	free(b);
+	rootfs_close(&fs);
+	assert_int_equal(rootfs_open(&fs, "/dev/null"), -ENOTDIR);
+	assert_int_equal(rootfs_open(&fs, "/nonexistent-root"), -ENOENT);
+}
+
+static void test_live_host(void **state)
+{
+	struct rootfs fs;
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(rootfs_open(&fs, "/"), 0);
+	assert_true(fs.host);
+	assert_int_equal(rootfs_read_int64(&fs, "/proc/sys/kernel/pid_max", &v), 0);
+	assert_true(v > 0);
+	/* Character devices are refused. */
+	assert_int_equal(rootfs_open_file(&fs, "/dev/null"), -EINVAL);
+	rootfs_close(&fs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reads),
+		cmocka_unit_test(test_escapes_stay_inside),
+		cmocka_unit_test(test_hostile_types),
+		cmocka_unit_test(test_live_host),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

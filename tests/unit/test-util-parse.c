@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of option value parsers (durations, sizes, integers). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "util/parse.h"
+#include "util/strbuf.h"
+
+static int64_t dur(const char *s, int64_t unit)
+{
+	int64_t v = -1;
+
+	assert_int_equal(parse_duration_ns(s, unit, &v), 0);
+	return v;
+}
+
+static void test_duration(void **state)
+{
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(dur("500ms", 1000000000), 500000000);
+	assert_int_equal(dur("10s", 1), 10000000000LL);
+	assert_int_equal(dur("2m", 1), 120000000000LL);
+	assert_int_equal(dur("1.5s", 1), 1500000000);
+	assert_int_equal(dur("10", 1000000000), 10000000000LL);
+	assert_int_equal(dur("1000", 1000), 1000000);
+	assert_int_equal(dur("0", 1000000000), 0);
+	assert_int_equal(dur("250us", 1), 250000);
+	assert_int_equal(dur("1h", 1), 3600000000000LL);
+	assert_int_equal(parse_duration_ns("", 1, &v), -EINVAL);
+	assert_int_equal(parse_duration_ns("-1s", 1, &v), -EINVAL);
+	assert_int_equal(parse_duration_ns("10x", 1, &v), -EINVAL);
+	assert_int_equal(parse_duration_ns("s", 1, &v), -EINVAL);
+	assert_int_equal(parse_duration_ns("1e3", 1, &v), -EINVAL);
+	assert_int_equal(parse_duration_ns("0x10", 1, &v), -EINVAL);
+	assert_int_equal(parse_duration_ns(" 1s", 1, &v), -EINVAL);
+	assert_int_equal(parse_duration_ns("1s ", 1, &v), -EINVAL);
+	assert_int_equal(parse_duration_ns("99999999999d", 1, &v), -ERANGE);
+	assert_int_equal(parse_duration_ns(NULL, 1, &v), -EINVAL);
+}
+
+static void test_size(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(parse_size("64M", &v), 0);
+	assert_int_equal(v, 64ull << 20);
+	assert_int_equal(parse_size("1k", &v), 0);
+	assert_int_equal(v, 1024);
+	assert_int_equal(parse_size("2GiB", &v), 0);
+	assert_int_equal(v, 2ull << 30);
+	assert_int_equal(parse_size("4096", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(parse_size("1.5K", &v), 0);
+	assert_int_equal(v, 1536);
+	assert_int_equal(parse_size("12Q", &v), -EINVAL);
+	assert_int_equal(parse_size("-1", &v), -EINVAL);
+	assert_int_equal(parse_size("", &v), -EINVAL);
+	assert_int_equal(parse_size("99999999999T", &v), -ERANGE);
+}
+
+static void test_int(void **state)
+{
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(parse_int64("80", 1, 98, &v), 0);
+	assert_int_equal(v, 80);
+	assert_int_equal(parse_int64("-5", -20, 19, &v), 0);
+	assert_int_equal(v, -5);
+	assert_int_equal(parse_int64("99", 1, 98, &v), -ERANGE);
+	assert_int_equal(parse_int64("8a", 1, 98, &v), -EINVAL);
+	assert_int_equal(parse_int64("", 1, 98, &v), -EINVAL);
+	assert_int_equal(parse_int64(" 8", 1, 98, &v), -EINVAL);
+	assert_int_equal(parse_int64("99999999999999999999", 0, INT64_MAX, &v), -ERANGE);
+}
+
+static void test_format(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	format_duration(1500000, buf, sizeof(buf));
+	assert_string_equal(buf, "1.5 ms");
+	format_duration(999, buf, sizeof(buf));
+	assert_string_equal(buf, "999 ns");
+	format_size(8 << 20, buf, sizeof(buf));
+	assert_string_equal(buf, "8.0 MiB");
+	format_size(12, buf, sizeof(buf));
+	assert_string_equal(buf, "12 B");
+}
+
+static void test_strbuf(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s;
+
+	(void)state;
+	assert_string_equal(strbuf_str(&sb), "");
+	for (int i = 0; i < 1000; i++)
+		strbuf_printf(&sb, "%d,", i);
+	assert_int_equal(sb.err, 0);
+	assert_int_equal(strlen(strbuf_str(&sb)), sb.len);
+	assert_true(strncmp(strbuf_str(&sb), "0,1,2,", 6) == 0);
+	strbuf_reset(&sb);
+	strbuf_puts(&sb, "abc");
+	strbuf_add(&sb, "defg", 2);
+	assert_string_equal(strbuf_str(&sb), "abcde");
+	s = strbuf_take(&sb);
+	assert_string_equal(s, "abcde");
+	assert_null(sb.s);
+	free(s);
+	strbuf_free(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_size),
+		cmocka_unit_test(test_int),
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_strbuf),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
