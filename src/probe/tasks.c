@@ -1,16 +1,224 @@
 // SPDX-License-Identifier: MIT
-/* Probe of area 'tasks'; see tasks.h. */
+/*
+ * The task walk; see tasks.h. For each /proc/PID, each /proc/PID/task/TID
+ * is read once (stat for policy, priority, flags; status for the allowed
+ * CPUs). Tasks come and go during the walk: a thread that vanished
+ * (ENOENT/ESRCH) is counted, not reported as an error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "probe/procstat.h"
 #include "probe/tasks.h"
+
+/* Caps on one file: stat lines are < 1 KiB, status < 4 KiB but for huge cpu lists. */
+#define STAT_CAP (16u << 10)
+#define STATUS_CAP (1u << 20)
+
+const char *task_policy_name(int policy)
+{
+	static const char *const names[] = { "OTHER", "FIFO", "RR", "BATCH", "ISO", "IDLE",
+					     "DEADLINE", "EXT" };
+
+	if (policy < 0 || (size_t)policy >= sizeof(names) / sizeof(names[0]))
+		return "?";
+	return names[policy];
+}
+
+/* Make room for one more task. Return: 0 or -ENOMEM. */
+static int reserve(struct tasks_facts *out)
+{
+	if (out->n == out->cap) {
+		size_t cap = out->cap ? out->cap * 2 : 256;
+		struct task_info *n = realloc(out->tasks, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		out->tasks = n;
+		out->cap = cap;
+	}
+	return 0;
+}
+
+int tasks_append(struct tasks_facts *out, const struct task_info *t)
+{
+	struct task_info *slot;
+
+	if (reserve(out))
+		return -ENOMEM;
+	slot = &out->tasks[out->n];
+	*slot = *t;
+	slot->allowed = (struct rtr_cpuset)RTR_CPUSET_INIT;
+	if (rtr_cpuset_copy(&slot->allowed, &t->allowed))
+		return -ENOMEM;
+	out->n++;
+	return 0;
+}
+
+/* Digits only, a positive int: "1234" but not "self" or "0x1". */
+static int numeric(const char *s)
+{
+	long v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 100000000)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v > 0 ? (int)v : -1;
+}
+
+static bool gone(int err)
+{
+	return err == -ENOENT || err == -ESRCH;
+}
+
+static void note_unreadable(struct tasks_facts *out, const char *path, int err)
+{
+	if (out->unreadable++ == 0) {
+		out->first_unreadable_err = err;
+		snprintf(out->first_unreadable, sizeof(out->first_unreadable), "%s", path);
+	}
+}
+
+/* Read one thread into @out. Return: 0 or -ENOMEM (other errors are counted). */
+static int read_task(const struct rootfs *fs, int pid, int tid, struct tasks_facts *out)
+{
+	struct task_info t = { .pid = pid, .tid = tid, .last_cpu = -1 };
+	struct proc_status st;
+	struct proc_stat ps;
+	char path[64], *buf = NULL;
+	size_t len;
+	int err;
+
+	if (rootfs_path(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid))
+		return 0;
+	err = rootfs_read(fs, path, STAT_CAP, &buf, &len);
+	if (err == -ENOMEM)
+		return err;
+	if (!err) {
+		err = parse_proc_stat(buf, len, &ps);
+		free(buf);
+		buf = NULL;
+	}
+	if (err) {
+		if (gone(err))
+			out->vanished++;
+		else
+			note_unreadable(out, path, err);
+		return 0;
+	}
+	memcpy(t.comm, ps.comm, sizeof(t.comm));
+	t.policy = (int)ps.policy;
+	t.rt_priority = (int)ps.rt_priority;
+	t.nice = ps.nice;
+	t.flags = ps.flags;
+	t.kthread = ps.flags & TASK_PF_KTHREAD;
+	t.per_cpu = t.kthread && (ps.flags & TASK_PF_NO_SETAFFINITY);
+	t.start_ticks = ps.start_ticks;
+	t.last_cpu = ps.processor;
+
+	rootfs_path(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+	err = rootfs_read(fs, path, STATUS_CAP, &buf, &len);
+	if (err == -ENOMEM)
+		return err;
+	if (!err) {
+		err = parse_proc_status(buf, len, &st);
+		free(buf);
+		if (err == -ENOMEM) {
+			proc_status_free(&st);
+			return err;
+		}
+		err = err ? err : st.cpus_allowed_err;
+		if (!err)
+			t.allowed = st.cpus_allowed;	/* moved: not freed below */
+		else
+			proc_status_free(&st);
+		if (!err && (st.have & PROC_ST_KTHREAD))
+			t.kthread = t.kthread || st.kthread;
+	}
+	t.allowed_err = err;
+	/* Move, not copy: the cpuset's storage now belongs to the list. */
+	if (reserve(out)) {
+		rtr_cpuset_free(&t.allowed);
+		return -ENOMEM;
+	}
+	out->tasks[out->n++] = t;
+	return 0;
+}
+
+static int read_process(const struct rootfs *fs, int pid, struct tasks_facts *out)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	rootfs_path(path, sizeof(path), "/proc/%d/task", pid);
+	d = rootfs_opendir(fs, path);
+	if (!d) {
+		if (errno == ENOENT || errno == ESRCH)
+			out->vanished++;
+		else
+			note_unreadable(out, path, -errno);
+		return 0;
+	}
+	while (!err && (de = readdir(d))) {
+		int tid = numeric(de->d_name);
+
+		if (tid < 0)
+			continue;
+		if (out->n >= TASKS_MAX) {
+			out->truncated = true;
+			break;
+		}
+		err = read_task(fs, pid, tid, out);
+	}
+	closedir(d);
+	return err;
+}
+
+static int by_pid_tid(const void *a, const void *b)
+{
+	const struct task_info *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
 
 void probe_tasks(const struct rootfs *fs, struct tasks_facts *out)
 {
-	(void)fs;
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
 	memset(out, 0, sizeof(*out));
+	d = rootfs_opendir(fs, "/proc");
+	if (!d) {
+		out->err = -errno;
+		return;
+	}
+	while (!err && !out->truncated && (de = readdir(d))) {
+		int pid = numeric(de->d_name);
+
+		if (pid > 0)
+			err = read_process(fs, pid, out);
+	}
+	closedir(d);
+	if (out->n > 1)
+		qsort(out->tasks, out->n, sizeof(out->tasks[0]), by_pid_tid);
+	out->err = err;
 }
 
 void probe_tasks_free(struct tasks_facts *out)
 {
-	(void)out;
+	for (size_t i = 0; i < out->n; i++)
+		rtr_cpuset_free(&out->tasks[i].allowed);
+	free(out->tasks);
+	memset(out, 0, sizeof(*out));
 }
