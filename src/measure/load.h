@@ -15,9 +15,8 @@
  * by PR_SET_PDEATHSIG and cleans up the same way.
  *
  * Call load_start() from a thread that lives as long as the load (the
- * parent-death signal follows the forking thread), and before starting
- * threads that block SIGCHLD is not needed: nothing here uses signals in
- * the caller's process.
+ * parent-death signal follows the thread that forked). Nothing here touches
+ * the caller's signal handlers or mask.
  */
 #ifndef RTR_MEASURE_LOAD_H
 #define RTR_MEASURE_LOAD_H
