@@ -11,7 +11,7 @@ MESON      ?= meson
 
 # Debian packages needed to build and test (each is checked, only the
 # missing ones are installed).
-BUILD_DEPS = meson ninja-build pkg-config gcc libcmocka-dev libjansson-dev \
+BUILD_DEPS = meson ninja-build pkg-config gcc libcmocka-dev libjansson-dev zlib1g-dev \
 	libtracefs-dev libtraceevent-dev
 TEST_DEPS  = clang libclang-rt-14-dev musl-tools rt-tests stress-ng \
 	libxml2-utils chromium procps util-linux python3
