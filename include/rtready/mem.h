@@ -34,6 +34,18 @@ int rtr_mem_mallopt(void);
 int rtr_mem_lock(void);
 
 /**
+ * rtr_mem_unlock() - munlockall(), and forget that MCL_FUTURE is in force.
+ * Return: 0 or -errno.
+ */
+int rtr_mem_unlock(void);
+
+/**
+ * rtr_mem_mallopt_supported() - Return: true when the C library has the
+ * tunables rtr_mem_mallopt() sets (glibc), false otherwise (musl).
+ */
+bool rtr_mem_mallopt_supported(void);
+
+/**
  * rtr_mem_prefault_heap() - allocate @bytes, write a non-zero byte to every
  * page (so the stores cannot be optimised away), and free it again; with
  * rtr_mem_mallopt() in force the pages stay in the heap for later use.
@@ -45,9 +57,17 @@ int rtr_mem_prefault_heap(size_t bytes);
  * rtr_mem_prefault_stack() - touch @bytes of the calling thread's stack below
  * the current frame, so that later growth does not fault. @bytes must fit in
  * the thread's stack (at most 64 MiB).
- * Return: 0, -EINVAL when @bytes is too large.
+ * Return: 0, -EINVAL when @bytes is more than the thread has left.
  */
 int rtr_mem_prefault_stack(size_t bytes);
+
+/**
+ * rtr_mem_prefault_stack_all() - touch all of the calling thread's stack
+ * below the current frame (less a small margin, at most 64 MiB), using the
+ * bounds pthread_getattr_np() reports.
+ * Return: 0, -ENOTSUP when the bounds cannot be found.
+ */
+int rtr_mem_prefault_stack_all(void);
 
 /**
  * struct rtr_mem_setup - what rtr_mem_setup() does; zero means "skip".

@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,8 +22,17 @@ extern "C" {
 int rtr_mutex_init_pi(pthread_mutex_t *m);
 
 /**
- * rtr_mutex_is_pi() - Return: 1 if @m was initialised with priority
- * inheritance, 0 if not, -errno when that cannot be told.
+ * rtr_mutexattr_init_pi() - initialise @attr with PTHREAD_PRIO_INHERIT, for
+ * callers that set more attributes (process-shared, robust) before
+ * pthread_mutex_init(). Destroy it with pthread_mutexattr_destroy().
+ * Return: 0 or -errno.
+ */
+int rtr_mutexattr_init_pi(pthread_mutexattr_t *attr);
+
+/**
+ * rtr_mutex_is_pi() - Return: 1 if mutexes made from @attr use priority
+ * inheritance, 0 if not, -errno when that cannot be told. (POSIX offers no
+ * way to ask an initialised mutex, hence the attribute.)
  */
 int rtr_mutex_is_pi(const pthread_mutexattr_t *attr);
 

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Bounded readers for the library's own /proc files (see procself.h). A
+ * read never blocks (O_NONBLOCK) and never goes past its buffer; parsing is
+ * pure so that the unit tests feed it sample lines.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "procself.h"
+
+long procself_read(const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	int fd, err = 0;
+
+	if (size == 0)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	/* Bounded: each pass either ends or fills more of the buffer. */
+	while (len < size - 1) {
+		ssize_t n = read(fd, buf + len, size - 1 - len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return err ? err : (long)len;
+}
+
+int procself_status_bytes(const char *text, const char *key, uint64_t *bytes)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+
+	/* Lines look like "VmLck:\t    1234 kB". */
+	while (p && *p) {
+		if (strncmp(p, key, klen) == 0 && p[klen] == ':') {
+			char *end;
+			unsigned long long kb;
+
+			p += klen + 1;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			errno = 0;
+			kb = strtoull(p, &end, 10);
+			if (errno || end == p || kb > UINT64_MAX / 1024)
+				return -EINVAL;
+			*bytes = (uint64_t)kb * 1024;
+			return 0;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -ENOENT;
+}
+
+int procself_parse_stat(const char *line, struct procself_task *task)
+{
+	const char *open = strchr(line, '('), *close = strrchr(line, ')');
+	unsigned long long v[40];
+	const char *p;
+	size_t n = 0, clen;
+	char *end;
+	long tid;
+
+	if (!open || !close || close < open)
+		return -EINVAL;
+	errno = 0;
+	tid = strtol(line, &end, 10);
+	if (errno || end == line || tid <= 0 || tid > INT32_MAX)
+		return -EINVAL;
+	clen = (size_t)(close - open - 1);
+	if (clen >= sizeof(task->comm))
+		clen = sizeof(task->comm) - 1;
+	memcpy(task->comm, open + 1, clen);
+	task->comm[clen] = '\0';
+	task->tid = (int)tid;
+
+	/* Field 3 (state) is a letter; from field 4 on they are numbers. */
+	p = close + 1;
+	while (*p == ' ')
+		p++;
+	if (*p == '\0')
+		return -EINVAL;
+	p++;
+	while (n < sizeof(v) / sizeof(v[0])) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0' || *p == '\n')
+			break;
+		errno = 0;
+		/* Some fields are signed (nice, priority): keep their bits. */
+		if (*p == '-')
+			v[n] = (unsigned long long)strtoll(p, &end, 10);
+		else
+			v[n] = strtoull(p, &end, 10);
+		if (errno || end == p)
+			return -EINVAL;
+		p = end;
+		n++;
+	}
+	/* v[i] is field i + 4; we need up to field 41 (policy). */
+	if (n < 38)
+		return -EINVAL;
+	task->minor_faults = v[10 - 4];
+	task->major_faults = v[12 - 4];
+	task->nice = (int)(long long)v[19 - 4];
+	task->rt_priority = (unsigned int)v[40 - 4];
+	task->policy = (int)v[41 - 4];
+	return 0;
+}
+
+int procself_task(int tid, struct procself_task *task)
+{
+	char path[64], line[1024];
+	long len;
+
+	snprintf(path, sizeof(path), PROCSELF_TASKS "/%d/stat", tid);
+	len = procself_read(path, line, sizeof(line));
+	if (len < 0)
+		return (int)len;
+	return procself_parse_stat(line, task);
+}
