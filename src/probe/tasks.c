@@ -121,6 +121,9 @@ static int read_task(const struct rootfs *fs, int pid, int tid, struct tasks_fac
 	t.per_cpu = t.kthread && (ps.flags & TASK_PF_NO_SETAFFINITY);
 	t.start_ticks = ps.start_ticks;
 	t.last_cpu = ps.processor;
+	t.minflt = ps.minflt;
+	t.majflt = ps.majflt;
+	t.cpu_ticks = ps.utime_ticks + ps.stime_ticks;
 
 	rootfs_path(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
 	err = rootfs_read(fs, path, STATUS_CAP, &buf, &len);
@@ -132,6 +135,11 @@ static int read_task(const struct rootfs *fs, int pid, int tid, struct tasks_fac
 		if (err == -ENOMEM) {
 			proc_status_free(&st);
 			return err;
+		}
+		if (!err && (st.have & PROC_ST_VCSW) && (st.have & PROC_ST_NVCSW)) {
+			t.have_ctxt = true;
+			t.vcsw = st.voluntary_ctxt_switches;
+			t.nvcsw = st.nonvoluntary_ctxt_switches;
 		}
 		err = err ? err : st.cpus_allowed_err;
 		if (!err)
@@ -213,6 +221,20 @@ void probe_tasks(const struct rootfs *fs, struct tasks_facts *out)
 	if (out->n > 1)
 		qsort(out->tasks, out->n, sizeof(out->tasks[0]), by_pid_tid);
 	out->err = err;
+}
+
+int probe_tasks_of(const struct rootfs *fs, int pid, struct tasks_facts *out)
+{
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = read_process(fs, pid, out);
+	if (!err && out->n == 0)
+		err = out->unreadable ? out->first_unreadable_err : -ESRCH;
+	if (out->n > 1)
+		qsort(out->tasks, out->n, sizeof(out->tasks[0]), by_pid_tid);
+	out->err = err;
+	return err;
 }
 
 void probe_tasks_free(struct tasks_facts *out)

@@ -39,6 +39,13 @@ struct task_info {
 	int last_cpu;		/* the CPU it last ran on, -1 unknown */
 	int allowed_err;	/* 0, or why Cpus_allowed_list was not read */
 	struct rtr_cpuset allowed;	/* Cpus_allowed_list of /proc/PID/task/TID/status */
+	/* Counters, for deltas over a window (rtready inspect). */
+	uint64_t minflt;	/* minor page faults of this thread */
+	uint64_t majflt;	/* major page faults */
+	uint64_t cpu_ticks;	/* utime + stime, clock ticks */
+	bool have_ctxt;		/* the two switch counts below were read */
+	uint64_t vcsw;		/* voluntary context switches */
+	uint64_t nvcsw;		/* involuntary context switches (preemptions) */
 };
 
 struct tasks_facts {
@@ -69,6 +76,13 @@ const char *task_policy_name(int policy);
  */
 void probe_tasks(const struct rootfs *fs, struct tasks_facts *out);
 void probe_tasks_free(struct tasks_facts *out);
+
+/*
+ * Fill @out with the threads of process @pid only (same rules as
+ * probe_tasks). Return: 0, -ESRCH when the process does not exist (or
+ * vanished), -ENOMEM, or the error that kept its thread list unreadable.
+ */
+int probe_tasks_of(const struct rootfs *fs, int pid, struct tasks_facts *out);
 
 /*
  * Append a copy of @t to @out (used by the probe and by tests that build
