@@ -1,16 +1,113 @@
 /* SPDX-License-Identifier: MIT */
-/* Facts of area 'cpu' (to be filled by its probe). */
+/*
+ * Facts of area 'cpu': which CPUs exist, are online and are isolated
+ * (sysfs and the boot parameters that set it up: isolcpus=, nohz_full=,
+ * rcu_nocbs=, irqaffinity=, maxcpus=, nr_cpus=), and per online CPU its
+ * SMT siblings, caches, cpufreq governor and cpuidle states; plus the
+ * unbound workqueue mask and timer migration. Per-CPU directories are
+ * walked by index (index0.., state0..) until the first missing one, so a
+ * snapshot holding only the files read gives the same facts.
+ */
 #ifndef RTR_PROBE_CPU_H
 #define RTR_PROBE_CPU_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "probe/cmdline.h"
 #include "probe/rootfs.h"
+#include "rtready/cpuset.h"
+
+/* Bounds on per-CPU walks (real machines have about 4 caches, 10 idle states). */
+#define CPU_MAX_CACHES 16
+#define CPU_MAX_IDLE_STATES 32
+
+struct cpu_cache {
+	int level;			/* 1, 2, 3, ... */
+	char type[16];			/* "Data", "Instruction", "Unified" */
+	int shared_err;			/* 0, or why shared_cpu_list was not read */
+	struct rtr_cpuset shared;	/* the CPUs that share this cache */
+};
+
+struct cpu_idle_state {
+	char name[32];		/* "POLL", "C1", "C6", ... */
+	int latency_err;
+	int64_t latency_us;	/* exit latency */
+	int disable;		/* 1 disabled, 0 enabled, -1 unknown */
+};
+
+struct cpu_info {
+	int cpu;
+	int siblings_err;		/* topology/thread_siblings_list */
+	struct rtr_cpuset siblings;	/* includes the CPU itself */
+	int cache_err;			/* -ENOENT: no cache directory */
+	struct cpu_cache caches[CPU_MAX_CACHES];
+	size_t n_caches;
+	int governor_err;		/* -ENOENT: no cpufreq for this CPU */
+	char governor[32];		/* cpufreq/scaling_governor */
+	char freq_driver[32];		/* cpufreq/scaling_driver, "" when unread */
+	int idle_err;			/* -ENOENT: no cpuidle states */
+	struct cpu_idle_state idle[CPU_MAX_IDLE_STATES];
+	size_t n_idle;
+};
+
+/* A boot parameter holding a cpu list. */
+struct cpu_boot_list {
+	bool given;			/* present on the command line */
+	int err;			/* its list's parse error, 0 when valid */
+	char text[256];			/* the value as written (truncated), for evidence */
+	struct rtr_cpuset cpus;
+};
+
+/* isolcpus= flags (kernel/sched/isolation.c); no flag means "domain". */
+enum {
+	CPU_ISOL_DOMAIN = 1u << 0,
+	CPU_ISOL_NOHZ = 1u << 1,
+	CPU_ISOL_MANAGED_IRQ = 1u << 2,
+};
 
 struct cpu_facts {
-	int err;	/* 0, or why the area could not be read at all */
+	int err;			/* unused: fields carry their own errors */
+	int online_err, present_err, possible_err;
+	struct rtr_cpuset online, present, possible;
+	int isolated_err;		/* /sys/devices/system/cpu/isolated */
+	struct rtr_cpuset isolated;
+	int nohz_full_err;		/* /sys/devices/system/cpu/nohz_full (-ENOENT: no NO_HZ_FULL) */
+	struct rtr_cpuset nohz_full;
+	int smt_active;			/* smt/active: 1, 0, or -1 unknown */
+	char smt_control[32];		/* smt/control: on, off, notsupported, ... */
+
+	int cmdline_err;		/* /proc/cmdline */
+	struct cpu_boot_list isolcpus;	/* cpus of isolcpus= (after its flags) */
+	unsigned int isolcpus_flags;	/* CPU_ISOL_* */
+	struct cpu_boot_list nohz_full_param, rcu_nocbs, irqaffinity;
+	bool maxcpus_given, nr_cpus_given, nosmt;
+	int64_t maxcpus, nr_cpus;	/* -1 when not a number */
+
+	int workqueue_err;		/* /sys/devices/virtual/workqueue/cpumask */
+	struct rtr_cpuset workqueue;
+	int timer_migration_err;	/* /proc/sys/kernel/timer_migration */
+	int64_t timer_migration;
+	int idle_driver_err;		/* cpuidle/current_driver */
+	char idle_driver[32];		/* "intel_idle", "acpi_idle", "none", ... */
+
+	struct cpu_info *cpus;		/* one per online CPU, ascending */
+	size_t n_cpus;
 };
 
 /* Fill @out from @fs. Never fails as a whole: fields carry their own errors. */
 void probe_cpu(const struct rootfs *fs, struct cpu_facts *out);
 void probe_cpu_free(struct cpu_facts *out);
+
+/* The entry of online CPU @cpu, or NULL. */
+const struct cpu_info *cpu_facts_find(const struct cpu_facts *f, int cpu);
+
+/*
+ * Fill the boot parameters of @out from a parsed command line; @last_cpu
+ * stands for "N" in cpu lists (the last possible CPU). Pure, for tests.
+ * Return: 0 or -ENOMEM.
+ */
+int cpu_parse_boot_params(const struct cmdline *cl, int last_cpu, struct cpu_facts *out);
 
 #endif
