@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -352,6 +353,74 @@ int parse_proc_status(const char *buf, size_t len, struct proc_status *out)
 			any = true;
 		}
 next:
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return any ? 0 : -EINVAL;
+}
+
+static int limit_value(const char *s, size_t n, uint64_t *v)
+{
+	if (n == 9 && memcmp(s, "unlimited", 9) == 0) {
+		*v = PROC_LIMIT_INFINITY;
+		return 0;
+	}
+	return to_u64(s, n, v);
+}
+
+/* The next blank-separated word of [*p, end). */
+static bool next_word(const char **p, const char *end, const char **w, size_t *n)
+{
+	const char *s = *p;
+
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	*w = s;
+	while (s < end && *s != ' ' && *s != '\t')
+		s++;
+	*n = (size_t)(s - *w);
+	*p = s;
+	return *n > 0;
+}
+
+int parse_proc_limits(const char *buf, size_t len, struct proc_limits *out)
+{
+	static const struct {
+		const char *label;
+		size_t offset;
+	} rows[] = {
+		{ "Max realtime priority", offsetof(struct proc_limits, rtprio) },
+		{ "Max realtime timeout", offsetof(struct proc_limits, rttime) },
+		{ "Max locked memory", offsetof(struct proc_limits, memlock) },
+		{ "Max nice priority", offsetof(struct proc_limits, nice) },
+	};
+	const char *p = buf, *end = buf + len;
+	bool any = false;
+
+	memset(out, 0, sizeof(*out));
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+
+		for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+			size_t ln = strlen(rows[i].label), n1, n2;
+			struct proc_limit *l = (struct proc_limit *)((char *)out + rows[i].offset);
+			const char *q = p + ln, *w1, *w2;
+			uint64_t soft, hard;
+
+			if ((size_t)(eol - p) <= ln || memcmp(p, rows[i].label, ln) != 0 ||
+			    (*q != ' ' && *q != '\t'))
+				continue;
+			if (next_word(&q, eol, &w1, &n1) && next_word(&q, eol, &w2, &n2) &&
+			    limit_value(w1, n1, &soft) == 0 && limit_value(w2, n2, &hard) == 0) {
+				l->found = true;
+				l->soft = soft;
+				l->hard = hard;
+				any = true;
+			}
+			break;
+		}
 		if (!nl)
 			break;
 		p = nl + 1;

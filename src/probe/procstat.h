@@ -100,4 +100,29 @@ int parse_proc_status(const char *buf, size_t len, struct proc_status *out)
 	__attribute__((warn_unused_result));
 void proc_status_free(struct proc_status *st);
 
+/* A soft/hard pair of /proc/PID/limits; PROC_LIMIT_INFINITY is "unlimited". */
+#define PROC_LIMIT_INFINITY UINT64_MAX
+
+struct proc_limit {
+	bool found;
+	uint64_t soft, hard;
+};
+
+/* The limits of /proc/PID/limits that matter to realtime work. */
+struct proc_limits {
+	struct proc_limit rtprio;	/* "Max realtime priority": RLIMIT_RTPRIO */
+	struct proc_limit rttime;	/* "Max realtime timeout" (us): RLIMIT_RTTIME */
+	struct proc_limit memlock;	/* "Max locked memory" (bytes): RLIMIT_MEMLOCK */
+	struct proc_limit nice;		/* "Max nice priority": RLIMIT_NICE */
+};
+
+/*
+ * Parse /proc/PID/limits (@len bytes; a header line, then
+ * "Max locked memory         8388608              8388608              bytes").
+ * A row whose values are garbage is left not found.
+ * Return: 0, -EINVAL when none of the rows above was found.
+ */
+int parse_proc_limits(const char *buf, size_t len, struct proc_limits *out)
+	__attribute__((warn_unused_result));
+
 #endif
