@@ -14,6 +14,21 @@
 
 #define MAX_BUCKETS (1ULL << 32)
 
+/*
+ * calloc() of a large array maps zero pages that are only faulted in at the
+ * first store, which would be in rtr_hist_add() on the realtime path. Write
+ * every page now (volatile: a store of zero into calloc'ed memory may
+ * otherwise be dropped as redundant).
+ */
+static void prefault(void *mem, size_t bytes)
+{
+	volatile uint64_t *p = mem;
+	size_t step = 4096 / sizeof(*p);
+
+	for (size_t i = 0; i < bytes / sizeof(*p); i += step)
+		p[i] = 0;
+}
+
 RTR_EXPORT int rtr_hist_init(struct rtr_hist *h, uint64_t bucket_ns, uint64_t range_ns,
 			     size_t outliers_cap)
 {
@@ -36,6 +51,9 @@ RTR_EXPORT int rtr_hist_init(struct rtr_hist *h, uint64_t bucket_ns, uint64_t ra
 			return -ENOMEM;
 		}
 	}
+	prefault(h->counts, (size_t)n * sizeof(*h->counts));
+	if (outliers_cap)
+		prefault(h->outliers, outliers_cap * sizeof(*h->outliers));
 	h->bucket_ns = bucket_ns;
 	h->nbuckets = (size_t)n;
 	h->outliers_cap = outliers_cap;

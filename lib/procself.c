@@ -123,6 +123,7 @@ int procself_parse_stat(const char *line, struct procself_task *task)
 		return -EINVAL;
 	task->minor_faults = v[10 - 4];
 	task->major_faults = v[12 - 4];
+	task->prio = (int)(long long)v[18 - 4];
 	task->nice = (int)(long long)v[19 - 4];
 	task->rt_priority = (unsigned int)v[40 - 4];
 	task->policy = (int)v[41 - 4];

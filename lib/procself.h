@@ -33,6 +33,7 @@ struct procself_task {
 	int tid;
 	char comm[32];
 	int policy;		/* kernel SCHED_* value */
+	int prio;		/* effective priority (field 18): -2..-100 RT, 0..39 nice+20 */
 	unsigned int rt_priority;
 	int nice;
 	uint64_t minor_faults;
@@ -43,7 +44,7 @@ struct procself_task {
  * Parse one /proc/PID/stat line. The command name sits in parentheses and
  * may itself hold spaces and ')', so the fields are counted from the last
  * ')' of the line:
- *   1234 (rt app) S 1 1234 ... minflt(10) ... majflt(12) ... nice(19) ...
+ *   1234 (rt app) S 1 1234 ... minflt(10) ... majflt(12) ... prio(18) nice(19) ...
  *   rt_priority(40) policy(41) ...
  * Return: 0 or -EINVAL.
  */

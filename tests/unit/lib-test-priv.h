@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers for the library's failure-path tests: run a function in a forked
+ * child that has lowered a resource limit and become "nobody", which drops
+ * every capability (CAP_SYS_NICE, CAP_IPC_LOCK). This is how a refused
+ * priority or lock is tested while the suite itself runs as root. The
+ * child reports through its exit code and explains failures on stderr.
+ */
+#ifndef RTREADY_TEST_LIB_PRIV_H
+#define RTREADY_TEST_LIB_PRIV_H
+
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define NOBODY 65534
+
+static inline int test_drop_privileges(int resource, rlim_t limit)
+{
+	struct rlimit rl = { limit, limit };
+
+	if (setrlimit(resource, &rl) != 0)
+		return -1;
+	if (setgroups(0, NULL) != 0 || setresgid(NOBODY, NOBODY, NOBODY) != 0 ||
+	    setresuid(NOBODY, NOBODY, NOBODY) != 0)
+		return -1;
+	return 0;
+}
+
+/* Return: the child's exit code (0: all its checks held), 128+sig on a signal. */
+static inline int test_run_unprivileged(int resource, rlim_t limit, int (*fn)(void))
+{
+	int status = 0;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 100;
+	if (pid == 0) {
+		if (test_drop_privileges(resource, limit) != 0) {
+			perror("drop privileges");
+			_exit(101);
+		}
+		_exit(fn());
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return 102;
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/* In the child: a check that names its step on failure. */
+#define CHILD_EXPECT(cond, code)                                                       \
+	do {                                                                           \
+		if (!(cond)) {                                                         \
+			fprintf(stderr, "%s:%d: child check failed: %s (%s)\n", __FILE__, \
+				__LINE__, #cond, rtr_last_error());                     \
+			return (code);                                                 \
+		}                                                                      \
+	} while (0)
+
+#endif
