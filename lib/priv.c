@@ -64,7 +64,7 @@ void priv_explain_rtprio(char *buf, size_t len, int prio)
 			 "or a different thread's owner)", lim, prio);
 	} else {
 		snprintf(buf, len,
-			 "CAP_SYS_NICE is missing and RLIMIT_RTPRIO is %s (needs >= %d); run as "
+			 "CAP_SYS_NICE is missing and RLIMIT_RTPRIO is %s, below %d; run as "
 			 "root, grant CAP_SYS_NICE, or raise rtprio in limits.conf / ulimit -r",
 			 lim, prio);
 	}

@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of RT thread creation: the thread runs its body already with
+ * the asked policy, priority, affinity and name; bad attributes and
+ * priority 99 are refused before anything starts; and a priority the kernel
+ * refuses (no CAP_SYS_NICE, low RLIMIT_RTPRIO) comes back as -EPERM with a
+ * message that names both.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rtready/cpuset.h"
+#include "rtready/error.h"
+#include "rtready/thread.h"
+#include "lib-test-priv.h"
+
+/* What the body of a test thread sees about itself. */
+struct seen {
+	int policy;
+	int priority;
+	int nice;
+	int ncpus;
+	int first_cpu;
+	char name[16];
+	int ran;
+};
+
+/* sched_getattr works on glibc and musl alike, and shows DEADLINE too. */
+struct kattr {
+	uint32_t size, policy;
+	uint64_t flags;
+	int32_t nice;
+	uint32_t priority;
+	uint64_t runtime, deadline, period;
+};
+
+static void look(struct seen *s)
+{
+	struct rtr_cpuset cpus = RTR_CPUSET_INIT;
+	struct kattr ka;
+
+	memset(&ka, 0, sizeof(ka));
+	if (syscall(SYS_sched_getattr, 0, &ka, sizeof(ka), 0) == 0) {
+		s->policy = (int)ka.policy;
+		s->priority = (int)ka.priority;
+		s->nice = ka.nice;
+	}
+	if (rtr_cpuset_get_affinity(&cpus) == 0) {
+		s->ncpus = (int)rtr_cpuset_count(&cpus);
+		s->first_cpu = rtr_cpuset_next(&cpus, -1);
+	}
+	rtr_cpuset_free(&cpus);
+	pthread_getname_np(pthread_self(), s->name, sizeof(s->name));
+	s->ran = 1;
+}
+
+static void *body(void *arg)
+{
+	look(arg);
+	return NULL;
+}
+
+static int run(const struct rtr_thread_attr *a, struct seen *s)
+{
+	pthread_t t;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	err = rtr_thread_create(&t, a, body, s);
+	if (err == 0)
+		pthread_join(t, NULL);
+	return err;
+}
+
+static void test_policy_names(void **state)
+{
+	enum rtr_policy p;
+
+	(void)state;
+	assert_int_equal(rtr_policy_from_name("fifo", &p), 0);
+	assert_int_equal(p, RTR_SCHED_FIFO);
+	assert_int_equal(rtr_policy_from_name("SCHED_RR", &p), 0);
+	assert_int_equal(p, RTR_SCHED_RR);
+	assert_int_equal(rtr_policy_from_name("Deadline", &p), 0);
+	assert_int_equal(p, RTR_SCHED_DEADLINE);
+	assert_int_equal(rtr_policy_from_name("fifo2", &p), -EINVAL);
+	assert_int_equal(rtr_policy_from_name("", &p), -EINVAL);
+	assert_int_equal(rtr_policy_from_name("SCHED_", &p), -EINVAL);
+	for (int i = RTR_SCHED_OTHER; i <= RTR_SCHED_IDLE; i++) {
+		enum rtr_policy back;
+
+		assert_int_equal(rtr_policy_from_name(rtr_policy_name(i), &back), 0);
+		assert_int_equal(back, i);
+		assert_int_equal(rtr_policy_from_kernel(rtr_policy_to_kernel(i), &back), 0);
+		assert_int_equal(back, i);
+	}
+	assert_int_equal(rtr_policy_to_kernel(RTR_SCHED_FIFO), SCHED_FIFO);
+	assert_int_equal(rtr_policy_from_kernel(SCHED_FIFO | SCHED_RESET_ON_FORK, &p), 0);
+	assert_int_equal(p, RTR_SCHED_FIFO);
+	assert_int_equal(rtr_policy_from_kernel(42, &p), -EINVAL);
+	assert_int_equal(rtr_policy_to_kernel((enum rtr_policy)42), -1);
+	assert_string_equal(rtr_policy_name((enum rtr_policy)42), "UNKNOWN");
+}
+
+static void test_fifo_pinned(void **state)
+{
+	struct rtr_cpuset cpus = RTR_CPUSET_INIT;
+	struct rtr_thread_attr a = { .policy = RTR_SCHED_FIFO, .priority = 80,
+				     .prefault_stack = true, .name = "rtr-test-fifo-long-name" };
+	struct seen s;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(rtr_cpuset_set(&cpus, 0), 0);
+	a.cpus = &cpus;
+	assert_int_equal(run(&a, &s), 0);
+	assert_true(s.ran);
+	assert_int_equal(s.policy, SCHED_FIFO);
+	assert_int_equal(s.priority, 80);
+	assert_int_equal(s.ncpus, 1);
+	assert_int_equal(s.first_cpu, 0);
+	assert_string_equal(s.name, "rtr-test-fifo-l");
+	rtr_cpuset_free(&cpus);
+
+	a.policy = RTR_SCHED_RR;
+	a.priority = 10;
+	a.cpus = NULL;
+	a.stack_bytes = 64u << 10;
+	assert_int_equal(run(&a, &s), 0);
+	assert_int_equal(s.policy, SCHED_RR);
+	assert_int_equal(s.priority, 10);
+}
+
+/* An RT creator must not hand its policy to an OTHER thread. */
+static void *make_other(void *arg)
+{
+	struct rtr_thread_attr a = { .policy = RTR_SCHED_OTHER, .nice = 5 };
+
+	return (void *)(intptr_t)run(&a, arg);
+}
+
+static void test_other_not_inherited(void **state)
+{
+	struct rtr_thread_attr a = { .policy = RTR_SCHED_FIFO, .priority = 20 };
+	struct seen s;
+	pthread_t t;
+	void *ret;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(rtr_thread_create(&t, &a, make_other, &s), 0);
+	pthread_join(t, &ret);
+	assert_int_equal((intptr_t)ret, 0);
+	assert_int_equal(s.policy, SCHED_OTHER);
+	assert_int_equal(s.nice, 5);
+}
+
+static void test_batch_idle(void **state)
+{
+	struct rtr_thread_attr a = { .policy = RTR_SCHED_BATCH, .nice = 3 };
+	struct seen s;
+
+	(void)state;
+	assert_int_equal(run(&a, &s), 0);
+	assert_int_equal(s.policy, SCHED_BATCH);
+	assert_int_equal(s.nice, 3);
+	a.policy = RTR_SCHED_IDLE;
+	a.nice = 0;
+	assert_int_equal(run(&a, &s), 0);
+	assert_int_equal(s.policy, SCHED_IDLE);
+}
+
+static void test_deadline(void **state)
+{
+	struct rtr_thread_attr a = { .policy = RTR_SCHED_DEADLINE, .dl_runtime_ns = 100000,
+				     .dl_deadline_ns = 1000000, .dl_period_ns = 1000000 };
+	struct rtr_cpuset cpus = RTR_CPUSET_INIT;
+	struct seen s;
+	int err;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	err = run(&a, &s);
+	if (err == -EBUSY || err == -EPERM)
+		skip();	/* admission control or a container refuses it here */
+	assert_int_equal(err, 0);
+	assert_int_equal(s.policy, SCHED_DEADLINE);
+	/* Deadline = period when only one is given. */
+	a.dl_deadline_ns = 0;
+	assert_int_equal(run(&a, &s), 0);
+	assert_int_equal(s.policy, SCHED_DEADLINE);
+	/* Pinning a DEADLINE thread is refused before it starts. */
+	assert_int_equal(rtr_cpuset_set(&cpus, 0), 0);
+	a.cpus = &cpus;
+	assert_int_equal(run(&a, &s), -EINVAL);
+	assert_false(s.ran);
+	assert_non_null(strstr(rtr_last_error(), "pinned"));
+	rtr_cpuset_free(&cpus);
+}
+
+static void expect_invalid(const struct rtr_thread_attr *a, const char *msg)
+{
+	struct seen s;
+
+	assert_int_equal(run(a, &s), -EINVAL);
+	assert_false(s.ran);
+	assert_non_null(strstr(rtr_last_error(), msg));
+}
+
+static void test_bad_attributes(void **state)
+{
+	struct rtr_cpuset empty = RTR_CPUSET_INIT;
+	struct rtr_thread_attr a;
+
+	(void)state;
+	a = (struct rtr_thread_attr){ .policy = RTR_SCHED_FIFO, .priority = 99 };
+	expect_invalid(&a, "priority 99 refused");
+	assert_int_equal(rtr_thread_apply(&a), -EINVAL);
+	a.priority = 0;
+	expect_invalid(&a, "outside 1..99");
+	a.priority = 100;
+	expect_invalid(&a, "outside 1..99");
+	a = (struct rtr_thread_attr){ .policy = (enum rtr_policy)77 };
+	expect_invalid(&a, "unknown scheduling policy");
+	a = (struct rtr_thread_attr){ .policy = RTR_SCHED_OTHER, .nice = 20 };
+	expect_invalid(&a, "nice 20");
+	a = (struct rtr_thread_attr){ .policy = RTR_SCHED_OTHER, .cpus = &empty };
+	expect_invalid(&a, "empty");
+	a = (struct rtr_thread_attr){ .policy = RTR_SCHED_OTHER, .stack_bytes = (size_t)2 << 30 };
+	expect_invalid(&a, "stack");
+	a = (struct rtr_thread_attr){ .policy = RTR_SCHED_DEADLINE, .dl_runtime_ns = 2000000,
+				      .dl_period_ns = 1000000 };
+	expect_invalid(&a, "runtime <= deadline <= period");
+	a.dl_runtime_ns = 100;
+	expect_invalid(&a, "runtime <= deadline <= period");
+	a = (struct rtr_thread_attr){ .policy = RTR_SCHED_DEADLINE };
+	expect_invalid(&a, "runtime <= deadline <= period");
+}
+
+static void test_bad_cpus(void **state)
+{
+	struct rtr_cpuset cpus = RTR_CPUSET_INIT;
+	struct rtr_thread_attr a = { .policy = RTR_SCHED_OTHER };
+	struct seen s;
+
+	(void)state;
+	/* A CPU that does not exist: the kernel says EINVAL, we say which. */
+	assert_int_equal(rtr_cpuset_parse_list(&cpus, "4000-4001"), 0);
+	a.cpus = &cpus;
+	assert_int_equal(run(&a, &s), -EINVAL);
+	assert_false(s.ran);
+	assert_non_null(strstr(rtr_last_error(), "none of CPUs 4000-4001"));
+	assert_int_equal(rtr_thread_apply(&a), -EINVAL);
+	rtr_cpuset_free(&cpus);
+}
+
+static void *apply_body(void *arg)
+{
+	struct rtr_cpuset cpus = RTR_CPUSET_INIT;
+	struct rtr_thread_attr a = { .policy = RTR_SCHED_FIFO, .priority = 30, .cpus = &cpus,
+				     .name = "applied" };
+	intptr_t err;
+
+	rtr_cpuset_set(&cpus, 0);
+	err = rtr_thread_apply(&a);
+	look(arg);
+	rtr_cpuset_free(&cpus);
+	return (void *)err;
+}
+
+static void test_apply(void **state)
+{
+	struct seen s;
+	pthread_t t;
+	void *ret;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(pthread_create(&t, NULL, apply_body, &s), 0);
+	pthread_join(t, &ret);
+	assert_int_equal((intptr_t)ret, 0);
+	assert_int_equal(s.policy, SCHED_FIFO);
+	assert_int_equal(s.priority, 30);
+	assert_int_equal(s.ncpus, 1);
+	assert_string_equal(s.name, "applied");
+}
+
+/* As nobody with RLIMIT_RTPRIO 0: FIFO refused, both causes named. */
+static int child_rtprio_zero(void)
+{
+	struct rtr_thread_attr a = { .policy = RTR_SCHED_FIFO, .priority = 80 };
+	struct seen s;
+	int err = run(&a, &s);
+
+	CHILD_EXPECT(err == -EPERM, 1);
+	CHILD_EXPECT(!s.ran, 2);
+	CHILD_EXPECT(strstr(rtr_last_error(), "CAP_SYS_NICE is missing"), 3);
+	CHILD_EXPECT(strstr(rtr_last_error(), "RLIMIT_RTPRIO is 0"), 4);
+	CHILD_EXPECT(strstr(rtr_last_error(), "SCHED_FIFO priority 80"), 5);
+	/* The same on the calling thread. */
+	CHILD_EXPECT(rtr_thread_apply(&a) == -EPERM, 6);
+	CHILD_EXPECT(strstr(rtr_last_error(), "RLIMIT_RTPRIO is 0"), 7);
+	/* allow_prio99 lets 99 through our check; the kernel still refuses. */
+	a.priority = 99;
+	a.allow_prio99 = true;
+	CHILD_EXPECT(rtr_thread_apply(&a) == -EPERM, 8);
+	/* Negative nice without the capability. */
+	a = (struct rtr_thread_attr){ .policy = RTR_SCHED_OTHER, .nice = -5 };
+	CHILD_EXPECT(run(&a, &s) == -EPERM || run(&a, &s) == -EACCES, 9);
+	CHILD_EXPECT(strstr(rtr_last_error(), "nice -5 refused"), 10);
+	return 0;
+}
+
+/* With RLIMIT_RTPRIO 50 an unprivileged thread may use 1..50 only. */
+static int child_rtprio_fifty(void)
+{
+	struct rtr_thread_attr a = { .policy = RTR_SCHED_FIFO, .priority = 40 };
+	struct seen s;
+
+	CHILD_EXPECT(run(&a, &s) == 0, 1);
+	CHILD_EXPECT(s.policy == SCHED_FIFO && s.priority == 40, 2);
+	a.priority = 80;
+	CHILD_EXPECT(run(&a, &s) == -EPERM, 3);
+	CHILD_EXPECT(strstr(rtr_last_error(), "RLIMIT_RTPRIO is 50, below 80"), 4);
+	return 0;
+}
+
+static void test_refused_priority(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(test_run_unprivileged(RLIMIT_RTPRIO, 0, child_rtprio_zero), 0);
+}
+
+static void test_rtprio_limit(void **state)
+{
+	int rc;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	rc = test_run_unprivileged(RLIMIT_RTPRIO, 50, child_rtprio_fifty);
+	if (rc == TEST_CANNOT_DROP)
+		skip();	/* hard RLIMIT_RTPRIO < 50 and no CAP_SYS_RESOURCE */
+	assert_int_equal(rc, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_policy_names),
+		cmocka_unit_test(test_fifo_pinned),
+		cmocka_unit_test(test_other_not_inherited),
+		cmocka_unit_test(test_batch_idle),
+		cmocka_unit_test(test_deadline),
+		cmocka_unit_test(test_bad_attributes),
+		cmocka_unit_test(test_bad_cpus),
+		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_refused_priority),
+		cmocka_unit_test(test_rtprio_limit),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
