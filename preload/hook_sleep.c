@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Sleep hooks. A realtime thread's periodic work begins at its first sleep;
+ * from then on it must wake on absolute CLOCK_MONOTONIC deadlines
+ * (clock_nanosleep with TIMER_ABSTIME): a relative sleep adds the work's
+ * own duration to every period and drifts (app.relative_sleep), and
+ * CLOCK_REALTIME jumps when the wall clock is set (app.realtime_clock).
+ *
+ * Each sleep of a realtime thread also samples the thread's page-fault
+ * counters (getrusage(RUSAGE_THREAD)); growth between two sleeps means the
+ * periodic work itself faulted (app.page_fault_in_rt). Faults the checker
+ * causes while recording are subtracted. The first sleep checks, once per
+ * process, that memory was locked and malloc tuned before realtime work
+ * began (app.no_mlockall, app.no_mallopt).
+ */
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static int (*real_nanosleep)(const struct timespec *, struct timespec *);
+static int (*real_clock_nanosleep)(clockid_t, int, const struct timespec *, struct timespec *);
+static int (*real_usleep)(useconds_t);
+static unsigned (*real_sleep)(unsigned);
+
+static _Atomic bool work_checked;
+
+void pl_rt_work_started(struct pl_thread *t, void *caller)
+{
+	int flags;
+
+	if (atomic_exchange(&work_checked, true))
+		return;
+	flags = atomic_load(&pl_mlock_flags);
+	if ((flags & (MCL_CURRENT | MCL_FUTURE)) != (MCL_CURRENT | MCL_FUTURE))
+		pl_note(t, PL_NO_MLOCKALL, flags ? "mlockall without both flags" : "no mlockall",
+			flags, 1, caller);
+#ifdef __GLIBC__
+	/* musl's mallopt does nothing, so asking for it there would be noise. */
+	if (!atomic_load(&pl_mmap_max_zero) || !atomic_load(&pl_trim_off)) {
+		long missing = (atomic_load(&pl_mmap_max_zero) ? 0 : 1) |
+			       (atomic_load(&pl_trim_off) ? 0 : 2);
+
+		pl_note(t, PL_NO_MALLOPT, "mallopt settings missing", missing, 1, caller);
+	}
+#endif
+}
+
+static void on_sleep(const char *fn, clockid_t clk, bool absolute, void *caller)
+{
+	struct pl_thread *t = pl_rt_thread();
+	bool first = false;
+	struct rusage ru;
+	int saved;
+
+	if (!t)
+		return;
+	saved = errno;
+	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+		long app = ru.ru_minflt + ru.ru_majflt - t->faults - t->own_faults;
+
+		t->faults = ru.ru_minflt + ru.ru_majflt;
+		t->own_faults = 0;
+		if (t->periodic && app > 0)
+			pl_note(t, PL_PAGE_FAULT_IN_RT, "faults between two sleeps", ru.ru_majflt,
+				app, caller);
+	}
+	if (!t->periodic) {
+		t->periodic = first = true;
+		pl_rt_work_started(t, caller);
+	}
+	if (!absolute)
+		pl_note(t, PL_RELATIVE_SLEEP, fn, 0, 1, caller);
+	if (clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_ALARM || clk == CLOCK_TAI)
+		pl_note(t, PL_REALTIME_CLOCK, fn, clk, 1, caller);
+	/*
+	 * Faults before the first sleep are set-up, not periodic work; later,
+	 * pl_note() keeps its own faults in own_faults for the next sample.
+	 */
+	if (first && getrusage(RUSAGE_THREAD, &ru) == 0) {
+		t->faults = ru.ru_minflt + ru.ru_majflt;
+		t->own_faults = 0;
+	}
+	errno = saved;
+}
+
+PL_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	PL_REAL(real_nanosleep, "nanosleep");
+	if (!real_nanosleep) {
+		errno = ENOSYS;
+		return -1;
+	}
+	on_sleep("nanosleep", CLOCK_MONOTONIC, false, __builtin_return_address(0));
+	return real_nanosleep(req, rem);
+}
+
+PL_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
+			      struct timespec *rem)
+{
+	PL_REAL(real_clock_nanosleep, "clock_nanosleep");
+	if (!real_clock_nanosleep)
+		return ENOSYS;
+	on_sleep("clock_nanosleep", clk, (flags & TIMER_ABSTIME) != 0,
+		 __builtin_return_address(0));
+	return real_clock_nanosleep(clk, flags, req, rem);
+}
+
+PL_EXPORT int usleep(useconds_t us)
+{
+	PL_REAL(real_usleep, "usleep");
+	if (!real_usleep) {
+		errno = ENOSYS;
+		return -1;
+	}
+	on_sleep("usleep", CLOCK_MONOTONIC, false, __builtin_return_address(0));
+	return real_usleep(us);
+}
+
+PL_EXPORT unsigned sleep(unsigned s)
+{
+	PL_REAL(real_sleep, "sleep");
+	if (!real_sleep)
+		return s;
+	on_sleep("sleep", CLOCK_MONOTONIC, false, __builtin_return_address(0));
+	return real_sleep(s);
+}

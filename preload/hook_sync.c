@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Mutex hooks: a realtime thread that locks a mutex without priority
+ * inheritance is app.mutex_no_pi. By default a pthread mutex has no
+ * priority inheritance, on PREEMPT_RT too; the protocol must be asked for
+ * with pthread_mutexattr_setprotocol(PTHREAD_PRIO_INHERIT). A
+ * priority-ceiling mutex (PTHREAD_PRIO_PROTECT) also bounds the inversion
+ * and is not flagged.
+ *
+ * The protocol is read from the mutex itself at lock time rather than from
+ * a table of pthread_mutex_init() calls: that is one load, it is right for
+ * statically initialised mutexes (never PI) and for memory reused for a new
+ * mutex, and it needs no lookup structure in the lock path.
+ */
+#include <pthread.h>
+#include <time.h>
+
+#include "internal.h"
+
+static int (*real_lock)(pthread_mutex_t *);
+static int (*real_trylock)(pthread_mutex_t *);
+static int (*real_timedlock)(pthread_mutex_t *, const struct timespec *);
+
+/*
+ * Whether @m bounds priority inversion. The protocol lives in the C
+ * library's private mutex word: glibc keeps PTHREAD_MUTEX_PRIO_INHERIT_NP
+ * (32) or PTHREAD_MUTEX_PRIO_PROTECT_NP (64) in __data.__kind; musl keeps
+ * bit 8 (priority inheritance; it has no ceiling protocol) in the first
+ * int of the mutex.
+ */
+static inline bool mutex_bounds_inversion(const pthread_mutex_t *m)
+{
+#ifdef __GLIBC__
+	return (m->__data.__kind & (32 | 64)) != 0;
+#else
+	return (m->__u.__i[0] & 8) != 0;
+#endif
+}
+
+static inline void check_mutex(const pthread_mutex_t *m, const char *fn, void *caller)
+{
+	struct pl_thread *t = pl_rt_thread();
+
+	if (t && !mutex_bounds_inversion(m))
+		pl_note(t, PL_MUTEX_NO_PI, fn, (long)(uintptr_t)m, 1, caller);
+}
+
+PL_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
+{
+	PL_REAL(real_lock, "pthread_mutex_lock");
+	check_mutex(m, "pthread_mutex_lock", __builtin_return_address(0));
+	return real_lock(m);
+}
+
+PL_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
+{
+	PL_REAL(real_trylock, "pthread_mutex_trylock");
+	check_mutex(m, "pthread_mutex_trylock", __builtin_return_address(0));
+	return real_trylock(m);
+}
+
+PL_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
+{
+	PL_REAL(real_timedlock, "pthread_mutex_timedlock");
+	check_mutex(m, "pthread_mutex_timedlock", __builtin_return_address(0));
+	return real_timedlock(m, abstime);
+}
+
+#ifdef __GLIBC__
+/* glibc 2.30+ only. */
+PL_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk,
+				      const struct timespec *abstime)
+{
+	static int (*real_clocklock)(pthread_mutex_t *, clockid_t, const struct timespec *);
+
+	PL_REAL(real_clocklock, "pthread_mutex_clocklock");
+	check_mutex(m, "pthread_mutex_clocklock", __builtin_return_address(0));
+	return real_clocklock(m, clk, abstime);
+}
+#endif
