@@ -17,6 +17,7 @@ struct verb {
 
 static const struct verb verbs[] = {
 	{ "check", cmd_check, "audit this machine (or a snapshot) against the checklist" },
+	{ "load", cmd_load, "generate messaging, CPU, memory and OOM load (hackbench-class)" },
 
 };
 
