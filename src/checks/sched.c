@@ -1,36 +1,304 @@
 // SPDX-License-Identifier: MIT
 /*
- * Scheduling checks: RT throttling. By default the kernel lets realtime
- * tasks use 950 ms of every second (sched_rt_runtime_us 950000 of
- * sched_rt_period_us 1000000); in the remaining 50 ms no RT task runs,
- * which is a priority inversion that breaks any deadline shorter than that.
+ * Scheduling checks: RT throttling (and the fair deadline server that
+ * replaced part of it in 6.12), RT group scheduling, tasks at priority 99,
+ * the inventory of realtime tasks, and SCHED_DEADLINE mixed with FIFO/RR.
+ * By default the kernel lets realtime tasks use 950 ms of every second
+ * (sched_rt_runtime_us 950000 of sched_rt_period_us 1000000); in the
+ * remaining 50 ms no RT task runs, which is a priority inversion that
+ * breaks any deadline shorter than that.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "checks/check.h"
+
+/* How many tasks an evidence list names before "and N more". */
+#define LIST_MAX 8
+
+static bool kernel_at_least(const struct kernel_facts *k, int major, int minor)
+{
+	return k->major > major || (k->major == major && k->minor >= minor);
+}
+
+/* Append the fair-server facts of a 6.12+ kernel; return true when it reserves time. */
+static bool fair_server_note(const struct sched_facts *s, struct strbuf *ev)
+{
+	if (s->fair_server_err) {
+		strbuf_printf(ev, "; kernel 6.12+: the fair deadline server still reserves time "
+			      "for normal tasks on each CPU (its settings in "
+			      "/sys/kernel/debug/sched/fair_server are not readable: %s)",
+			      strerror(-s->fair_server_err));
+		return false;
+	}
+	if (s->fair_runtime_max_ns == 0) {
+		strbuf_printf(ev, "; fair server runtime 0 on all %u CPUs: no time reserved for "
+			      "normal tasks", s->fair_server_cpus);
+		return false;
+	}
+	strbuf_printf(ev, "; kernel 6.12+: the fair deadline server reserves %lld..%lld ns per "
+		      "%lld ns for normal tasks on %u CPUs, which preempts RT tasks when normal "
+		      "tasks starve there, throttling or not",
+		      (long long)s->fair_runtime_min_ns, (long long)s->fair_runtime_max_ns,
+		      (long long)s->fair_period_ns, s->fair_server_cpus);
+	return true;
+}
+
+static const char fair_fix[] =
+	" On 6.12+ also zero the fair server on the RT CPUs: for each RT CPU N, "
+	"'echo 0 > /sys/kernel/debug/sched/fair_server/cpuN/runtime' (debugfs, as root; it has "
+	"no sysctl or boot parameter, so put it in a boot script, e.g. a systemd unit).";
 
 static void check_rt_throttling(const struct check_ctx *ctx, struct check_out *out)
 {
 	const struct sched_facts *s = &ctx->facts->sched;
+	bool dl_server = kernel_at_least(&ctx->facts->kernel, 6, 12), reserves = false;
+	struct strbuf ev = STRBUF_INIT;
+	enum rtr_status st;
 
 	if (s->rt_runtime_err) {
 		check_skip_read(out, "/proc/sys/kernel/sched_rt_runtime_us", s->rt_runtime_err);
 		return;
 	}
-	if (s->rt_runtime_us < 0) {
-		check_set(out, RTR_PASS, "sched_rt_runtime_us = %lld: RT throttling is off",
-			  (long long)s->rt_runtime_us);
+	if (s->rt_runtime_us < 0 ||
+	    (s->rt_period_err == 0 && s->rt_runtime_us >= s->rt_period_us)) {
+		strbuf_printf(&ev, "sched_rt_runtime_us = %lld: RT throttling is off",
+			      (long long)s->rt_runtime_us);
+		if (dl_server)
+			reserves = fair_server_note(s, &ev);
+		st = reserves ? RTR_WARN : RTR_PASS;
+	} else if (s->rt_period_err) {
+		strbuf_printf(&ev, "sched_rt_runtime_us = %lld (sched_rt_period_us unreadable: %s)",
+			      (long long)s->rt_runtime_us, strerror(-s->rt_period_err));
+		st = RTR_WARN;
+	} else {
+		strbuf_printf(&ev, "sched_rt_runtime_us = %lld of sched_rt_period_us = %lld: RT "
+			      "tasks may run %lld us per %lld us, then none runs for %lld us",
+			      (long long)s->rt_runtime_us, (long long)s->rt_period_us,
+			      (long long)s->rt_runtime_us, (long long)s->rt_period_us,
+			      (long long)(s->rt_period_us - s->rt_runtime_us));
+		if (dl_server)
+			reserves = fair_server_note(s, &ev);
+		st = RTR_WARN;
+	}
+	check_set(out, st, "%s", strbuf_str(&ev));
+	if (reserves && st == RTR_WARN && s->rt_runtime_us >= 0 && s->rt_period_err == 0 &&
+	    s->rt_runtime_us < s->rt_period_us)
+		check_fix(out, "%s%s", sched_checks[0].fix, fair_fix);
+	else if (reserves)
+		check_fix(out, "%s", fair_fix + 1);
+	strbuf_free(&ev);
+}
+
+/* ---- sched.rt_group ---------------------------------------------------- */
+
+static void check_rt_group(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct kernel_facts *k = &ctx->facts->kernel;
+	const struct sched_facts *s = &ctx->facts->sched;
+	const struct cmdline_param *boot =
+		k->cmdline_err ? NULL : cmdline_get(&k->cmdline, "rt_group_sched");
+	enum kconfig_tristate cfg = kconfig_tristate(&k->config, "CONFIG_RT_GROUP_SCHED");
+
+	if (k->config_err == 0 && cfg != KCONFIG_YES) {
+		check_set(out, RTR_PASS, "CONFIG_RT_GROUP_SCHED not set: cgroups do not limit RT "
+			  "tasks (only the global throttling does)");
 		return;
 	}
-	if (s->rt_period_err) {
-		check_set(out, RTR_WARN, "sched_rt_runtime_us = %lld (period unreadable)",
-			  (long long)s->rt_runtime_us);
+	if (boot && boot->value && strcmp(boot->value, "0") == 0) {
+		check_set(out, RTR_PASS, "rt_group_sched=0 on the command line: RT group "
+			  "scheduling is off");
 		return;
 	}
-	check_set(out, RTR_WARN,
-		  "sched_rt_runtime_us = %lld of sched_rt_period_us = %lld: RT tasks may "
-		  "run %lld us per %lld us, then none runs for %lld us",
-		  (long long)s->rt_runtime_us, (long long)s->rt_period_us,
-		  (long long)s->rt_runtime_us, (long long)s->rt_period_us,
-		  (long long)(s->rt_period_us - s->rt_runtime_us));
+	if (s->rt_group_err) {
+		if (k->config_err == 0)
+			check_set(out, RTR_PASS, "CONFIG_RT_GROUP_SCHED=y but no cgroup of the cpu "
+				  "controller has cpu.rt_runtime_us: no group limits RT tasks");
+		else
+			check_set(out, RTR_SKIP, "no kernel configuration and no cgroup with "
+				  "cpu.rt_runtime_us: cannot tell whether RT group scheduling is on");
+		return;
+	}
+	if (s->rt_groups_zero_busy) {
+		check_set(out, RTR_WARN, "RT group scheduling is on: %u of %u cgroups under %s have "
+			  "cpu.rt_runtime_us = 0 and hold tasks (e.g. %s); a task there gets EPERM "
+			  "from sched_setscheduler/chrt for SCHED_FIFO and SCHED_RR%s",
+			  s->rt_groups_zero_busy, s->rt_groups, s->rt_group_mount,
+			  s->rt_zero_example, s->rt_group_truncated ? " (walk truncated)" : "");
+		check_fix(out, "Give the cgroup that runs the RT application a budget, parents "
+			  "first: echo 950000 > %s/cpu.rt_runtime_us (lost at reboot; make it "
+			  "persistent in the service manager, e.g. systemd's CPUQuota does not cover "
+			  "it, so use an ExecStartPre= or a boot script); or run the application in the "
+			  "root cgroup; or use a kernel without CONFIG_RT_GROUP_SCHED (6.16+: boot "
+			  "with rt_group_sched=0).", s->rt_zero_example);
+		return;
+	}
+	check_set(out, RTR_PASS, "RT group scheduling is on; %u cgroups under %s have "
+		  "cpu.rt_runtime_us, %u of them 0 but empty%s", s->rt_groups, s->rt_group_mount,
+		  s->rt_groups_zero, s->rt_group_truncated ? " (walk truncated)" : "");
+}
+
+/* ---- task lists -------------------------------------------------------- */
+
+/* Skip with a reason when the task list is unusable. Return: true when skipped. */
+static bool tasks_unusable(const struct tasks_facts *t, struct check_out *out)
+{
+	if (t->err) {
+		check_skip_read(out, "/proc", t->err);
+		return true;
+	}
+	if (t->n == 0) {
+		if (t->unreadable)
+			check_skip_read(out, t->first_unreadable, t->first_unreadable_err);
+		else
+			check_set(out, RTR_SKIP, "no tasks found under /proc");
+		return true;
+	}
+	return false;
+}
+
+static void task_line(struct strbuf *sb, const struct task_info *t, bool first)
+{
+	char cpus[128];
+
+	rtr_cpuset_format_list(&t->allowed, cpus, sizeof(cpus));
+	strbuf_printf(sb, "%s%s (pid %d", first ? "" : ", ", t->comm, t->pid);
+	if (t->tid != t->pid)
+		strbuf_printf(sb, " tid %d", t->tid);
+	strbuf_printf(sb, ") %s", task_policy_name(t->policy));
+	if (t->policy == 1 || t->policy == 2)
+		strbuf_printf(sb, " %d", t->rt_priority);
+	if (t->allowed_err == 0)
+		strbuf_printf(sb, " cpus %s", cpus);
+}
+
+static void tasks_note(const struct tasks_facts *t, struct strbuf *sb)
+{
+	if (t->unreadable)
+		strbuf_printf(sb, "; %zu tasks unreadable (first %s: %s)", t->unreadable,
+			      t->first_unreadable, strerror(-t->first_unreadable_err));
+	if (t->truncated)
+		strbuf_printf(sb, "; the walk stopped at %d tasks", TASKS_MAX);
+}
+
+/* ---- sched.prio99 ------------------------------------------------------ */
+
+static bool at_99(const struct task_info *t)
+{
+	return (t->policy == 1 || t->policy == 2) && t->rt_priority >= 99;
+}
+
+static void check_prio99(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct tasks_facts *t = &ctx->facts->tasks;
+	struct strbuf ev = STRBUF_INIT;
+	size_t user = 0, kern = 0;
+
+	if (tasks_unusable(t, out))
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		if (!at_99(&t->tasks[i]))
+			continue;
+		if (t->tasks[i].kthread) {
+			kern++;
+			continue;
+		}
+		if (user < LIST_MAX)
+			task_line(&ev, &t->tasks[i], user == 0);
+		user++;
+	}
+	if (user > LIST_MAX)
+		strbuf_printf(&ev, " and %zu more", user - LIST_MAX);
+	if (user) {
+		check_set(out, RTR_FAIL, "%zu user tasks at priority 99: %s; %zu kernel threads "
+			  "there too", user, strbuf_str(&ev), kern);
+		check_fix(out, "Run the application at 98 or below (chrt -f -p 80 PID now; change "
+			  "the priority in the program, its unit file (CPUSchedulingPriority=) or its "
+			  "start script so it holds after a restart).");
+	} else if (kern) {
+		strbuf_reset(&ev);
+		strbuf_printf(&ev, "no user task at priority 99; %zu kernel threads are (the "
+			      "kernel's own: migration, watchdogs; not yours to change)", kern);
+		tasks_note(t, &ev);
+		check_set(out, RTR_PASS, "%s", strbuf_str(&ev));
+	} else {
+		strbuf_reset(&ev);
+		strbuf_printf(&ev, "no task at priority 99 among %zu tasks", t->n);
+		tasks_note(t, &ev);
+		check_set(out, RTR_PASS, "%s", strbuf_str(&ev));
+	}
+	strbuf_free(&ev);
+}
+
+/* ---- sched.rt_tasks ---------------------------------------------------- */
+
+static void check_rt_tasks(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct tasks_facts *t = &ctx->facts->tasks;
+	struct strbuf list = STRBUF_INIT, ev = STRBUF_INIT;
+	size_t user = 0, kern = 0, kern_irq = 0;
+
+	if (tasks_unusable(t, out))
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct task_info *x = &t->tasks[i];
+
+		if (!task_is_rt(x))
+			continue;
+		if (x->kthread) {
+			kern++;
+			kern_irq += strncmp(x->comm, "irq/", 4) == 0;
+			continue;
+		}
+		if (user < LIST_MAX * 2)
+			task_line(&list, x, user == 0);
+		user++;
+	}
+	if (user > LIST_MAX * 2)
+		strbuf_printf(&list, " and %zu more", user - LIST_MAX * 2);
+	strbuf_printf(&ev, "%zu tasks, %zu realtime: %zu user (%s), %zu kernel threads "
+		      "(%zu of them IRQ threads)", t->n, user + kern, user,
+		      user ? strbuf_str(&list) : "none", kern, kern_irq);
+	tasks_note(t, &ev);
+	check_set(out, RTR_INFO, "%s", strbuf_str(&ev));
+	strbuf_free(&list);
+	strbuf_free(&ev);
+}
+
+/* ---- sched.deadline_mix ------------------------------------------------ */
+
+static void check_deadline_mix(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct tasks_facts *t = &ctx->facts->tasks;
+	struct strbuf dl = STRBUF_INIT, rt = STRBUF_INIT;
+	size_t n_dl = 0, n_rt = 0;
+
+	if (tasks_unusable(t, out))
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct task_info *x = &t->tasks[i];
+
+		if (x->policy == 6) {
+			if (n_dl < LIST_MAX)
+				task_line(&dl, x, n_dl == 0);
+			n_dl++;
+		} else if ((x->policy == 1 || x->policy == 2) && !x->kthread) {
+			if (n_rt < LIST_MAX)
+				task_line(&rt, x, n_rt == 0);
+			n_rt++;
+		}
+	}
+	if (n_dl && n_rt)
+		check_set(out, RTR_WARN, "%zu SCHED_DEADLINE tasks (%s) beside %zu user FIFO/RR "
+			  "tasks (%s): every deadline task runs before any FIFO/RR task, whatever "
+			  "its priority", n_dl, strbuf_str(&dl), n_rt, strbuf_str(&rt));
+	else if (n_dl)
+		check_set(out, RTR_PASS, "%zu SCHED_DEADLINE tasks (%s), no user FIFO/RR task",
+			  n_dl, strbuf_str(&dl));
+	else
+		check_set(out, RTR_PASS, "no SCHED_DEADLINE task (%zu user FIFO/RR tasks)", n_rt);
+	strbuf_free(&dl);
+	strbuf_free(&rt);
 }
 
 const struct check sched_checks[] = {
@@ -39,11 +307,49 @@ const struct check sched_checks[] = {
 		"The kernel stops every realtime task once they together used their runtime "
 		"in a period (by default 950 ms per second). A task that needs the CPU in "
 		"the remaining time misses its deadline; when the kernel logs "
-		"\"sched: RT throttling activated\" the system has already failed.",
-		"sysctl -w kernel.sched_rt_runtime_us=-1 (now), and "
+		"\"sched: RT throttling activated\" the system has already failed. Since 6.12 "
+		"the fair deadline server also reserves time (by default 50 ms per second) for "
+		"normal tasks on each CPU, even with throttling off.",
+		"sysctl -w kernel.sched_rt_runtime_us=-1 (now; lost at reboot), and "
 		"'kernel.sched_rt_runtime_us = -1' in /etc/sysctl.d/90-rtready.conf (at boot); "
 		"make sure no RT task can spin forever first.",
 		check_rt_throttling,
+	},
+	{
+		"sched.rt_group", "sched", "RT group scheduling",
+		"With CONFIG_RT_GROUP_SCHED every cgroup of the cpu controller has its own RT "
+		"budget, and new cgroups get none (cpu.rt_runtime_us = 0). A service or container "
+		"placed in such a cgroup cannot switch to SCHED_FIFO or SCHED_RR at all: chrt and "
+		"sched_setscheduler fail with EPERM even as root.",
+		"Give the application's cgroup a cpu.rt_runtime_us budget (parents first), or use "
+		"a kernel without CONFIG_RT_GROUP_SCHED.",
+		check_rt_group,
+	},
+	{
+		"sched.prio99", "sched", "Tasks at priority 99",
+		"Priority 99 is where the kernel puts its own most urgent threads (CPU migration, "
+		"watchdogs). An application there competes with them and can stall the kernel; "
+		"it gains nothing, since nothing else of the user's runs above 98.",
+		"Use priorities 1-98 for applications (chrt -f -p PRIO PID).",
+		check_prio99,
+	},
+	{
+		"sched.rt_tasks", "sched", "Realtime task inventory",
+		"Most tasks on a realtime system should not be realtime. Knowing which tasks run "
+		"with FIFO, RR or DEADLINE, at which priority and on which CPUs is the start of "
+		"every priority design.",
+		"Review each RT task: does it need to be realtime, and is its priority above "
+		"everything it waits for?",
+		check_rt_tasks,
+	},
+	{
+		"sched.deadline_mix", "sched", "SCHED_DEADLINE beside FIFO/RR",
+		"SCHED_DEADLINE tasks are scheduled before every SCHED_FIFO and SCHED_RR task, "
+		"whatever the priorities. Mixing the classes makes the FIFO/RR priority design "
+		"meaningless unless the deadline budgets were sized with it in mind.",
+		"Use one class for the time-critical tasks, or size the deadline tasks' "
+		"runtime/period so the FIFO/RR tasks still meet their deadlines.",
+		check_deadline_mix,
 	},
 };
 const size_t sched_checks_n = sizeof(sched_checks) / sizeof(sched_checks[0]);
