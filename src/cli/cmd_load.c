@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rtready load: generate the load under which latency is worth measuring.
+ * Messaging with hackbench's options and output ("Time: S.SSS"), plus CPU
+ * hogs, memory churn and OOM kills, for one run or for a duration. The
+ * options go into struct load_opts (parsed without side effects); the load
+ * itself is src/measure/load.c, the same code `latency --load` runs.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_load.h"
+#include "render/json.h"
+#include "util/parse.h"
+
+/* How often the wait re-checks the stop flag (a signal may land just before it). */
+#define POLL_NS (100 * 1000000LL)
+
+static const char usage_text[] =
+	"Usage: rtready load [OPTIONS]\n"
+	"\n"
+	"Put the machine under load: hackbench-style messaging between groups of\n"
+	"tasks, CPU hogs, memory churn and out-of-memory kills, all at SCHED_OTHER.\n"
+	"Without -D, one messaging run is made (like hackbench); with -D, every load\n"
+	"runs for that long and messaging runs restart until the end.\n"
+	"\n"
+	"Messaging (on by default, or when one of these is given):\n"
+	"  -g, --groups N        groups of senders and receivers (default 10)\n"
+	"  -f, --fds N           senders, and receivers, per group (default 20)\n"
+	"  -l, --loops N         messages each sender sends to each receiver (default 100)\n"
+	"  -s, --datasize BYTES  size of a message (default 100)\n"
+	"  -p, --pipe            use pipes instead of AF_UNIX socket pairs\n"
+	"  -T, --threads         tasks are threads\n"
+	"  -P, --process         tasks are processes (default)\n"
+	"Other loads:\n"
+	"  -c, --cpu N           N CPU hogs\n"
+	"  -m, --memory SIZE     allocate, touch and free SIZE (e.g. 256M) again and again\n"
+	"      --oom             repeatedly OOM-kill a child confined to its own memory cgroup\n"
+	"      --oom-limit SIZE  memory limit of that cgroup (default 32M)\n"
+	"Common:\n"
+	"  -D, --duration TIME   run for TIME (10s, 2m, ...); stop early with ^C\n"
+	"  -n, --nice N          nice value of the load (-20..19)\n"
+	"  -a, --cpus LIST       run the load on these CPUs (default: all)\n"
+	"      --format FMT      text (default) or json\n"
+	"  -o, --output FILE     write the result to FILE\n"
+	"  -q, --quiet           no description line before the run\n"
+	"  -h, --help            show this help\n"
+	"  -V, --version         show the version\n"
+	"\n"
+	"Exit status: 0 the load ran (also when stopped by SIGINT or SIGTERM),\n"
+	"2 usage error or the load could not run.\n";
+
+void load_opts_free(struct load_opts *o)
+{
+	load_config_free(&o->cfg);
+}
+
+/* An integer option in [min, max] into *out, with a message naming the option. */
+static int int_opt(const char *opt, const char *arg, int64_t min, int64_t max, int64_t *out,
+		   char *err, size_t errlen)
+{
+	int rc = parse_int64(arg, min, max, out);
+
+	if (rc == -ERANGE)
+		snprintf(err, errlen, "%s: '%s' is outside %lld..%lld", opt, arg, (long long)min,
+			 (long long)max);
+	else if (rc)
+		snprintf(err, errlen, "%s: '%s' is not a number", opt, arg);
+	return rc ? -EINVAL : 0;
+}
+
+static int size_opt(const char *opt, const char *arg, uint64_t min, uint64_t *out, char *err,
+		    size_t errlen)
+{
+	int rc = parse_size(arg, out);
+
+	if (rc || *out < min) {
+		snprintf(err, errlen, "%s: '%s' is not a size (like 64M, 1G)%s", opt, arg,
+			 !rc ? " large enough" : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The option letters/values that change the load; used by load_opts_parse(). */
+static int apply_opt(struct load_opts *o, int c, const char *arg, bool *messaging,
+		     bool *duration, char *err, size_t errlen)
+{
+	struct load_config *cfg = &o->cfg;
+	int64_t v = 0;
+	int rc = 0;
+
+	switch (c) {
+	case 'g':
+		rc = int_opt("--groups", arg, 1, LOAD_MAX_GROUPS, &v, err, errlen);
+		cfg->groups = (unsigned int)v;
+		*messaging = true;
+		break;
+	case 'f':
+		rc = int_opt("--fds", arg, 1, LOAD_MAX_FDS, &v, err, errlen);
+		cfg->fds = (unsigned int)v;
+		*messaging = true;
+		break;
+	case 'l':
+		rc = int_opt("--loops", arg, 1, 1000000000, &v, err, errlen);
+		cfg->loops = (uint64_t)v;
+		*messaging = true;
+		break;
+	case 's':
+		rc = int_opt("--datasize", arg, 1, LOAD_MAX_DATASIZE, &v, err, errlen);
+		cfg->datasize = (uint32_t)v;
+		*messaging = true;
+		break;
+	case 'p':
+		cfg->pipes = *messaging = true;
+		break;
+	case 'T':
+		cfg->threads = *messaging = true;
+		break;
+	case 'P':
+		cfg->threads = false;
+		*messaging = true;
+		break;
+	case 'c':
+		rc = int_opt("--cpu", arg, 0, LOAD_MAX_CPU_HOGS, &v, err, errlen);
+		cfg->cpu_hogs = (unsigned int)v;
+		break;
+	case 'm':
+		rc = size_opt("--memory", arg, 4096, &cfg->memory_bytes, err, errlen);
+		break;
+	case 'D':
+		rc = parse_duration_ns(arg, 1000000000, &cfg->duration_ns);
+		if (rc || cfg->duration_ns <= 0) {
+			snprintf(err, errlen, "--duration: '%s' is not a duration (like 500ms, 10s, 2m)",
+				 arg);
+			rc = -EINVAL;
+		}
+		*duration = true;
+		break;
+	case 'n':
+		rc = int_opt("--nice", arg, -20, 19, &v, err, errlen);
+		cfg->nice = (int)v;
+		break;
+	case 'a':
+		rc = cli_parse_cpulist("--cpus", arg, &cfg->cpus, err, errlen);
+		break;
+	}
+	return rc;
+}
+
+int load_opts_parse(int argc, char **argv, struct load_opts *o, char *err, size_t errlen)
+{
+	enum { OPT_OOM = 256, OPT_OOM_LIMIT, OPT_FORMAT };
+	static const struct option longopts[] = {
+		{ "groups", required_argument, NULL, 'g' },
+		{ "fds", required_argument, NULL, 'f' },
+		{ "loops", required_argument, NULL, 'l' },
+		{ "datasize", required_argument, NULL, 's' },
+		{ "pipe", no_argument, NULL, 'p' },
+		{ "threads", no_argument, NULL, 'T' },
+		{ "process", no_argument, NULL, 'P' },
+		{ "processes", no_argument, NULL, 'P' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "memory", required_argument, NULL, 'm' },
+		{ "oom", no_argument, NULL, OPT_OOM },
+		{ "oom-limit", required_argument, NULL, OPT_OOM_LIMIT },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "nice", required_argument, NULL, 'n' },
+		{ "cpus", required_argument, NULL, 'a' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool messaging = false, duration = false;
+	int c, rc = 0;
+
+	memset(o, 0, sizeof(*o));
+	load_config_init(&o->cfg);
+	optind = 0;
+	opterr = 0;
+	while (rc == 0 &&
+	       (c = getopt_long(argc, argv, ":g:f:l:s:pTPc:m:D:n:a:o:qhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_OOM:
+			o->cfg.oom = true;
+			break;
+		case OPT_OOM_LIMIT:
+			rc = size_opt("--oom-limit", optarg, 1u << 20, &o->cfg.oom_limit_bytes, err,
+				      errlen);
+			break;
+		case OPT_FORMAT:
+			rc = cli_parse_format(optarg, &o->format, err, errlen);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+			rc = -EINVAL;
+			break;
+		case '?':
+			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			rc = -EINVAL;
+			break;
+		default:
+			rc = apply_opt(o, c, optarg, &messaging, &duration, err, errlen);
+			break;
+		}
+	}
+	if (rc == 0 && optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		rc = -EINVAL;
+	}
+	if (rc)
+		return rc;
+	/* Messaging is the default load, and runs alongside the others when asked for. */
+	if (!messaging && (o->cfg.cpu_hogs || o->cfg.memory_bytes || o->cfg.oom))
+		o->cfg.groups = 0;
+	if (duration)
+		o->cfg.runs = 0;
+	if (!o->help && !o->version)
+		rc = load_config_check(&o->cfg, err, errlen);
+	return rc;
+}
+
+/* ---- running ---------------------------------------------------------------- */
+
+/* Set by the handler only; read by the wait loop. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* Run the load until it ends or a signal asks to stop. Return: 0 or -errno. */
+static int run_load(const struct load_config *cfg, struct load_stats *st, bool *interrupted)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal }, old_int, old_term;
+	struct load *l;
+	int rc;
+
+	stop_signal = 0;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a signal must cut the wait short. */
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = load_start(cfg, &l);
+	if (rc == 0) {
+		while ((rc = load_wait(l, POLL_NS)) == 0 && !stop_signal)
+			;
+		*interrupted = stop_signal != 0;
+		load_stop(l);
+		load_stats(l, st);
+		load_free(l);
+		rc = rc < 0 ? rc : 0;
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return rc;
+}
+
+static void describe(FILE *out, const struct load_config *c)
+{
+	char size[32];
+
+	if (c->groups)
+		fprintf(out,
+			"Messaging: %u groups of %u senders and %u receivers (%u %s), over %s; "
+			"%llu messages of %u bytes from each sender to each receiver\n",
+			c->groups, c->fds, c->fds, c->groups * c->fds * 2,
+			c->threads ? "threads" : "processes", c->pipes ? "pipes" : "socket pairs",
+			(unsigned long long)c->loops, c->datasize);
+	if (c->cpu_hogs)
+		fprintf(out, "CPU: %u hogs\n", c->cpu_hogs);
+	if (c->memory_bytes) {
+		format_size(c->memory_bytes, size, sizeof(size));
+		fprintf(out, "Memory: allocate, touch and free %s per cycle\n", size);
+	}
+	if (c->oom) {
+		format_size(c->oom_limit_bytes, size, sizeof(size));
+		fprintf(out, "OOM: a child confined to %s is killed again and again\n", size);
+	}
+	fflush(out);
+}
+
+static double per_second(uint64_t n, int64_t ns)
+{
+	return ns > 0 ? (double)n * 1e9 / (double)ns : 0.0;
+}
+
+static int write_text(FILE *out, const struct load_config *c, const struct load_stats *st,
+		      bool interrupted)
+{
+	char size[32];
+
+	if (c->groups) {
+		/* hackbench's line, for the scripts that parse it: summed run time. */
+		fprintf(out, "Time: %.3f\n", (double)st->run_ns / 1e9);
+		fprintf(out, "Messages: %llu in %llu run%s (%.0f per second)\n",
+			(unsigned long long)st->messages, (unsigned long long)st->runs,
+			st->runs == 1 ? "" : "s", per_second(st->messages, st->run_ns));
+	}
+	if (c->cpu_hogs)
+		fprintf(out, "CPU: %llu work units by %u hogs\n", (unsigned long long)st->cpu_loops,
+			c->cpu_hogs);
+	if (c->memory_bytes) {
+		format_size(c->memory_bytes, size, sizeof(size));
+		fprintf(out, "Memory: %llu cycles of %s, %llu pages touched\n",
+			(unsigned long long)st->memory_cycles, size,
+			(unsigned long long)st->memory_pages);
+	}
+	if (c->oom)
+		fprintf(out, "OOM: %llu kills of %llu children\n", (unsigned long long)st->oom_kills,
+			(unsigned long long)st->oom_children);
+	fprintf(out, "Elapsed: %.3f s%s\n", (double)st->elapsed_ns / 1e9,
+		interrupted ? " (stopped by a signal)" : "");
+	return ferror(out) ? -EIO : 0;
+}
+
+static json_t *config_json(const struct load_config *c)
+{
+	char cpus[4096];
+
+	rtr_cpuset_format_list(&c->cpus, cpus, sizeof(cpus));
+	return json_pack("{s:I, s:I, s:I, s:I, s:s, s:s, s:I, s:I, s:I, s:b, s:I, s:I, s:i, s:s}",
+			 "groups", (json_int_t)c->groups, "fds", (json_int_t)c->fds, "loops",
+			 (json_int_t)c->loops, "datasize", (json_int_t)c->datasize, "ipc",
+			 c->pipes ? "pipe" : "socket", "mode", c->threads ? "thread" : "process",
+			 "runs", (json_int_t)c->runs, "cpu_hogs", (json_int_t)c->cpu_hogs,
+			 "memory_bytes", (json_int_t)c->memory_bytes, "oom", c->oom,
+			 "oom_limit_bytes", (json_int_t)c->oom_limit_bytes, "duration_ns",
+			 (json_int_t)c->duration_ns, "nice", c->nice, "cpus", cpus);
+}
+
+static json_t *figures_json(const struct load_config *c, const struct load_stats *st,
+			    bool interrupted)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:s}",
+			 "runs", (json_int_t)st->runs, "messages", (json_int_t)st->messages,
+			 "messages_per_run", (json_int_t)load_messages_per_run(c), "time_ns",
+			 (json_int_t)st->run_ns, "last_run_ns", (json_int_t)st->last_run_ns,
+			 "messages_per_sec", per_second(st->messages, st->run_ns), "elapsed_ns",
+			 (json_int_t)st->elapsed_ns, "cpu_loops", (json_int_t)st->cpu_loops,
+			 "memory_cycles", (json_int_t)st->memory_cycles, "memory_pages",
+			 (json_int_t)st->memory_pages, "oom_children", (json_int_t)st->oom_children,
+			 "oom_kills", (json_int_t)st->oom_kills, "interrupted", interrupted,
+			 "error", st->error_text);
+}
+
+static int write_json(FILE *out, const struct load_config *c, const struct load_stats *st,
+		      bool interrupted)
+{
+	struct utsname u;
+	struct host_info host = { .kernel = "", .cpus_online = "", .rt_cpus = "", .root = "/" };
+	json_t *j;
+	int err;
+
+	if (uname(&u) == 0)
+		host.kernel = u.release;
+	j = json_envelope("load", &host);
+	if (!j)
+		return -ENOMEM;
+	json_object_set_new(j, "config", config_json(c));
+	json_object_set_new(j, "figures", figures_json(c, st, interrupted));
+	err = json_write(out, j);
+	json_decref(j);
+	return err;
+}
+
+int cmd_load(int argc, char **argv)
+{
+	struct load_stats st = { 0 };
+	struct cli_output out;
+	struct load_opts o;
+	bool interrupted = false;
+	char err[512] = "";
+	int rc;
+
+	if (load_opts_parse(argc, argv, &o, err, sizeof(err))) {
+		cli_error("load", "%s", err);
+		fputs("Try 'rtready load --help'.\n", stderr);
+		load_opts_free(&o);
+		return EXIT_USAGE;
+	}
+	if (o.help || o.version) {
+		if (o.help)
+			fputs(usage_text, stdout);
+		else
+			cli_version();
+		load_opts_free(&o);
+		return EXIT_OK;
+	}
+	rc = cli_output_open(&out, o.output);
+	if (rc) {
+		cli_error("load", "cannot write %s: %s", o.output, strerror(-rc));
+		load_opts_free(&o);
+		return EXIT_USAGE;
+	}
+	if (o.format == FORMAT_TEXT && !o.quiet)
+		describe(out.fp, &o.cfg);
+	rc = run_load(&o.cfg, &st, &interrupted);
+	if (rc) {
+		cli_error("load", "cannot start the load: %s", strerror(-rc));
+		cli_output_close(&out, false);
+		load_opts_free(&o);
+		return EXIT_USAGE;
+	}
+	if (o.format == FORMAT_JSON)
+		rc = write_json(out.fp, &o.cfg, &st, interrupted);
+	else
+		rc = write_text(out.fp, &o.cfg, &st, interrupted);
+	rc = cli_output_close(&out, rc == 0) ?: rc;
+	if (rc)
+		cli_error("load", "cannot write the result: %s", strerror(-rc));
+	if (st.error)
+		cli_error("load", "%s", st.error_text);
+	load_opts_free(&o);
+	return rc || st.error ? EXIT_USAGE : EXIT_OK;
+}

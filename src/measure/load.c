@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Orchestration of the load (see load.h): the caller's side (start, wait,
+ * stop, stats) and the supervisor process that load_start() forks.
+ *
+ * The supervisor owns everything: it drops to SCHED_OTHER with the
+ * requested nice value and CPUs (all load tasks inherit that), starts each
+ * part as a child in its own process group, restarts messaging runs, and at
+ * the end kills each group, reaps every task (it is a child subreaper, so
+ * orphaned grandchildren come back to it) and removes the OOM cgroup. It
+ * waits for SIGCHLD, SIGTERM, SIGINT and SIGHUP with sigtimedwait() on a
+ * blocked mask: no signal handler runs in it at all.
+ *
+ * The caller learns that the supervisor is gone from a pipe: the supervisor
+ * holds the only write end, so the read end reports EOF when it exits, in
+ * whatever way it exits.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "measure/load.h"
+#include "measure/load_internal.h"
+
+/* How long load_stop() waits for the supervisor before SIGKILL. */
+#define STOP_TIMEOUT_NS (20LL * 1000000000)
+/* How long the supervisor waits for killed tasks to be reaped. */
+#define REAP_TIMEOUT_NS (10LL * 1000000000)
+
+struct load {
+	struct load_config cfg;
+	struct load_shared *sh;
+	pid_t pid;		/* the supervisor */
+	int status_fd;		/* read end of the pipe only it writes to */
+	bool reaped;
+};
+
+/* ---- shared helpers ---------------------------------------------------- */
+
+int64_t load_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void load_fail(struct load_shared *sh, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (atomic_exchange(&sh->error_claimed, 1))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sh->error_text, sizeof(sh->error_text), fmt, ap);
+	va_end(ap);
+	atomic_store(&sh->error, err < 0 ? err : -EIO);
+}
+
+int load_child_init(pid_t parent)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE, SIGUSR1, SIGUSR2 };
+	sigset_t none;
+
+	/* A load task must never outlive the task that started it. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		return -errno;
+	if (getppid() != parent)
+		return -ESRCH;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	return 0;
+}
+
+/* ---- configuration ------------------------------------------------------ */
+
+void load_config_init(struct load_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->groups = LOAD_DEFAULT_GROUPS;
+	c->fds = LOAD_DEFAULT_FDS;
+	c->loops = LOAD_DEFAULT_LOOPS;
+	c->datasize = LOAD_DEFAULT_DATASIZE;
+	c->runs = 1;
+	c->oom_limit_bytes = LOAD_DEFAULT_OOM_LIMIT;
+}
+
+void load_config_free(struct load_config *c)
+{
+	rtr_cpuset_free(&c->cpus);
+}
+
+uint64_t load_messages_per_run(const struct load_config *c)
+{
+	return (uint64_t)c->groups * c->fds * c->fds * c->loops;
+}
+
+int load_config_check(const struct load_config *c, char *err, size_t errlen)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	uint64_t ram = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 0;
+
+	if (c->groups > LOAD_MAX_GROUPS) {
+		snprintf(err, errlen, "%u groups is more than %u", c->groups, LOAD_MAX_GROUPS);
+		return -EINVAL;
+	}
+	if (c->groups && (c->fds < 1 || c->fds > LOAD_MAX_FDS)) {
+		snprintf(err, errlen, "file descriptors per group must be 1..%u", LOAD_MAX_FDS);
+		return -EINVAL;
+	}
+	if (c->groups && (c->datasize < 1 || c->datasize > LOAD_MAX_DATASIZE)) {
+		snprintf(err, errlen, "message size must be 1..%u bytes", LOAD_MAX_DATASIZE);
+		return -EINVAL;
+	}
+	/* Each receiver counts bytes in a uint64_t: keep a run far below that. */
+	if (c->groups && (c->loops < 1 || c->loops > (UINT64_MAX / 2) / LOAD_MAX_FDS /
+				   LOAD_MAX_DATASIZE / LOAD_MAX_FDS / LOAD_MAX_GROUPS)) {
+		snprintf(err, errlen, "loops must be at least 1 and not absurdly large");
+		return -EINVAL;
+	}
+	if (c->cpu_hogs > LOAD_MAX_CPU_HOGS) {
+		snprintf(err, errlen, "%u CPU hogs is more than %u", c->cpu_hogs,
+			 LOAD_MAX_CPU_HOGS);
+		return -EINVAL;
+	}
+	if (ram && c->memory_bytes > ram) {
+		snprintf(err, errlen, "memory churn of %llu bytes is more than this machine's RAM",
+			 (unsigned long long)c->memory_bytes);
+		return -EINVAL;
+	}
+	if (c->oom && (c->oom_limit_bytes < (1u << 20) || (ram && c->oom_limit_bytes > ram / 2))) {
+		snprintf(err, errlen, "the OOM cgroup limit must be between 1 MiB and half the RAM");
+		return -EINVAL;
+	}
+	if (c->duration_ns < 0) {
+		snprintf(err, errlen, "negative duration");
+		return -EINVAL;
+	}
+	if (c->nice < -20 || c->nice > 19) {
+		snprintf(err, errlen, "nice value %d is outside -20..19", c->nice);
+		return -EINVAL;
+	}
+	if (!c->groups && !c->cpu_hogs && !c->memory_bytes && !c->oom) {
+		snprintf(err, errlen, "no load selected");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- the supervisor ------------------------------------------------------ */
+
+enum part { PART_RUN, PART_CPU, PART_MEMORY, PART_OOM };
+
+static const char *const part_names[] = {
+	[PART_RUN] = "messaging",
+	[PART_CPU] = "CPU hog",
+	[PART_MEMORY] = "memory churn",
+	[PART_OOM] = "OOM",
+};
+
+struct kid {
+	pid_t pid;		/* also its process group */
+	enum part part;
+};
+
+struct supervisor {
+	const struct load_config *c;
+	struct load_shared *sh;
+	int status_fd;		/* write end, closed in every task we fork */
+	struct kid *kids;
+	size_t n_kids;
+	struct load_cgroup cg;
+	bool stop;
+};
+
+/* Every fd the caller had open (a /dev/cpu_dma_latency handle, sockets...) but @keep. */
+static void close_inherited_fds(int keep)
+{
+	struct rlimit rl;
+	long max = 65536;
+
+	if (keep > 3 && syscall(SYS_close_range, 3, keep - 1, 0) == 0 &&
+	    syscall(SYS_close_range, keep + 1, ~0U, 0) == 0)
+		return;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (long)rl.rlim_cur < max)
+		max = (long)rl.rlim_cur;
+	for (int fd = 3; fd < max; fd++)
+		if (fd != keep)
+			close(fd);
+}
+
+/* SCHED_OTHER, nice and CPUs for the supervisor; every load task inherits them. */
+static int set_sched(const struct load_config *c, struct load_shared *sh)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	cpu_set_t *set;
+	size_t size;
+	int err;
+
+	/* The caller may be realtime: the load must never run with its priority. */
+	err = pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
+	if (err) {
+		load_fail(sh, -err, "cannot switch the load to SCHED_OTHER: %s", strerror(err));
+		return -err;
+	}
+	if (c->nice && setpriority(PRIO_PROCESS, 0, c->nice) < 0) {
+		err = -errno;
+		load_fail(sh, err, "cannot set nice %d: %s%s", c->nice, strerror(-err),
+			  err == -EACCES || err == -EPERM ? " (needs CAP_SYS_NICE)" : "");
+		return err;
+	}
+	if (rtr_cpuset_is_empty(&c->cpus))
+		return 0;
+	err = rtr_cpuset_to_sched(&c->cpus, &set, &size);
+	if (err) {
+		load_fail(sh, err, "cannot build the CPU mask: %s", strerror(-err));
+		return err;
+	}
+	if (sched_setaffinity(0, size, set) < 0) {
+		err = -errno;
+		load_fail(sh, err, "cannot run on the CPUs asked for: %s", strerror(-err));
+	}
+	CPU_FREE(set);
+	return err;
+}
+
+static int part_main(struct supervisor *sv, enum part part)
+{
+	switch (part) {
+	case PART_RUN:
+		return load_hackbench_run(sv->c, sv->sh);
+	case PART_CPU:
+		load_cpu_hog(sv->sh);
+	case PART_MEMORY:
+		load_oom_prefer_self();
+		return load_memory_churn(sv->c->memory_bytes, sv->sh);
+	case PART_OOM:
+		return load_oom_loop(sv->c, &sv->cg, sv->sh);
+	}
+	return -EINVAL;
+}
+
+/* Fork one part in its own process group. Return: 0 or -errno. */
+static int spawn(struct supervisor *sv, enum part part)
+{
+	pid_t self = getpid(), pid;
+
+	if (part == PART_RUN) {
+		atomic_store(&sv->sh->cur_bytes, 0);
+		atomic_store(&sv->sh->cur_ns, 0);
+	}
+	pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+
+		load_fail(sv->sh, err, "cannot start the %s task: %s", part_names[part],
+			  strerror(-err));
+		return err;
+	}
+	if (pid == 0) {
+		close(sv->status_fd);
+		setpgid(0, 0);
+		if (load_child_init(self))
+			_exit(1);
+		_exit(part_main(sv, part) ? 1 : 0);
+	}
+	/* Also here, so that the group exists before we may kill it. */
+	setpgid(pid, pid);
+	sv->kids[sv->n_kids++] = (struct kid){ pid, part };
+	return 0;
+}
+
+static void forget(struct supervisor *sv, size_t i)
+{
+	sv->kids[i] = sv->kids[--sv->n_kids];
+}
+
+/* A messaging run ended with @status: account for it, and start the next one. */
+static void run_ended(struct supervisor *sv, int status)
+{
+	const struct load_config *c = sv->c;
+	struct load_shared *sh = sv->sh;
+	uint64_t want = load_messages_per_run(c), got;
+
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		if (WIFSIGNALED(status))
+			load_fail(sh, -EIO, "a messaging run was killed by signal %d",
+				  WTERMSIG(status));
+		else
+			load_fail(sh, -EIO, "a messaging run failed");
+		sv->stop = true;
+		return;
+	}
+	got = atomic_load(&sh->cur_bytes) / c->datasize;
+	if (got != want) {
+		load_fail(sh, -EIO, "a messaging run delivered %llu of %llu messages",
+			  (unsigned long long)got, (unsigned long long)want);
+		sv->stop = true;
+		return;
+	}
+	atomic_fetch_add(&sh->messages, got);
+	atomic_fetch_add(&sh->run_ns, atomic_load(&sh->cur_ns));
+	atomic_store(&sh->last_run_ns, atomic_load(&sh->cur_ns));
+	/* runs last: a reader that sees N runs sees their messages too. */
+	atomic_fetch_add(&sh->runs, 1);
+	if (c->runs && atomic_load(&sh->runs) >= c->runs)
+		sv->stop = true;
+	else if (!sv->stop && spawn(sv, PART_RUN))
+		sv->stop = true;
+}
+
+static void reap(struct supervisor *sv)
+{
+	int status;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (size_t i = 0; i < sv->n_kids; i++) {
+			enum part part = sv->kids[i].part;
+
+			if (sv->kids[i].pid != pid)
+				continue;
+			forget(sv, i);
+			if (part == PART_RUN) {
+				run_ended(sv, status);
+			} else if (!sv->stop) {
+				/* These run until killed: any other end is a failure. */
+				load_fail(sv->sh, -EIO, "the %s task ended unexpectedly (%s %d)",
+					  part_names[part],
+					  WIFSIGNALED(status) ? "signal" : "status",
+					  WIFSIGNALED(status) ? WTERMSIG(status)
+							      : WEXITSTATUS(status));
+				sv->stop = true;
+			}
+			break;
+		}
+		/* Not ours: an orphaned grandchild handed to us as subreaper. */
+	}
+}
+
+static void start_parts(struct supervisor *sv)
+{
+	const struct load_config *c = sv->c;
+	char err[160] = "";
+	int rc;
+
+	if (c->oom) {
+		rc = load_cgroup_create(&sv->cg, c->oom_limit_bytes, err, sizeof(err));
+		if (rc) {
+			load_fail(sv->sh, rc, "--oom: %s", err);
+			sv->stop = true;
+			return;
+		}
+	}
+	for (unsigned int i = 0; !sv->stop && i < c->cpu_hogs; i++)
+		sv->stop = spawn(sv, PART_CPU) != 0;
+	if (!sv->stop && c->memory_bytes)
+		sv->stop = spawn(sv, PART_MEMORY) != 0;
+	if (!sv->stop && c->oom)
+		sv->stop = spawn(sv, PART_OOM) != 0;
+	if (!sv->stop && c->groups)
+		sv->stop = spawn(sv, PART_RUN) != 0;
+}
+
+static void wait_loop(struct supervisor *sv, const sigset_t *set)
+{
+	int64_t deadline = sv->c->duration_ns > 0 ? sv->sh->start_ns + sv->c->duration_ns : 0;
+
+	while (!sv->stop) {
+		struct timespec ts, *tsp = NULL;
+		int sig;
+
+		if (deadline) {
+			int64_t left = deadline - load_now_ns();
+
+			if (left <= 0)
+				break;
+			ts.tv_sec = left / 1000000000;
+			ts.tv_nsec = left % 1000000000;
+			tsp = &ts;
+		}
+		sig = sigtimedwait(set, NULL, tsp);
+		if (sig == SIGCHLD)
+			reap(sv);
+		else if (sig > 0)
+			sv->stop = true;
+	}
+}
+
+/* Kill every part's process group and reap until no child is left. */
+static void shutdown_parts(struct supervisor *sv, const sigset_t *set)
+{
+	int64_t end = load_now_ns() + REAP_TIMEOUT_NS;
+	uint64_t kills;
+	int err;
+
+	sv->stop = true;
+	for (size_t i = 0; i < sv->n_kids; i++)
+		kill(-sv->kids[i].pid, SIGKILL);
+	for (;;) {
+		struct timespec ts = { 0, 50 * 1000000 };
+		pid_t pid;
+
+		while ((pid = waitpid(-1, NULL, WNOHANG)) > 0)
+			;
+		if (pid < 0 && errno == ECHILD)
+			break;
+		if (load_now_ns() > end) {
+			load_fail(sv->sh, -ETIMEDOUT, "some load tasks did not exit");
+			break;
+		}
+		/* Still-live grandchildren of a killed group get the same fate. */
+		for (size_t i = 0; i < sv->n_kids; i++)
+			kill(-sv->kids[i].pid, SIGKILL);
+		sigtimedwait(set, NULL, &ts);
+	}
+	if (sv->cg.dir[0]) {
+		if (load_cgroup_oom_kills(&sv->cg, &kills) == 0 &&
+		    kills > atomic_load(&sv->sh->oom_kills))
+			atomic_store(&sv->sh->oom_kills, kills);
+		err = load_cgroup_remove(&sv->cg);
+		if (err)
+			load_fail(sv->sh, err, "cannot remove the cgroup %s: %s", sv->cg.dir,
+				  strerror(-err));
+	}
+}
+
+static void __attribute__((noreturn))
+supervisor_main(const struct load_config *c, struct load_shared *sh, pid_t parent, int status_fd)
+{
+	struct supervisor sv = { .c = c, .sh = sh, .status_fd = status_fd };
+	size_t max_kids = (size_t)c->cpu_hogs + 4;
+	sigset_t set;
+
+	/* Only these signals matter, and only through sigtimedwait(). */
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_SETMASK, &set, NULL);
+	/* Our own group: a terminal's ^C goes to the caller, who stops us. */
+	setpgid(0, 0);
+	/* If the caller dies, clean up as for load_stop(). */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != parent)
+		sv.stop = true;
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	close_inherited_fds(status_fd);
+
+	sv.kids = calloc(max_kids, sizeof(*sv.kids));
+	if (!sv.kids) {
+		load_fail(sh, -ENOMEM, "out of memory");
+		sv.stop = true;
+	}
+	if (!sv.stop && set_sched(c, sh))
+		sv.stop = true;
+	if (!sv.stop)
+		start_parts(&sv);
+	wait_loop(&sv, &set);
+	shutdown_parts(&sv, &set);
+	sh->end_ns = load_now_ns();
+	atomic_store(&sh->finished, true);
+	_exit(0);
+}
+
+/* ---- the caller's side ---------------------------------------------------- */
+
+int load_start(const struct load_config *c, struct load **out)
+{
+	char err[160];
+	struct load *l;
+	int pfd[2], rc;
+	pid_t self = getpid();
+
+	*out = NULL;
+	rc = load_config_check(c, err, sizeof(err));
+	if (rc)
+		return rc;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	l->cfg = *c;
+	l->cfg.cpus = (struct rtr_cpuset)RTR_CPUSET_INIT;
+	l->status_fd = -1;
+	rc = rtr_cpuset_copy(&l->cfg.cpus, &c->cpus);
+	if (rc)
+		goto fail;
+	l->sh = mmap(NULL, sizeof(*l->sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		     -1, 0);
+	if (l->sh == MAP_FAILED) {
+		l->sh = NULL;
+		rc = -errno;
+		goto fail;
+	}
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		rc = -errno;
+		goto fail;
+	}
+	l->sh->start_ns = load_now_ns();
+	l->pid = fork();
+	if (l->pid < 0) {
+		rc = -errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		goto fail;
+	}
+	if (l->pid == 0) {
+		close(pfd[0]);
+		supervisor_main(&l->cfg, l->sh, self, pfd[1]);
+	}
+	close(pfd[1]);
+	l->status_fd = pfd[0];
+	*out = l;
+	return 0;
+fail:
+	if (l->sh)
+		munmap(l->sh, sizeof(*l->sh));
+	rtr_cpuset_free(&l->cfg.cpus);
+	free(l);
+	return rc;
+}
+
+/* The supervisor has gone: reap it, and note if it died without finishing. */
+static void reap_supervisor(struct load *l)
+{
+	int status;
+
+	while (waitpid(l->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	l->reaped = true;
+	if (!atomic_load(&l->sh->finished)) {
+		load_fail(l->sh, -EIO, "the load supervisor died (%s %d); load tasks may remain",
+			  WIFSIGNALED(status) ? "signal" : "status",
+			  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		l->sh->end_ns = load_now_ns();
+		atomic_store(&l->sh->finished, true);
+	}
+}
+
+int load_wait(struct load *l, int64_t timeout_ns)
+{
+	struct pollfd p = { .fd = l->status_fd, .events = POLLIN };
+	struct timespec ts, *tsp = NULL;
+	int rc;
+
+	if (l->reaped)
+		return 1;
+	if (timeout_ns >= 0) {
+		ts.tv_sec = timeout_ns / 1000000000;
+		ts.tv_nsec = timeout_ns % 1000000000;
+		tsp = &ts;
+	}
+	rc = ppoll(&p, 1, tsp, NULL);
+	if (rc < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (rc == 0)
+		return 0;
+	reap_supervisor(l);
+	return 1;
+}
+
+int load_stop(struct load *l)
+{
+	int64_t end = load_now_ns() + STOP_TIMEOUT_NS;
+
+	if (!l->reaped) {
+		kill(l->pid, SIGTERM);
+		while (!l->reaped) {
+			int64_t left = end - load_now_ns();
+
+			if (left <= 0) {
+				/* Its tasks die with it (PR_SET_PDEATHSIG). */
+				kill(l->pid, SIGKILL);
+				reap_supervisor(l);
+				break;
+			}
+			if (load_wait(l, left) < 0)
+				reap_supervisor(l);
+		}
+	}
+	return atomic_load(&l->sh->error);
+}
+
+void load_stats(const struct load *l, struct load_stats *st)
+{
+	const struct load_shared *sh = l->sh;
+	bool finished = atomic_load(&sh->finished);
+
+	memset(st, 0, sizeof(*st));
+	st->running = !finished;
+	st->error = atomic_load(&sh->error);
+	if (st->error)
+		snprintf(st->error_text, sizeof(st->error_text), "%s", sh->error_text);
+	st->elapsed_ns = (finished ? sh->end_ns : load_now_ns()) - sh->start_ns;
+	st->runs = atomic_load(&sh->runs);
+	st->messages = atomic_load(&sh->messages);
+	st->run_ns = atomic_load(&sh->run_ns);
+	st->last_run_ns = atomic_load(&sh->last_run_ns);
+	st->cpu_loops = atomic_load(&sh->cpu_loops);
+	st->memory_cycles = atomic_load(&sh->memory_cycles);
+	st->memory_pages = atomic_load(&sh->memory_pages);
+	st->oom_children = atomic_load(&sh->oom_children);
+	st->oom_kills = atomic_load(&sh->oom_kills);
+}
+
+void load_free(struct load *l)
+{
+	if (!l)
+		return;
+	load_stop(l);
+	close(l->status_fd);
+	munmap(l->sh, sizeof(*l->sh));
+	rtr_cpuset_free(&l->cfg.cpus);
+	free(l);
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the parts of the load share (not part of the API in load.h): the
+ * layout of the mapping that every load task writes its figures into, the
+ * per-task set-up done right after fork(), and the entry points of the
+ * parts (messaging runner, CPU hog, memory churn, OOM runner, cgroup).
+ *
+ * The mapping is MAP_SHARED and anonymous, made before the first fork(), so
+ * the caller, the supervisor and every worker see the same counters; they
+ * are C11 atomics, lock-free for 64-bit types on the targets we support.
+ */
+#ifndef RTR_MEASURE_LOAD_INTERNAL_H
+#define RTR_MEASURE_LOAD_INTERNAL_H
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "measure/load.h"
+
+struct load_shared {
+	atomic_bool finished;		/* the supervisor is done (set last) */
+	atomic_int error;		/* first failure, -errno */
+	atomic_int error_claimed;	/* whoever sets it first writes error_text */
+	char error_text[160];
+
+	int64_t start_ns, end_ns;	/* CLOCK_MONOTONIC */
+
+	/* Messaging: totals kept by the supervisor from each finished run. */
+	_Atomic uint64_t runs, messages;
+	_Atomic int64_t run_ns, last_run_ns;
+	/* Scratch of the run in progress, written by its runner and workers. */
+	_Atomic uint64_t cur_bytes;	/* bytes read by its receivers */
+	_Atomic int64_t cur_ns;		/* its time, set by the runner at the end */
+
+	_Atomic uint64_t cpu_loops;
+	_Atomic uint64_t memory_cycles, memory_pages;
+	_Atomic uint64_t oom_children, oom_kills;
+};
+
+/* Record the first failure of the load (later ones are dropped). Async-safe enough: no locks. */
+void load_fail(struct load_shared *sh, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* CLOCK_MONOTONIC in ns. */
+int64_t load_now_ns(void);
+
+/*
+ * Set-up of every task forked below the supervisor, right after fork():
+ * die with the parent (PR_SET_PDEATHSIG), default signal dispositions and
+ * an empty signal mask (the supervisor blocks the signals it waits for).
+ * @parent: the pid of the process that forked us, to catch a parent that
+ * died before prctl(). Return: 0, or -ESRCH when the parent is gone.
+ */
+int load_child_init(pid_t parent);
+
+/*
+ * Messaging run: a complete hackbench-style run in the calling process
+ * (threads or child processes), which is a forked child of the supervisor.
+ * Writes cur_ns and adds to cur_bytes. Return: 0 or -errno (and load_fail()).
+ */
+int load_hackbench_run(const struct load_config *c, struct load_shared *sh);
+
+/* CPU hog: spin forever, adding work units to cpu_loops. Never returns. */
+void load_cpu_hog(struct load_shared *sh) __attribute__((noreturn));
+
+/*
+ * Memory churn: map @bytes, touch every page, unmap, forever.
+ * Return: only on failure, -errno.
+ */
+int load_memory_churn(uint64_t bytes, struct load_shared *sh);
+
+/* The memory cgroup of the OOM load. */
+struct load_cgroup {
+	char dir[4096];		/* the cgroup directory we created, "" when none */
+	int version;		/* 1 or 2 */
+};
+
+/*
+ * Pure parsers, unit-tested. One line of /proc/self/mountinfo:
+ *   36 25 0:31 / /sys/fs/cgroup/memory rw,nosuid - cgroup cgroup rw,memory
+ * Fills the mount's root (4th field), mount point (5th), file system type
+ * and super options (after " - "), octal escapes decoded.
+ * Return: 0 or -EINVAL.
+ */
+int load_cgroup_parse_mountinfo(const char *line, char *root, size_t rootlen, char *mnt,
+				size_t mntlen, char *fstype, size_t fstypelen, char *opts,
+				size_t optslen);
+
+/*
+ * The path of our cgroup in a hierarchy, from /proc/self/cgroup (whole
+ * text): @controller "memory" finds the v1 line "4:memory,xyz:/a/b";
+ * NULL finds the v2 line "0::/a/b". Return: 0, -ENOENT, -EINVAL.
+ */
+int load_cgroup_parse_self(const char *text, const char *controller, char *path, size_t len);
+
+/*
+ * Where a memory-limited child cgroup can be made: v2 when the unified
+ * hierarchy has the memory controller, else the v1 memory hierarchy.
+ * Creates "<parent>/rtready-load-<pid>" with @limit_bytes, no swap, and the
+ * whole group killed on OOM where the kernel has that.
+ * Return: 0 or -errno with a message in @err.
+ */
+int load_cgroup_create(struct load_cgroup *cg, uint64_t limit_bytes, char *err, size_t errlen);
+
+/* Move the calling process into @cg. Return: 0 or -errno. */
+int load_cgroup_enter(const struct load_cgroup *cg);
+
+/* OOM kills counted by the kernel for @cg. Return: 0 or -errno. */
+int load_cgroup_oom_kills(const struct load_cgroup *cg, uint64_t *kills);
+
+/*
+ * The value of "@key N" in a flat keyed file such as memory.events (v2) or
+ * memory.oom_control (v1). Return: 0, -ENOENT, -EINVAL.
+ */
+int load_cgroup_parse_key(const char *text, const char *key, uint64_t *v);
+
+/* Remove @cg (waits a little for the last task to leave). Return: 0 or -errno. */
+int load_cgroup_remove(struct load_cgroup *cg);
+
+/* Make the calling process the first choice of any OOM killer. Best effort. */
+void load_oom_prefer_self(void);
+
+/*
+ * OOM runner: start a child in @cg that allocates until the kernel kills
+ * it, count the kill, start the next one; forever.
+ * Return: only on failure, -errno.
+ */
+int load_oom_loop(const struct load_config *c, const struct load_cgroup *cg,
+		  struct load_shared *sh);
+
+#endif
