@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rtready latency: cyclictest-class wake-up latency. Parse the options
+ * (cyclictest's letters where it has them), pick the CPUs, run the engine
+ * of src/measure/latency.c with live lines on a terminal, then write the
+ * summary (text or JSON) and, on request, cyclictest's histogram file.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_latency.h"
+#include "measure/histfile.h"
+#include "probe/rootfs.h"
+#include "render/json.h"
+#include "render/latency.h"
+#include "util/parse.h"
+
+#define LIVE_REFRESH_NS (100 * 1000000ULL)
+
+static const char usage_text[] =
+	"Usage: rtready latency [OPTIONS]\n"
+	"\n"
+	"Measure how late a realtime thread wakes up: one pinned SCHED_FIFO thread per CPU\n"
+	"sleeps to absolute CLOCK_MONOTONIC deadlines and records each wake-up's lateness.\n"
+	"\n"
+	"  -a, --affinity LIST   measure on these CPUs (default: every online CPU we may\n"
+	"                        use, isolated ones included)\n"
+	"  -t, --threads [N]     only the first N of those CPUs (without N: all of them)\n"
+	"  -S, --smp             one thread per CPU (the default; for cyclictest habits)\n"
+	"  -p, --priority PRIO   realtime priority 1..98 (default 80; 99 is refused)\n"
+	"      --policy NAME     fifo (default) or rr\n"
+	"  -i, --interval US     wake-up period in us (default 1000; units allowed: 1ms)\n"
+	"  -D, --duration TIME   how long: 10s (default), 500ms, 2m, 1h; 0 = until Ctrl-C\n"
+	"  -m, --mlockall        lock and prefault memory first (the default)\n"
+	"      --no-mlock        do not lock memory (page faults may show as latency)\n"
+	"  -h, --histogram US    histogram range in us (default 10000); later samples are\n"
+	"      --hist-max US     counted as overflows and the largest kept exactly\n"
+	"      --bucket NS       histogram bucket width in ns (default 1000)\n"
+	"      --histfile FILE   also write the histogram in cyclictest's file format\n"
+	"  -b, --threshold US    stop at the first wake-up later than US; exit 1\n"
+	"      --dma-latency US  hold /dev/cpu_dma_latency at US for the run (default:\n"
+	"                        leave it alone and report its state)\n"
+	"      --load KIND       run `rtready load` KIND during the measurement\n"
+	"  -q, --quiet           no live lines, only the summary at the end\n"
+	"  -f, --format FMT      text (default) or json\n"
+	"      --output FILE     write the summary to FILE instead of standard output\n"
+	"      --laptop          accepted for cyclictest compatibility (nothing to do:\n"
+	"                        /dev/cpu_dma_latency is left alone anyway)\n"
+	"      --help            show this help\n"
+	"  -V, --version         show the version\n"
+	"\n"
+	"Exit status: 0 measured, 1 --threshold exceeded, 2 usage error or the\n"
+	"measurement could not run (a missing privilege is named).\n";
+
+void latency_opts_free(struct latency_opts *o)
+{
+	latency_config_free(&o->cfg);
+	memset(o, 0, sizeof(*o));
+}
+
+/* A duration option: @unit_ns for a bare number, result in [min, max] ns. */
+static int opt_duration(const char *opt, const char *arg, int64_t unit_ns, uint64_t min,
+			uint64_t max, uint64_t *out, char *err, size_t errlen)
+{
+	int64_t v;
+	int rc = parse_duration_ns(arg, unit_ns, &v);
+
+	if (rc) {
+		snprintf(err, errlen, "%s: '%s' is not a duration (like %s)", opt, arg,
+			 unit_ns == 1000 ? "1000 or 1ms" : unit_ns == 1 ? "500 or 1us" : "10s or 500ms");
+		return -EINVAL;
+	}
+	if ((uint64_t)v < min || (uint64_t)v > max) {
+		snprintf(err, errlen, "%s: '%s' is out of range", opt, arg);
+		return -EINVAL;
+	}
+	*out = (uint64_t)v;
+	return 0;
+}
+
+static int opt_priority(const char *arg, int *out, char *err, size_t errlen)
+{
+	int64_t v;
+
+	if (parse_int64(arg, 0, 1000, &v) || v < 1) {
+		snprintf(err, errlen, "--priority: '%s' is not a priority 1..%d", arg,
+			 RTR_PRIO_MAX_SAFE);
+		return -EINVAL;
+	}
+	if (v == 99) {
+		snprintf(err, errlen,
+			 "--priority 99 is refused: the kernel's own threads that must win "
+			 "(watchdogs, migration) run there; use 1..%d", RTR_PRIO_MAX_SAFE);
+		return -EINVAL;
+	}
+	if (v > RTR_PRIO_MAX_SAFE) {
+		snprintf(err, errlen, "--priority: %s is above the realtime maximum; use 1..%d",
+			 arg, RTR_PRIO_MAX_SAFE);
+		return -EINVAL;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static int opt_threads(int argc, char **argv, const char *arg, unsigned int *out, char *err,
+		       size_t errlen)
+{
+	int64_t v;
+
+	/* Like cyclictest, "-t 4" works as well as "-t4": take a number that follows. */
+	if (!arg && optind < argc && argv[optind][0] >= '0' && argv[optind][0] <= '9')
+		arg = argv[optind++];
+	if (!arg) {
+		*out = 0;
+		return 0;
+	}
+	if (parse_int64(arg, 1, RTR_CPUSET_MAX_CPUS, &v)) {
+		snprintf(err, errlen, "--threads: '%s' is not a number of CPUs", arg);
+		return -EINVAL;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/* Checks that need several options together. */
+static int opts_check(struct latency_opts *o, char *err, size_t errlen)
+{
+	const struct latency_config *c = &o->cfg;
+
+	if (c->range_ns < c->bucket_ns) {
+		snprintf(err, errlen, "--hist-max must be at least one --bucket wide");
+		return -EINVAL;
+	}
+	if (c->range_ns / c->bucket_ns > LATENCY_MAX_BUCKETS) {
+		snprintf(err, errlen, "--hist-max / --bucket gives more than %u buckets",
+			 LATENCY_MAX_BUCKETS);
+		return -EINVAL;
+	}
+	if (o->histfile && !histfile_bucket_ok(c->bucket_ns)) {
+		snprintf(err, errlen,
+			 "--histfile needs microsecond rows: --bucket must divide 1000 ns or be a "
+			 "multiple of it");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err, size_t errlen)
+{
+	enum {
+		OPT_POLICY = 256, OPT_NO_MLOCK, OPT_BUCKET, OPT_HISTFILE, OPT_DMA, OPT_LOAD,
+		OPT_OUTPUT, OPT_LAPTOP, OPT_HELP,
+	};
+	static const struct option longopts[] = {
+		{ "affinity", required_argument, NULL, 'a' },
+		{ "threads", optional_argument, NULL, 't' },
+		{ "smp", no_argument, NULL, 'S' },
+		{ "priority", required_argument, NULL, 'p' },
+		{ "prio", required_argument, NULL, 'p' },
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "mlockall", no_argument, NULL, 'm' },
+		{ "no-mlock", no_argument, NULL, OPT_NO_MLOCK },
+		{ "histogram", required_argument, NULL, 'h' },
+		{ "hist-max", required_argument, NULL, 'h' },
+		{ "bucket", required_argument, NULL, OPT_BUCKET },
+		{ "histfile", required_argument, NULL, OPT_HISTFILE },
+		{ "threshold", required_argument, NULL, 'b' },
+		{ "breaktrace", required_argument, NULL, 'b' },
+		{ "dma-latency", required_argument, NULL, OPT_DMA },
+		{ "load", required_argument, NULL, OPT_LOAD },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "laptop", no_argument, NULL, OPT_LAPTOP },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc = 0;
+	int64_t v;
+
+	memset(o, 0, sizeof(*o));
+	latency_config_init(&o->cfg);
+	o->dma_us = -1;
+	optind = 0;
+	opterr = 0;
+	while (rc == 0 &&
+	       (c = getopt_long(argc, argv, ":a:t::Sp:i:D:mh:b:qf:V", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			rc = cli_parse_cpulist("--affinity", optarg, &o->cfg.cpus, err, errlen);
+			o->cpus_given = true;
+			break;
+		case 't':
+			rc = opt_threads(argc, argv, optarg, &o->threads, err, errlen);
+			break;
+		case 'S':
+		case 'm':
+		case OPT_LAPTOP:
+			/* -S and -m are what rtready does anyway; --laptop too (no dma write). */
+			if (c == 'm')
+				o->cfg.mlock = true;
+			break;
+		case 'p':
+			rc = opt_priority(optarg, &o->cfg.priority, err, errlen);
+			break;
+		case OPT_POLICY:
+			if (rtr_policy_from_name(optarg, &o->cfg.policy) ||
+			    (o->cfg.policy != RTR_SCHED_FIFO && o->cfg.policy != RTR_SCHED_RR)) {
+				snprintf(err, errlen, "--policy: '%s' is not fifo or rr", optarg);
+				rc = -EINVAL;
+			}
+			break;
+		case 'i':
+			rc = opt_duration("--interval", optarg, 1000, LATENCY_MIN_INTERVAL_NS,
+					  LATENCY_MAX_INTERVAL_NS, &o->cfg.interval_ns, err, errlen);
+			break;
+		case 'D':
+			rc = opt_duration("--duration", optarg, 1000000000, 0, UINT64_MAX / 2,
+					  &o->cfg.duration_ns, err, errlen);
+			break;
+		case OPT_NO_MLOCK:
+			o->cfg.mlock = false;
+			break;
+		case 'h':
+			rc = opt_duration("--hist-max", optarg, 1000, 1000, UINT64_MAX / 2,
+					  &o->cfg.range_ns, err, errlen);
+			break;
+		case OPT_BUCKET:
+			rc = opt_duration("--bucket", optarg, 1, 1, 1000000000, &o->cfg.bucket_ns,
+					  err, errlen);
+			break;
+		case OPT_HISTFILE:
+			o->histfile = optarg;
+			break;
+		case 'b':
+			rc = opt_duration("--threshold", optarg, 1000, 1, UINT64_MAX / 2,
+					  &o->cfg.threshold_ns, err, errlen);
+			break;
+		case OPT_DMA:
+			if (parse_int64(optarg, 0, 2000000000, &v)) {
+				snprintf(err, errlen,
+					 "--dma-latency: '%s' is not a number of us (0..2000000000)",
+					 optarg);
+				rc = -EINVAL;
+			} else {
+				o->dma_us = (int32_t)v;
+			}
+			break;
+		case OPT_LOAD:
+			o->load = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'f':
+			rc = cli_parse_format(optarg, &o->format, err, errlen);
+			break;
+		case OPT_OUTPUT:
+			o->output = optarg;
+			break;
+		case OPT_HELP:
+			o->help = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+			rc = -EINVAL;
+			break;
+		default:
+			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			rc = -EINVAL;
+			break;
+		}
+	}
+	if (rc == 0 && optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		rc = -EINVAL;
+	}
+	if (rc == 0)
+		rc = opts_check(o, err, errlen);
+	return rc;
+}
+
+/* The CPUs to measure: -a as given (each must be online), else the default set; then -t. */
+static int resolve_cpus(const struct latency_opts *o, struct rtr_cpuset *out, char *online_list,
+			size_t online_len, char *isolated_list, size_t isolated_len)
+{
+	struct rtr_cpuset online = RTR_CPUSET_INIT, isolated = RTR_CPUSET_INIT;
+	struct rtr_cpuset allowed = RTR_CPUSET_INIT;
+	struct rootfs fs;
+	int err, cpu = -1;
+
+	err = rootfs_open(&fs, "/");
+	if (err) {
+		cli_error("latency", "cannot open /: %s", strerror(-err));
+		return err;
+	}
+	err = rootfs_read_str(&fs, "/sys/devices/system/cpu/online", online_list, online_len);
+	if (!err)
+		err = rtr_cpuset_parse_list(&online, online_list);
+	if (err) {
+		cli_error("latency", "cannot read the online CPUs: %s", strerror(-err));
+		goto out;
+	}
+	/* Absent on old kernels: then nothing is isolated. */
+	if (rootfs_read_str(&fs, "/sys/devices/system/cpu/isolated", isolated_list, isolated_len) ||
+	    rtr_cpuset_parse_list(&isolated, isolated_list))
+		isolated_list[0] = '\0';
+	if (o->cpus_given) {
+		while ((cpu = rtr_cpuset_next(&o->cfg.cpus, cpu)) >= 0) {
+			if (!rtr_cpuset_test(&online, cpu)) {
+				cli_error("latency", "--affinity: CPU %d is not online (online: %s)",
+					  cpu, online_list);
+				err = -EINVAL;
+				goto out;
+			}
+		}
+		err = rtr_cpuset_copy(out, &o->cfg.cpus);
+	} else {
+		err = rtr_cpuset_get_affinity(&allowed);
+		if (!err)
+			err = latency_default_cpus(&online, &isolated, &allowed, out);
+		if (err) {
+			cli_error("latency", "no CPU to measure on: %s", strerror(-err));
+			goto out;
+		}
+	}
+	if (!err && o->threads) {
+		size_t have = rtr_cpuset_count(out);
+
+		if (o->threads > have) {
+			cli_error("latency", "--threads %u: only %zu CPU%s to measure on", o->threads,
+				  have, have == 1 ? "" : "s");
+			err = -EINVAL;
+			goto out;
+		}
+		/* Keep the first N. */
+		cpu = -1;
+		for (size_t i = 0; (cpu = rtr_cpuset_next(out, cpu)) >= 0; i++)
+			if (i >= o->threads)
+				rtr_cpuset_unset(out, cpu);
+	}
+out:
+	rootfs_close(&fs);
+	rtr_cpuset_free(&online);
+	rtr_cpuset_free(&isolated);
+	rtr_cpuset_free(&allowed);
+	return err;
+}
+
+struct live_ctx {
+	FILE *out;
+	const struct latency_config *cfg;
+	bool drawn;
+};
+
+static void live_tick(void *ctx, const struct latency_live_view *v, size_t n)
+{
+	struct live_ctx *l = ctx;
+
+	latency_text_live(l->out, l->cfg, v, n, l->drawn);
+	l->drawn = true;
+}
+
+static int write_histfile(const char *path, const struct latency_result *r)
+{
+	struct cli_output out;
+	int err = cli_output_open(&out, path);
+
+	if (err) {
+		cli_error("latency", "cannot write %s: %s", path, strerror(-err));
+		return err;
+	}
+	err = histfile_write(out.fp, r);
+	err = cli_output_close(&out, err == 0) ?: err;
+	if (err)
+		cli_error("latency", "cannot write %s: %s", path, strerror(-err));
+	return err;
+}
+
+static int render(const struct latency_opts *o, const struct latency_result *r,
+		  struct cli_output *out, const struct host_info *host)
+{
+	int err;
+
+	if (o->format == FORMAT_JSON) {
+		json_t *j = latency_to_json(r, host);
+
+		err = j ? json_write(out->fp, j) : -ENOMEM;
+		json_decref(j);
+	} else {
+		err = latency_text_write(out->fp, r, cli_use_color(out->fp));
+	}
+	return err;
+}
+
+/* The exit status and, for a failed run, the reason on stderr. */
+static int outcome(const struct latency_result *r)
+{
+	switch (r->stop) {
+	case LATENCY_STOP_THRESHOLD:
+		cli_error("latency", "threshold %.1f us exceeded on CPU %d at wake-up %llu: %.1f us",
+			  (double)r->cfg.threshold_ns / 1000.0, r->hit_cpu,
+			  (unsigned long long)r->hit_cycle, (double)r->hit_ns / 1000.0);
+		return EXIT_FINDINGS;
+	case LATENCY_STOP_RUNAWAY:
+		cli_error("latency", "a measuring thread ran without sleeping for %s (SIGXCPU from "
+			  "RLIMIT_RTTIME); the run was stopped", "2 s");
+		return EXIT_USAGE;
+	case LATENCY_STOP_ERROR:
+		cli_error("latency", "a measuring thread failed: %s", strerror(-r->error));
+		return EXIT_USAGE;
+	case LATENCY_STOP_DURATION:
+	case LATENCY_STOP_SIGNAL:
+		break;
+	}
+	return EXIT_OK;
+}
+
+static int measure(const struct latency_opts *o, struct latency_result *res,
+		   const struct cli_output *out)
+{
+	struct live_ctx live = { stdout, &o->cfg, false };
+	struct latency_run *run = NULL;
+	char why[512] = "";
+	bool show;
+	int err;
+
+	err = latency_run_start(&o->cfg, o->dma_us, &run, why, sizeof(why));
+	if (err) {
+		cli_error("latency", "%s", why[0] ? why : strerror(-err));
+		return err;
+	}
+	/* Live lines only on a terminal, and never into the JSON on standard output. */
+	show = !o->quiet && isatty(STDOUT_FILENO) && !(o->format == FORMAT_JSON && !out->path);
+	latency_run_wait(run, show ? LIVE_REFRESH_NS : 0, show ? live_tick : NULL, &live);
+	err = latency_run_finish(run, res);
+	latency_run_free(run);
+	if (err)
+		cli_error("latency", "cannot collect the results: %s", strerror(-err));
+	else if (show)
+		fputc('\n', stdout);
+	return err;
+}
+
+static int fill_host(struct host_info *h, const char *online, const char *isolated)
+{
+	struct utsname u;
+	int err = 0;
+
+	memset(h, 0, sizeof(*h));
+	err = report_set_host(&h->kernel, uname(&u) == 0 ? u.release : "");
+	err = err ?: report_set_host(&h->cpus_online, online);
+	err = err ?: report_set_host(&h->rt_cpus, isolated);
+	err = err ?: report_set_host(&h->root, "/");
+	return err;
+}
+
+static void host_free(struct host_info *h)
+{
+	free(h->kernel);
+	free(h->cpus_online);
+	free(h->rt_cpus);
+	free(h->root);
+}
+
+static int run_latency(struct latency_opts *o)
+{
+	char online[4096] = "", isolated[4096] = "";
+	struct latency_result res;
+	struct host_info host;
+	struct cli_output out = { 0 };
+	bool written = false;
+	int rc = EXIT_USAGE, err;
+
+	memset(&res, 0, sizeof(res));
+	memset(&host, 0, sizeof(host));
+	err = resolve_cpus(o, &o->cfg.cpus, online, sizeof(online), isolated, sizeof(isolated));
+	if (err)
+		goto out;
+	if (fill_host(&host, online, isolated)) {
+		cli_error("latency", "out of memory");
+		goto out;
+	}
+	/* Open the output first: a bad path must not cost a measurement. */
+	err = cli_output_open(&out, o->output);
+	if (err) {
+		cli_error("latency", "cannot write %s: %s", o->output, strerror(-err));
+		goto out;
+	}
+	if (o->load) {
+		cli_error("latency", "--load: the load generator is not available in this build");
+		goto out;
+	}
+	if (measure(o, &res, &out))
+		goto out;
+	rc = outcome(&res);
+	err = render(o, &res, &out, &host);
+	if (err) {
+		cli_error("latency", "cannot write the result: %s", strerror(-err));
+		rc = EXIT_USAGE;
+	}
+	written = err == 0;
+	if (o->histfile && write_histfile(o->histfile, &res))
+		rc = EXIT_USAGE;
+out:
+	err = cli_output_close(&out, written);
+	if (err && written) {
+		cli_error("latency", "cannot write %s: %s", o->output ? o->output : "the output",
+			  strerror(-err));
+		rc = EXIT_USAGE;
+	}
+	latency_result_free(&res);
+	host_free(&host);
+	return rc;
+}
+
+int cmd_latency(int argc, char **argv)
+{
+	struct latency_opts o;
+	char err[512] = "";
+	int rc;
+
+	if (latency_opts_parse(argc, argv, &o, err, sizeof(err))) {
+		cli_error("latency", "%s", err);
+		fputs("Try 'rtready latency --help'.\n", stderr);
+		latency_opts_free(&o);
+		return EXIT_USAGE;
+	}
+	if (o.help || o.version) {
+		if (o.help)
+			fputs(usage_text, stdout);
+		else
+			cli_version();
+		latency_opts_free(&o);
+		return EXIT_OK;
+	}
+	rc = run_latency(&o);
+	latency_opts_free(&o);
+	return rc;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rtready latency: options parsed into a struct by a function that never
+ * exits, so that the parser is unit-tested apart from the measurement.
+ */
+#ifndef RTR_CLI_CMD_LATENCY_H
+#define RTR_CLI_CMD_LATENCY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/cli.h"
+#include "measure/latency.h"
+
+struct latency_opts {
+	struct latency_config cfg;	/* cpus: the -a list, empty when not given */
+	bool cpus_given;		/* -a LIST */
+	unsigned int threads;		/* -t N: the first N CPUs; 0: all */
+	enum output_format format;
+	const char *output;		/* --output FILE, NULL: stdout */
+	const char *histfile;		/* --histfile FILE */
+	bool quiet;			/* -q: no live lines */
+	int32_t dma_us;			/* --dma-latency US; -1: leave it alone */
+	const char *load;		/* --load KIND, NULL: none */
+	bool help;
+	bool version;
+};
+
+/*
+ * Parse argv (argv[0] is "latency") into @o, which is initialised first.
+ * Return: 0, or -EINVAL/-ENOMEM with a message in @err. Never exits.
+ */
+int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err, size_t errlen);
+void latency_opts_free(struct latency_opts *o);
+
+#endif

@@ -1,0 +1,767 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The wake-up latency engine; see latency.h. One worker per CPU runs the
+ * measuring loop at a realtime priority; the calling thread stays at
+ * SCHED_OTHER, takes the signals synchronously (sigtimedwait, no handler),
+ * shows live figures and decides when the run ends. Each worker's data
+ * lives in its own cache lines so that the workers never share a line
+ * that one of them writes in every cycle.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "measure/latency.h"
+#include "rtready/error.h"
+#include "rtready/mem.h"
+#include "rtready/timespec.h"
+
+/*
+ * The runaway guard. RLIMIT_RTTIME counts the CPU time a realtime thread
+ * uses without blocking; our loop blocks every cycle, so only a bug can
+ * reach it. The soft limit sends SIGXCPU (the main thread stops the run
+ * with a message); the hard limit, one second later, SIGKILL.
+ */
+#define RTTIME_SOFT_US 2000000
+#define RTTIME_HARD_US 3000000
+
+/* The first deadline is this far after the start, so that every worker is running by then. */
+#define START_MARGIN_NS (20 * RTR_NSEC_PER_MSEC)
+
+/* Memory prefaulted before the first sample: for the main thread's output while it runs. */
+#define PREFAULT_HEAP_BYTES (2u << 20)
+#define PREFAULT_STACK_BYTES (64u << 10)
+#define WORKER_STACK_BYTES (128u << 10)
+
+/* Written by a worker, read by the main thread: relaxed atomics, no lock. */
+struct live {
+	_Atomic uint64_t cycles;
+	_Atomic uint64_t act_ns;
+	_Atomic uint64_t min_ns;
+	_Atomic uint64_t max_ns;
+	_Atomic uint64_t sum_ns;
+	_Atomic int tid;
+};
+
+struct worker {
+	/* Touched by the worker in every cycle. */
+	struct rtr_hist hist;
+	uint64_t range_ns;
+	uint64_t *ovf_cycles;
+	size_t n_ovf;
+	size_t cap_ovf;
+	uint64_t missed;
+	uint64_t hit_cycle;
+	uint64_t hit_ns;
+	int err;
+	/* Read by the main thread while the worker runs: a line of its own. */
+	struct live live __attribute__((aligned(64)));
+	/* Set up before the start, read-only afterwards. */
+	struct latency_run *run __attribute__((aligned(64)));
+	int cpu;
+	int index;
+	struct rtr_cpuset pin;
+	pthread_t thread;
+	bool started;
+} __attribute__((aligned(64)));
+
+struct latency_run {
+	struct latency_config cfg;
+	struct worker *w;
+	size_t n;
+	struct timespec start;	/* the grid's origin */
+	struct timespec end;	/* with has_end */
+	bool has_end;
+	_Atomic int stop;	/* the main thread asks the workers to stop */
+	_Atomic int hit;	/* index of the worker that crossed the threshold, or -1 */
+	_Atomic int failed;	/* a worker failed (see its err) */
+	pthread_t main;
+	sigset_t oldmask;
+	bool mask_set;
+	struct rlimit old_rttime;
+	bool rttime_set;
+	bool locked;
+	struct dma_latency_hold dma_hold;
+	struct dma_latency_state dma;
+	enum latency_stop reason;
+	int signo;
+	struct timespec stopped;
+	bool finished;
+};
+
+void latency_config_init(struct latency_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->policy = RTR_SCHED_FIFO;
+	cfg->priority = LATENCY_DEFAULT_PRIORITY;
+	cfg->interval_ns = LATENCY_DEFAULT_INTERVAL_NS;
+	cfg->duration_ns = LATENCY_DEFAULT_DURATION_NS;
+	cfg->bucket_ns = LATENCY_DEFAULT_BUCKET_NS;
+	cfg->range_ns = LATENCY_DEFAULT_RANGE_NS;
+	cfg->mlock = true;
+}
+
+void latency_config_free(struct latency_config *cfg)
+{
+	rtr_cpuset_free(&cfg->cpus);
+}
+
+const char *latency_stop_name(enum latency_stop s)
+{
+	switch (s) {
+	case LATENCY_STOP_DURATION: return "duration";
+	case LATENCY_STOP_SIGNAL: return "signal";
+	case LATENCY_STOP_THRESHOLD: return "threshold";
+	case LATENCY_STOP_RUNAWAY: return "runaway";
+	case LATENCY_STOP_ERROR: return "error";
+	}
+	return "unknown";
+}
+
+void latency_stats_compute(const struct rtr_hist *h, uint64_t missed, struct latency_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->samples = h->samples;
+	out->overflows = h->overflows;
+	out->missed = missed;
+	if (!h->samples)
+		return;
+	out->min_ns = h->min_ns;
+	out->max_ns = h->max_ns;
+	out->avg_ns = rtr_hist_avg_ns(h);
+	out->p50_ns = rtr_hist_percentile(h, 0.50);
+	out->p99_ns = rtr_hist_percentile(h, 0.99);
+	out->p999_ns = rtr_hist_percentile(h, 0.999);
+}
+
+void latency_result_free(struct latency_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n_cpus; i++) {
+		rtr_hist_free(&r->cpus[i].hist);
+		free(r->cpus[i].ovf_cycles);
+	}
+	free(r->cpus);
+	rtr_hist_free(&r->total);
+	latency_config_free(&r->cfg);
+	memset(r, 0, sizeof(*r));
+}
+
+int latency_default_cpus(const struct rtr_cpuset *online, const struct rtr_cpuset *isolated,
+			 const struct rtr_cpuset *allowed, struct rtr_cpuset *out)
+{
+	int err = rtr_cpuset_copy(out, allowed);
+
+	if (!err && isolated)
+		err = rtr_cpuset_or(out, isolated);
+	if (err)
+		return err;
+	rtr_cpuset_and(out, online);
+	return rtr_cpuset_is_empty(out) ? -ENOENT : 0;
+}
+
+static void store(_Atomic uint64_t *p, uint64_t v)
+{
+	atomic_store_explicit(p, v, memory_order_relaxed);
+}
+
+static uint64_t load(_Atomic uint64_t *p)
+{
+	return atomic_load_explicit(p, memory_order_relaxed);
+}
+
+/*
+ * The measuring loop. Per cycle: one absolute sleep, one clock read (vDSO),
+ * one histogram update and a few relaxed stores; nothing that can allocate,
+ * fault (every page it touches was written before the loop, and mlockall
+ * keeps them) or make another system call. Signals are blocked (inherited
+ * mask), so the sleep is interrupted only by a ptrace stop.
+ */
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct latency_run *run = w->run;
+	const int64_t interval = (int64_t)run->cfg.interval_ns;
+	const uint64_t threshold = run->cfg.threshold_ns;
+	const uint64_t range = w->range_ns;
+	struct timespec next = run->start, now;
+	uint64_t cycle = 0, min = UINT64_MAX, max = 0, sum = 0;
+	int64_t late;
+	bool own_stop = false;
+
+	atomic_store_explicit(&w->live.tid, (int)gettid(), memory_order_relaxed);
+	/* Write every page the loop will touch, so that no first write faults. */
+	rtr_hist_reset(&w->hist);
+	if (w->cap_ovf)
+		memset(w->ovf_cycles, 0, w->cap_ovf * sizeof(*w->ovf_cycles));
+
+	/* Join the grid at its first point ahead: a late start is not a late wake-up. */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	late = rtr_ts_diff_ns(now, next);
+	if (late >= 0)
+		next = rtr_ts_add_ns(next, (late / interval + 1) * interval);
+
+	for (;;) {
+		uint64_t v;
+		int rc;
+
+		if (run->has_end && rtr_ts_cmp(next, run->end) > 0)
+			break;
+		rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		if (rc == EINTR)
+			continue;
+		if (rc) {
+			w->err = -rc;
+			atomic_store_explicit(&run->failed, 1, memory_order_relaxed);
+			own_stop = true;
+			break;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		late = rtr_ts_diff_ns(now, next);
+		v = late > 0 ? (uint64_t)late : 0;
+		rtr_hist_add(&w->hist, v);
+		if (v >= range && w->n_ovf < w->cap_ovf)
+			w->ovf_cycles[w->n_ovf++] = cycle;
+		sum += v;
+		if (v < min)
+			min = v;
+		if (v > max)
+			max = v;
+		cycle++;
+		store(&w->live.act_ns, v);
+		store(&w->live.min_ns, min);
+		store(&w->live.max_ns, max);
+		store(&w->live.sum_ns, sum);
+		store(&w->live.cycles, cycle);
+		if (threshold && v > threshold) {
+			int none = -1;
+
+			w->hit_cycle = cycle - 1;
+			w->hit_ns = v;
+			atomic_compare_exchange_strong(&run->hit, &none, w->index);
+			own_stop = true;
+			break;
+		}
+		if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+			break;
+		/* Keep the grid: periods that are already over are counted, not slept for. */
+		if (late >= interval) {
+			int64_t k = late / interval;
+
+			w->missed += (uint64_t)k;
+			next = rtr_ts_add_ns(next, (k + 1) * interval);
+		} else {
+			next = rtr_ts_add_ns(next, interval);
+		}
+	}
+	if (own_stop) {
+		atomic_store_explicit(&run->stop, 1, memory_order_relaxed);
+		/* Wake the main thread from sigtimedwait (outside the loop, once). */
+		pthread_kill(run->main, SIGUSR1);
+	}
+	return NULL;
+}
+
+static void say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+}
+
+/* Why creating a realtime thread was refused, when the library did not say. */
+static void explain_sched_eperm(const struct latency_config *cfg, char *why, size_t len)
+{
+	struct rlimit rl;
+	char lim[32] = "unknown";
+
+	if (getrlimit(RLIMIT_RTPRIO, &rl) == 0) {
+		if (rl.rlim_cur == RLIM_INFINITY)
+			snprintf(lim, sizeof(lim), "unlimited");
+		else
+			snprintf(lim, sizeof(lim), "%llu", (unsigned long long)rl.rlim_cur);
+	}
+	say(why, len,
+	    "SCHED_%s priority %d was refused: it needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d "
+	    "(RLIMIT_RTPRIO is %s; as root, a cgroup without realtime runtime also refuses it)",
+	    rtr_policy_name(cfg->policy), cfg->priority, cfg->priority, lim);
+}
+
+static void explain_mlock(int err, char *why, size_t len)
+{
+	const char *lib = rtr_last_error();
+	struct rlimit rl;
+	char lim[32] = "unknown";
+
+	if (lib && *lib) {
+		say(why, len, "cannot lock memory: %s", lib);
+		return;
+	}
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0) {
+		if (rl.rlim_cur == RLIM_INFINITY)
+			snprintf(lim, sizeof(lim), "unlimited");
+		else
+			snprintf(lim, sizeof(lim), "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
+	}
+	say(why, len,
+	    "mlockall failed (%s): RLIMIT_MEMLOCK is %s; raise it (ulimit -l) or run with "
+	    "CAP_IPC_LOCK, or use --no-mlock and accept page faults",
+	    strerror(-err), lim);
+}
+
+static int validate(const struct latency_config *cfg, char *why, size_t len)
+{
+	if (rtr_cpuset_is_empty(&cfg->cpus)) {
+		say(why, len, "no CPU to measure");
+		return -EINVAL;
+	}
+	if (cfg->policy != RTR_SCHED_FIFO && cfg->policy != RTR_SCHED_RR) {
+		say(why, len, "the measuring threads run at SCHED_FIFO or SCHED_RR only");
+		return -EINVAL;
+	}
+	if (cfg->priority < 1 || cfg->priority > RTR_PRIO_MAX_SAFE) {
+		say(why, len, "priority %d is outside 1..%d", cfg->priority, RTR_PRIO_MAX_SAFE);
+		return -EINVAL;
+	}
+	if (cfg->interval_ns < LATENCY_MIN_INTERVAL_NS || cfg->interval_ns > LATENCY_MAX_INTERVAL_NS) {
+		say(why, len, "interval out of range");
+		return -EINVAL;
+	}
+	if (cfg->bucket_ns == 0 || cfg->range_ns < cfg->bucket_ns ||
+	    cfg->range_ns / cfg->bucket_ns > LATENCY_MAX_BUCKETS) {
+		say(why, len, "histogram range and bucket do not fit (at most %u buckets)",
+		    LATENCY_MAX_BUCKETS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int setup_workers(struct latency_run *run, char *why, size_t len)
+{
+	size_t n = rtr_cpuset_count(&run->cfg.cpus);
+	int cpu = -1, err;
+
+	run->w = aligned_alloc(64, n * sizeof(*run->w));
+	if (!run->w)
+		return -ENOMEM;
+	memset(run->w, 0, n * sizeof(*run->w));
+	run->n = n;
+	for (size_t i = 0; i < n; i++) {
+		struct worker *w = &run->w[i];
+
+		cpu = rtr_cpuset_next(&run->cfg.cpus, cpu);
+		w->run = run;
+		w->cpu = cpu;
+		w->index = (int)i;
+		err = rtr_hist_init(&w->hist, run->cfg.bucket_ns, run->cfg.range_ns, LATENCY_OUTLIERS);
+		if (err) {
+			say(why, len, "cannot allocate the histogram: %s", strerror(-err));
+			return err;
+		}
+		w->range_ns = rtr_hist_range_ns(&w->hist);
+		w->cap_ovf = w->hist.nbuckets < LATENCY_OVF_CYCLES_MAX ? w->hist.nbuckets
+								       : LATENCY_OVF_CYCLES_MAX;
+		w->ovf_cycles = calloc(w->cap_ovf, sizeof(*w->ovf_cycles));
+		if (!w->ovf_cycles)
+			return -ENOMEM;
+		err = rtr_cpuset_set(&w->pin, cpu);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void set_runaway_guard(struct latency_run *run)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_RTTIME, &run->old_rttime) < 0)
+		return;
+	rl.rlim_cur = RTTIME_SOFT_US;
+	rl.rlim_max = RTTIME_HARD_US;
+	/* A stricter limit already in force stays. */
+	if (run->old_rttime.rlim_max != RLIM_INFINITY && run->old_rttime.rlim_max < rl.rlim_max)
+		rl.rlim_max = run->old_rttime.rlim_max;
+	if (rl.rlim_cur > rl.rlim_max)
+		rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_RTTIME, &rl) == 0)
+		run->rttime_set = true;
+}
+
+static void join_workers(struct latency_run *run)
+{
+	atomic_store(&run->stop, 1);
+	for (size_t i = 0; i < run->n; i++) {
+		if (!run->w[i].started)
+			continue;
+		pthread_join(run->w[i].thread, NULL);
+		run->w[i].started = false;
+	}
+}
+
+/* Undo what latency_run_start() changed in the process. */
+static void restore_process(struct latency_run *run)
+{
+	if (run->rttime_set) {
+		setrlimit(RLIMIT_RTTIME, &run->old_rttime);
+		run->rttime_set = false;
+	}
+	dma_latency_release(&run->dma_hold);
+}
+
+static int start_workers(struct latency_run *run, char *why, size_t len)
+{
+	char name[16];
+	int err;
+
+	for (size_t i = 0; i < run->n; i++) {
+		struct worker *w = &run->w[i];
+		struct rtr_thread_attr attr = {
+			.policy = run->cfg.policy,
+			.priority = run->cfg.priority,
+			.cpus = &w->pin,
+			.stack_bytes = WORKER_STACK_BYTES,
+			.prefault_stack = true,
+			.name = name,
+		};
+
+		snprintf(name, sizeof(name), "rtr-lat/%d", w->cpu);
+		err = rtr_thread_create(&w->thread, &attr, worker_main, w);
+		if (err == -EPERM) {
+			const char *lib = rtr_last_error();
+
+			if (lib && *lib)
+				say(why, len, "cannot start the measuring thread on CPU %d: %s", w->cpu,
+				    lib);
+			else
+				explain_sched_eperm(&run->cfg, why, len);
+			return err;
+		}
+		if (err) {
+			const char *lib = rtr_last_error();
+
+			say(why, len, "cannot start the measuring thread on CPU %d: %s", w->cpu,
+			    lib && *lib ? lib : strerror(-err));
+			return err;
+		}
+		w->started = true;
+	}
+	return 0;
+}
+
+int latency_run_start(const struct latency_config *cfg, int32_t dma_us, struct latency_run **out,
+		      char *why, size_t whylen)
+{
+	struct latency_run *run;
+	sigset_t all;
+	int err;
+
+	*out = NULL;
+	err = validate(cfg, why, whylen);
+	if (err)
+		return err;
+	run = calloc(1, sizeof(*run));
+	if (!run)
+		return -ENOMEM;
+	run->dma_hold.fd = -1;
+	run->cfg = *cfg;
+	run->cfg.cpus = (struct rtr_cpuset)RTR_CPUSET_INIT;
+	atomic_init(&run->stop, 0);
+	atomic_init(&run->hit, -1);
+	atomic_init(&run->failed, 0);
+	run->main = pthread_self();
+	err = rtr_cpuset_copy(&run->cfg.cpus, &cfg->cpus);
+	if (err)
+		goto fail;
+	err = setup_workers(run, why, whylen);
+	if (err)
+		goto fail;
+
+	if (dma_us >= 0) {
+		err = dma_latency_hold(DMA_LATENCY_DEV, dma_us, &run->dma_hold);
+		if (err) {
+			say(why, whylen, "cannot hold %s at %d us: %s%s", DMA_LATENCY_DEV, dma_us,
+			    strerror(-err), err == -EACCES || err == -EPERM ? " (needs root)" : "");
+			goto fail;
+		}
+	}
+	dma_latency_read(DMA_LATENCY_DEV, &run->dma);
+	run->dma.held = run->dma_hold.fd >= 0;
+	run->dma.held_us = run->dma_hold.us;
+
+	if (cfg->mlock) {
+		struct rtr_mem_setup ms = {
+			.mallopt = true,
+			.lock = true,
+			.heap_bytes = PREFAULT_HEAP_BYTES,
+			.stack_bytes = PREFAULT_STACK_BYTES,
+		};
+
+		err = rtr_mem_setup(&ms);
+		/* mallopt is missing on musl: not a reason to stop. */
+		if (err == -ENOTSUP)
+			err = 0;
+		if (err) {
+			explain_mlock(err, why, whylen);
+			goto fail;
+		}
+		run->locked = true;
+	}
+	set_runaway_guard(run);
+
+	/* Every signal blocked here and, by inheritance, in the workers. */
+	sigfillset(&all);
+	err = -pthread_sigmask(SIG_SETMASK, &all, &run->oldmask);
+	if (err)
+		goto fail;
+	run->mask_set = true;
+
+	clock_gettime(CLOCK_MONOTONIC, &run->start);
+	run->start = rtr_ts_add_ns(run->start, START_MARGIN_NS);
+	run->has_end = cfg->duration_ns > 0;
+	if (run->has_end)
+		run->end = rtr_ts_add_ns(run->start, (int64_t)cfg->duration_ns);
+	err = start_workers(run, why, whylen);
+	if (err)
+		goto fail;
+	*out = run;
+	return 0;
+fail:
+	join_workers(run);
+	restore_process(run);
+	if (run->locked)
+		munlockall();
+	latency_run_free(run);
+	return err;
+}
+
+size_t latency_run_ncpus(const struct latency_run *run)
+{
+	return run->n;
+}
+
+void latency_run_stop(struct latency_run *run)
+{
+	atomic_store_explicit(&run->stop, 1, memory_order_relaxed);
+}
+
+static void live_views(struct latency_run *run, struct latency_live_view *v)
+{
+	for (size_t i = 0; i < run->n; i++) {
+		struct worker *w = &run->w[i];
+		uint64_t c = load(&w->live.cycles);
+
+		v[i].cpu = w->cpu;
+		v[i].tid = atomic_load_explicit(&w->live.tid, memory_order_relaxed);
+		v[i].cycles = c;
+		v[i].act_ns = load(&w->live.act_ns);
+		v[i].min_ns = c ? load(&w->live.min_ns) : 0;
+		v[i].max_ns = load(&w->live.max_ns);
+		v[i].avg_ns = c ? load(&w->live.sum_ns) / c : 0;
+	}
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return rtr_ts_to_ns(t);
+}
+
+void latency_run_wait(struct latency_run *run, uint64_t tick_ns,
+		      void (*tick)(void *ctx, const struct latency_live_view *v, size_t n),
+		      void *ctx)
+{
+	struct latency_live_view *views = NULL;
+	int64_t end = run->has_end ? rtr_ts_to_ns(run->end) : INT64_MAX;
+	int64_t next_tick = now_ns() + (int64_t)tick_ns;
+	sigset_t set;
+
+	if (tick && tick_ns)
+		views = calloc(run->n, sizeof(*views));
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGXCPU);
+	sigaddset(&set, SIGUSR1);
+	run->reason = LATENCY_STOP_DURATION;
+	for (;;) {
+		int64_t now = now_ns(), wait = INT64_MAX;
+		struct timespec to;
+		int sig;
+
+		if (atomic_load(&run->hit) >= 0) {
+			run->reason = LATENCY_STOP_THRESHOLD;
+			break;
+		}
+		if (atomic_load(&run->failed)) {
+			run->reason = LATENCY_STOP_ERROR;
+			break;
+		}
+		if (atomic_load(&run->stop))
+			break;	/* latency_run_stop() from elsewhere */
+		if (now >= end) {
+			run->reason = LATENCY_STOP_DURATION;
+			break;
+		}
+		if (views && now >= next_tick) {
+			live_views(run, views);
+			tick(ctx, views, run->n);
+			next_tick = now + (int64_t)tick_ns;
+		}
+		if (end - now < wait)
+			wait = end - now;
+		if (views && next_tick - now < wait)
+			wait = next_tick - now;
+		/* Without an end or a tick, still look at the flags once a second. */
+		if (wait > RTR_NSEC_PER_SEC)
+			wait = RTR_NSEC_PER_SEC;
+		to = rtr_ts_from_ns(wait);
+		sig = sigtimedwait(&set, NULL, &to);
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+			run->reason = LATENCY_STOP_SIGNAL;
+			run->signo = sig;
+			break;
+		}
+		if (sig == SIGXCPU) {
+			run->reason = LATENCY_STOP_RUNAWAY;
+			break;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &run->stopped);
+	atomic_store(&run->stop, 1);
+	if (views) {
+		/* A last refresh, so the live lines end with the final figures. */
+		join_workers(run);
+		live_views(run, views);
+		tick(ctx, views, run->n);
+	}
+	free(views);
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Largest first, so that every reader shows the worst ones without sorting. */
+static void sort_outliers(struct rtr_hist *h)
+{
+	if (h->n_outliers > 1)
+		qsort(h->outliers, h->n_outliers, sizeof(*h->outliers), cmp_desc);
+}
+
+int latency_run_finish(struct latency_run *run, struct latency_result *res)
+{
+	int err = 0, hit;
+
+	memset(res, 0, sizeof(*res));
+	if (!run->stopped.tv_sec && !run->stopped.tv_nsec)
+		clock_gettime(CLOCK_MONOTONIC, &run->stopped);
+	join_workers(run);
+	restore_process(run);
+
+	res->cfg = run->cfg;
+	res->cfg.cpus = (struct rtr_cpuset)RTR_CPUSET_INIT;
+	err = rtr_cpuset_copy(&res->cfg.cpus, &run->cfg.cpus);
+	res->stop = run->reason;
+	res->stop_signal = run->signo;
+	res->hit_cpu = -1;
+	res->dma = run->dma;
+	if (run->has_end && rtr_ts_cmp(run->stopped, run->end) > 0)
+		res->elapsed_ns = rtr_ts_diff_ns(run->end, run->start);
+	else
+		res->elapsed_ns = rtr_ts_diff_ns(run->stopped, run->start);
+	if (res->elapsed_ns < 0)
+		res->elapsed_ns = 0;
+	if (err)
+		return err;
+	res->cpus = calloc(run->n, sizeof(*res->cpus));
+	if (!res->cpus)
+		return -ENOMEM;
+	res->n_cpus = run->n;
+	err = rtr_hist_init(&res->total, run->cfg.bucket_ns, run->cfg.range_ns, LATENCY_OUTLIERS);
+	if (err)
+		return err;
+	hit = atomic_load(&run->hit);
+	for (size_t i = 0; i < run->n; i++) {
+		struct worker *w = &run->w[i];
+		struct latency_cpu_result *c = &res->cpus[i];
+
+		c->cpu = w->cpu;
+		c->tid = atomic_load(&w->live.tid);
+		/* Move, not copy: the worker is done with them. */
+		c->hist = w->hist;
+		memset(&w->hist, 0, sizeof(w->hist));
+		c->ovf_cycles = w->ovf_cycles;
+		c->n_ovf_cycles = w->n_ovf;
+		w->ovf_cycles = NULL;
+		c->missed = w->missed;
+		if (w->err && !res->error)
+			res->error = w->err;
+		latency_stats_compute(&c->hist, c->missed, &c->stats);
+		rtr_hist_merge(&res->total, &c->hist);
+		sort_outliers(&c->hist);
+		res->total_stats.missed += c->missed;
+		if ((int)i == hit) {
+			res->hit_cpu = w->cpu;
+			res->hit_cycle = w->hit_cycle;
+			res->hit_ns = w->hit_ns;
+		}
+	}
+	latency_stats_compute(&res->total, res->total_stats.missed, &res->total_stats);
+	sort_outliers(&res->total);
+	run->finished = true;
+	return 0;
+}
+
+void latency_run_free(struct latency_run *run)
+{
+	if (!run)
+		return;
+	join_workers(run);
+	restore_process(run);
+	for (size_t i = 0; i < run->n; i++) {
+		rtr_hist_free(&run->w[i].hist);
+		free(run->w[i].ovf_cycles);
+		rtr_cpuset_free(&run->w[i].pin);
+	}
+	free(run->w);
+	if (run->mask_set) {
+		/*
+		 * A worker's wake-up (SIGUSR1) or a late SIGXCPU may still be
+		 * pending: take them now, or the restored mask would let their
+		 * default action kill the process.
+		 */
+		struct timespec zero = { 0, 0 };
+		sigset_t ours;
+
+		sigemptyset(&ours);
+		sigaddset(&ours, SIGUSR1);
+		sigaddset(&ours, SIGXCPU);
+		for (int i = 0; i < 8 && sigtimedwait(&ours, NULL, &zero) > 0; i++)
+			;
+		pthread_sigmask(SIG_SETMASK, &run->oldmask, NULL);
+	}
+	rtr_cpuset_free(&run->cfg.cpus);
+	free(run);
+}

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The wake-up latency engine behind `rtready latency`: one pinned realtime
+ * thread per CPU sleeps to absolute CLOCK_MONOTONIC deadlines on a fixed
+ * grid and records how late each wake-up was in a preallocated histogram.
+ * The measuring loop makes no system call but the sleep (the clock is read
+ * through the vDSO), never allocates and takes no page fault; the calling
+ * (non-realtime) thread watches signals, shows live figures and stops the
+ * workers. Results are plain data for the renderers and the histfile
+ * writer: everything they print is computed here.
+ *
+ * Life cycle: latency_run_start() -> latency_run_wait() ->
+ * latency_run_finish() -> latency_run_free(); then latency_result_free().
+ */
+#ifndef RTR_MEASURE_LATENCY_H
+#define RTR_MEASURE_LATENCY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "measure/dma_latency.h"
+#include "rtready/cpuset.h"
+#include "rtready/hist.h"
+#include "rtready/thread.h"
+
+/* Defaults and limits of the options (cyclictest's where it has one). */
+#define LATENCY_DEFAULT_INTERVAL_NS 1000000ULL	/* -i 1000 */
+#define LATENCY_DEFAULT_DURATION_NS 10000000000ULL	/* -D 10s */
+#define LATENCY_DEFAULT_BUCKET_NS 1000ULL	/* 1 us, the histfile's unit */
+#define LATENCY_DEFAULT_RANGE_NS 10000000ULL	/* -h 10000: 10 ms of buckets */
+#define LATENCY_DEFAULT_PRIORITY 80
+#define LATENCY_MIN_INTERVAL_NS 10000ULL	/* below this the loop only measures itself */
+#define LATENCY_MAX_INTERVAL_NS 10000000000ULL
+#define LATENCY_MAX_BUCKETS (1u << 24)	/* 128 MiB of counters per CPU at most */
+#define LATENCY_OUTLIERS 64	/* largest overflowing values kept exactly, per CPU */
+#define LATENCY_OVF_CYCLES_MAX 4096	/* overflow cycle numbers kept for the histfile */
+
+/*
+ * What to measure. Plain data, filled by the CLI; the engine copies it.
+ * @cpus: one thread per CPU in the set.
+ * @duration_ns: 0 runs until latency_run_stop() or a signal.
+ * @threshold_ns: stop at the first sample above it (0: never).
+ * @mlock: mlockall and prefault before the first sample.
+ */
+struct latency_config {
+	struct rtr_cpuset cpus;
+	enum rtr_policy policy;
+	int priority;
+	uint64_t interval_ns;
+	uint64_t duration_ns;
+	uint64_t bucket_ns;
+	uint64_t range_ns;
+	uint64_t threshold_ns;
+	bool mlock;
+};
+
+/* Fill @cfg with the defaults (cpus left empty). */
+void latency_config_init(struct latency_config *cfg);
+void latency_config_free(struct latency_config *cfg);
+
+/* Statistics of one histogram, as reported (all in ns). */
+struct latency_stats {
+	uint64_t samples;
+	uint64_t min_ns;	/* 0 when there is no sample */
+	uint64_t avg_ns;
+	uint64_t max_ns;
+	uint64_t p50_ns;
+	uint64_t p99_ns;
+	uint64_t p999_ns;
+	uint64_t overflows;	/* samples past the histogram's range */
+	uint64_t missed;	/* grid periods skipped because a wake-up came later than one interval */
+};
+
+/* Compute the statistics of @h (pure; allocates only for the percentiles). */
+void latency_stats_compute(const struct rtr_hist *h, uint64_t missed, struct latency_stats *out);
+
+/* The result of one CPU. */
+struct latency_cpu_result {
+	int cpu;
+	pid_t tid;
+	struct rtr_hist hist;
+	uint64_t missed;
+	uint64_t *ovf_cycles;	/* cycle numbers of the first overflows (0-based) */
+	size_t n_ovf_cycles;
+	struct latency_stats stats;
+};
+
+enum latency_stop {
+	LATENCY_STOP_DURATION,	/* the duration ran out */
+	LATENCY_STOP_SIGNAL,	/* SIGINT, SIGTERM or SIGHUP */
+	LATENCY_STOP_THRESHOLD,	/* a sample went past --threshold */
+	LATENCY_STOP_RUNAWAY,	/* SIGXCPU: a thread ran without sleeping (RLIMIT_RTTIME) */
+	LATENCY_STOP_ERROR,	/* a measuring thread failed */
+};
+
+/* Return: "duration", "signal", "threshold", "runaway", "error". */
+const char *latency_stop_name(enum latency_stop s);
+
+struct latency_result {
+	struct latency_config cfg;	/* what was asked (own copy) */
+	size_t n_cpus;
+	struct latency_cpu_result *cpus;
+	struct rtr_hist total;		/* every CPU merged */
+	struct latency_stats total_stats;
+	enum latency_stop stop;
+	int stop_signal;		/* with LATENCY_STOP_SIGNAL */
+	int hit_cpu;			/* with LATENCY_STOP_THRESHOLD: which CPU, */
+	uint64_t hit_cycle;		/* at which wake-up (0-based), */
+	uint64_t hit_ns;		/* how late */
+	int64_t elapsed_ns;		/* from the first deadline to the stop */
+	int error;			/* with LATENCY_STOP_ERROR: -errno of the sleep */
+	struct dma_latency_state dma;	/* /dev/cpu_dma_latency during the run */
+};
+
+void latency_result_free(struct latency_result *r);
+
+/* Live figures of one CPU while the run goes on. */
+struct latency_live_view {
+	int cpu;
+	pid_t tid;
+	uint64_t cycles;
+	uint64_t act_ns;
+	uint64_t min_ns;
+	uint64_t avg_ns;
+	uint64_t max_ns;
+};
+
+struct latency_run;
+
+/*
+ * latency_run_start() - allocate, lock memory (cfg->mlock), set the runaway
+ * guard (RLIMIT_RTTIME), block every signal in the calling thread (the
+ * workers inherit the mask; latency_run_wait() takes the signals it
+ * handles with sigtimedwait) and start one worker per CPU.
+ * @dma_us: hold /dev/cpu_dma_latency at this value for the run, or -1 to
+ *          leave it alone (its state is read and reported either way).
+ * @why: receives an explanation on failure (naming the missing privilege
+ *       or limit: CAP_SYS_NICE, RLIMIT_RTPRIO, RLIMIT_MEMLOCK).
+ * Return: 0, or -errno with *@out NULL and the process as it was.
+ */
+int latency_run_start(const struct latency_config *cfg, int32_t dma_us, struct latency_run **out,
+		      char *why, size_t whylen) __attribute__((warn_unused_result));
+
+/*
+ * latency_run_wait() - block until the duration ends, a signal arrives or a
+ * worker stops the run; every @tick_ns (0: never) call @tick with the live
+ * figures of every CPU (an array of latency_run_ncpus()).
+ */
+void latency_run_wait(struct latency_run *run, uint64_t tick_ns,
+		      void (*tick)(void *ctx, const struct latency_live_view *v, size_t n),
+		      void *ctx);
+
+/* Ask the workers to stop; they do within one interval. Async-signal-safe. */
+void latency_run_stop(struct latency_run *run);
+
+size_t latency_run_ncpus(const struct latency_run *run);
+
+/*
+ * latency_run_finish() - stop and join the workers, release what the run
+ * held (/dev/cpu_dma_latency, RLIMIT_RTTIME) and move every sample into
+ * @res, with statistics per CPU and overall.
+ * Return: 0 or -ENOMEM.
+ */
+int latency_run_finish(struct latency_run *run, struct latency_result *res)
+	__attribute__((warn_unused_result));
+
+/* Free @run (NULL: no-op); restores the signal mask of latency_run_start(). */
+void latency_run_free(struct latency_run *run);
+
+/*
+ * latency_default_cpus() - the CPUs to measure when none are named: every
+ * online CPU that this process may run on, isolated CPUs included (they are
+ * left out of inherited affinity masks, and are the ones that matter).
+ * @online, @isolated: kernel cpu lists (/sys/devices/system/cpu/online and
+ *                     .../isolated); @allowed: our affinity.
+ * Return: 0, -ENOMEM, or -ENOENT when nothing is left.
+ */
+int latency_default_cpus(const struct rtr_cpuset *online, const struct rtr_cpuset *isolated,
+			 const struct rtr_cpuset *allowed, struct rtr_cpuset *out);
+
+#endif

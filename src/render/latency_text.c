@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Text output of `rtready latency`: the live lines (one per CPU, redrawn in
+ * place like cyclictest's T: lines) and the final table. Times are shown in
+ * microseconds with one decimal, as people read latencies.
+ */
+#include <errno.h>
+#include <inttypes.h>
+
+#include "measure/dma_latency.h"
+#include "render/latency.h"
+
+static double us(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+void latency_text_live(FILE *out, const struct latency_config *cfg,
+		       const struct latency_live_view *v, size_t n, bool redraw)
+{
+	if (redraw && n)
+		fprintf(out, "\033[%zuA", n);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out,
+			"T:%2zu CPU%-3d (%7d) P:%-2d I:%-6" PRIu64 " C:%10" PRIu64
+			" Min:%8.1f Act:%8.1f Avg:%8.1f Max:%9.1f\033[K\n",
+			i, v[i].cpu, (int)v[i].tid, cfg->priority, cfg->interval_ns / 1000,
+			v[i].cycles, us(v[i].min_ns), us(v[i].act_ns), us(v[i].avg_ns),
+			us(v[i].max_ns));
+	fflush(out);
+}
+
+static void row(FILE *out, const char *label, long tid, const struct latency_stats *s)
+{
+	if (tid > 0)
+		fprintf(out, "%5s %8ld", label, tid);
+	else
+		fprintf(out, "%5s %8s", label, "");
+	fprintf(out, " %10" PRIu64 " %8.1f %8.1f %8.1f %8.1f %8.1f %9.1f %9" PRIu64 " %7" PRIu64
+		"\n",
+		s->samples, us(s->min_ns), us(s->avg_ns), us(s->p50_ns), us(s->p99_ns),
+		us(s->p999_ns), us(s->max_ns), s->overflows, s->missed);
+}
+
+static void outliers(FILE *out, const struct latency_result *r)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->n_cpus; i++) {
+		const struct rtr_hist *h = &r->cpus[i].hist;
+		size_t shown = h->n_outliers < 8 ? h->n_outliers : 8;
+
+		if (!h->overflows)
+			continue;
+		if (!any)
+			fprintf(out, "\nPast the histogram's %.0f us range (largest, exact):\n",
+				us(rtr_hist_range_ns(h)));
+		any = true;
+		fprintf(out, "  CPU %d:", r->cpus[i].cpu);
+		for (size_t k = 0; k < shown; k++)
+			fprintf(out, " %.1f", us(h->outliers[k]));
+		if (h->overflows > shown)
+			fprintf(out, " (+%" PRIu64 " more)", h->overflows - shown);
+		fprintf(out, " us\n");
+	}
+}
+
+int latency_text_write(FILE *out, const struct latency_result *r, bool color)
+{
+	const char *bold = color ? "\033[1m" : "", *red = color ? "\033[1;31m" : "";
+	const char *reset = color ? "\033[0m" : "";
+	char cpus[256], dma[160];
+
+	rtr_cpuset_format_list(&r->cfg.cpus, cpus, sizeof(cpus));
+	dma_latency_describe(&r->dma, dma, sizeof(dma));
+	fprintf(out, "%swake-up latency%s on CPU %s: SCHED_%s %d, interval %" PRIu64
+		" us, %.2f s measured (%s)\n",
+		bold, reset, cpus, rtr_policy_name(r->cfg.policy), r->cfg.priority,
+		r->cfg.interval_ns / 1000, (double)r->elapsed_ns / 1e9, latency_stop_name(r->stop));
+	fprintf(out, "memory %s; /dev/cpu_dma_latency: %s\n\n",
+		r->cfg.mlock ? "locked and prefaulted" : "NOT locked (--no-mlock)", dma);
+	fprintf(out, "%5s %8s %10s %8s %8s %8s %8s %8s %9s %9s %7s\n", "CPU", "tid", "samples",
+		"min", "avg", "p50", "p99", "p99.9", "max", "overflows", "missed");
+	for (size_t i = 0; i < r->n_cpus; i++) {
+		char label[16];
+
+		snprintf(label, sizeof(label), "%d", r->cpus[i].cpu);
+		row(out, label, r->cpus[i].tid, &r->cpus[i].stats);
+	}
+	if (r->n_cpus > 1)
+		row(out, "all", 0, &r->total_stats);
+	fprintf(out, "(latencies in us)\n");
+	outliers(out, r);
+	if (r->stop == LATENCY_STOP_THRESHOLD)
+		fprintf(out, "\n%sthreshold %.1f us exceeded%s on CPU %d at wake-up %" PRIu64
+			": %.1f us late\n",
+			red, us(r->cfg.threshold_ns), reset, r->hit_cpu, r->hit_cycle,
+			us(r->hit_ns));
+	return ferror(out) ? -EIO : 0;
+}
