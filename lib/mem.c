@@ -49,11 +49,15 @@ static size_t page_size(void)
 RTR_EXPORT int rtr_mem_mallopt(void)
 {
 #if RTR_HAVE_MALLOPT_TUNABLES
-	/* mallopt() returns 1 on success, 0 on error (without errno). */
-	if (mallopt(M_MMAP_MAX, 0) != 1)
-		return lib_fail(-EINVAL, "mallopt(M_MMAP_MAX, 0) was refused by the C library");
-	if (mallopt(M_TRIM_THRESHOLD, -1) != 1)
-		return lib_fail(-EINVAL, "mallopt(M_TRIM_THRESHOLD, -1) was refused by the C library");
+	/*
+	 * mallopt() returns 1 on success and 0 (without errno) when the
+	 * allocator in use ignores the request: glibc's never does for these,
+	 * so a 0 means another malloc (a sanitizer's, jemalloc, ...) replaced it.
+	 */
+	if (mallopt(M_MMAP_MAX, 0) != 1 || mallopt(M_TRIM_THRESHOLD, -1) != 1)
+		return lib_fail(-ENOTSUP, "mallopt(M_MMAP_MAX / M_TRIM_THRESHOLD) was ignored: the "
+				"malloc in use is not the C library's (sanitizer or replacement "
+				"allocator?)");
 	atomic_store(&mallopt_done, true);
 	return 0;
 #else
@@ -70,6 +74,16 @@ RTR_EXPORT int rtr_mem_lock(void)
 	int err;
 
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) == 0) {
+		struct rtr_mem_status st;
+
+		/*
+		 * Trust, but verify: AddressSanitizer replaces mlockall() with a
+		 * no-op that reports success. After a real MCL_CURRENT something
+		 * is always locked.
+		 */
+		if (rtr_mem_status(&st) == 0 && st.locked_bytes == 0)
+			return lib_fail(-ENOTSUP, "mlockall reported success but VmLck is 0 kB: "
+					"it is intercepted (AddressSanitizer?) and locks nothing");
 		atomic_store(&lock_future, true);
 		return 0;
 	}

@@ -21,15 +21,18 @@ extern "C" {
  * rtr_mem_mallopt() - mallopt(M_MMAP_MAX, 0) and mallopt(M_TRIM_THRESHOLD, -1):
  * every allocation comes from the heap and freed memory is never given back
  * to the kernel, so prefaulted pages stay mapped.
- * Return: 0; -ENOTSUP where the C library has no such tunables (musl), with
- *         an explanation in rtr_last_error().
+ * Return: 0; -ENOTSUP where the C library has no such tunables (musl) or
+ *         another malloc ignores them (a sanitizer's), with an explanation in
+ *         rtr_last_error().
  */
 int rtr_mem_mallopt(void);
 
 /**
  * rtr_mem_lock() - mlockall(MCL_CURRENT | MCL_FUTURE).
+ * Checks afterwards that memory is locked (VmLck > 0).
  * Return: 0 or -errno; -ENOMEM/-EPERM name RLIMIT_MEMLOCK and CAP_IPC_LOCK
- *         in rtr_last_error().
+ *         in rtr_last_error(); -ENOTSUP when mlockall() is intercepted and
+ *         locks nothing (AddressSanitizer).
  */
 int rtr_mem_lock(void);
 

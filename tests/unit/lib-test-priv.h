@@ -16,6 +16,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* AddressSanitizer replaces malloc (mallopt is ignored) and mlockall (no-op). */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
 #define NOBODY 65534
 /* Exit code of a child that could not set the limit up: the caller skips. */
 #define TEST_CANNOT_DROP 77

@@ -23,6 +23,7 @@
 #include "rtready/mem.h"
 #include "rtready/selfcheck.h"
 #include "rtready/thread.h"
+#include "lib-test-priv.h"
 #include "procself.h"
 
 #define CAP 64
@@ -97,7 +98,7 @@ static void test_after_setup(void **state)
 	const struct rtr_finding *f;
 
 	(void)state;
-	if (geteuid() != 0)
+	if (geteuid() != 0 || UNDER_ASAN)
 		skip();
 	if (rtr_mem_mallopt_supported())
 		assert_int_equal(rtr_mem_mallopt(), 0);
