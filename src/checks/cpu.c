@@ -1,8 +1,807 @@
 // SPDX-License-Identifier: MIT
-/* Checks of area 'cpu' (rows to be added). */
+/*
+ * CPU checks. Realtime work needs CPUs of its own: no other task placed
+ * there by the scheduler, no kernel housekeeping (RCU callbacks, unbound
+ * workqueues, migrated timers), no SMT sibling or shared L2 cache with a
+ * busy neighbour, and no frequency or idle-state transitions in the way of
+ * a wake-up. Every check judges the RT CPUs (--rt-cpus, or the isolated
+ * CPUs); when none are declared the per-CPU checks say how to declare them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "checks/check.h"
 
-const struct check cpu_checks[] = {
-	{ NULL, NULL, NULL, NULL, NULL, NULL },
+/* An idle state whose exit takes longer than this is "deep" for RT CPUs. */
+#define IDLE_EXIT_MAX_US 20
+/* Items listed by name in evidence before "and N more". */
+#define LIST_MAX 12
+
+static const char no_rt_cpus[] =
+	"no RT CPUs declared: name them with --rt-cpus LIST, or isolate them at boot "
+	"(isolcpus=, nohz_full=), which rtready then takes as the RT CPUs";
+
+/* Append @s as a cpu list ("none" when empty), never truncated. */
+static void put_set(struct strbuf *sb, const struct rtr_cpuset *s)
+{
+	char small[256];
+	size_t need = rtr_cpuset_format_list(s, small, sizeof(small));
+
+	if (need == 0) {
+		strbuf_puts(sb, "none");
+	} else if (need < sizeof(small)) {
+		strbuf_puts(sb, small);
+	} else {
+		char *big = malloc(need + 1);
+
+		if (!big) {
+			sb->err = -ENOMEM;
+			return;
+		}
+		rtr_cpuset_format_list(s, big, need + 1);
+		strbuf_puts(sb, big);
+		free(big);
+	}
+}
+
+/* Append @s as a kernel hex mask covering the possible CPUs. */
+static void put_mask(struct strbuf *sb, const struct rtr_cpuset *s, const struct cpu_facts *c)
+{
+	int last = -1;
+	size_t need;
+	char *buf;
+
+	for (int x = rtr_cpuset_next(&c->possible, -1); x >= 0; x = rtr_cpuset_next(&c->possible, x))
+		last = x;
+	for (int x = rtr_cpuset_next(s, -1); x >= 0; x = rtr_cpuset_next(s, x))
+		last = x > last ? x : last;
+	need = rtr_cpuset_format_mask(s, (size_t)last + 1, NULL, 0);
+	buf = malloc(need + 1);
+	if (!buf) {
+		sb->err = -ENOMEM;
+		return;
+	}
+	rtr_cpuset_format_mask(s, (size_t)last + 1, buf, need + 1);
+	strbuf_puts(sb, buf);
+	free(buf);
+}
+
+static void put_rt(struct strbuf *sb, const struct check_ctx *ctx)
+{
+	strbuf_puts(sb, "RT CPUs ");
+	put_set(sb, ctx->rt_cpus);
+	strbuf_printf(sb, " (from %s)", ctx->rt_cpus_source ? ctx->rt_cpus_source : "--rt-cpus");
+}
+
+static const struct rtr_cpuset *online_set(const struct cpu_facts *c)
+{
+	return c->online_err ? &c->present : &c->online;
+}
+
+/* The online CPUs that are not RT (where housekeeping belongs). Return: 0 or -ENOMEM. */
+static int housekeeping(const struct check_ctx *ctx, struct rtr_cpuset *out)
+{
+	int err = rtr_cpuset_copy(out, online_set(&ctx->facts->cpu));
+
+	rtr_cpuset_andnot(out, ctx->rt_cpus);
+	return err;
+}
+
+static bool no_rt(const struct check_ctx *ctx, struct check_out *out)
+{
+	if (!rtr_cpuset_is_empty(ctx->rt_cpus))
+		return false;
+	out->status = RTR_INFO;
+	strbuf_puts(&out->evidence, no_rt_cpus);
+	return true;
+}
+
+/* ---- cpu.isolation --------------------------------------------------- */
+
+static void isolation_no_rt(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct rtr_cpuset *on = online_set(&ctx->facts->cpu);
+	struct rtr_cpuset rest = RTR_CPUSET_INIT;
+	size_t n = rtr_cpuset_count(on);
+	int last = -1;
+
+	for (int x = rtr_cpuset_next(on, -1); x >= 0; x = rtr_cpuset_next(on, x))
+		last = x;
+	if (n <= 1) {
+		out->status = RTR_INFO;
+		strbuf_printf(&out->evidence, "%zu CPU online: nothing can be set apart; %s", n,
+			      no_rt_cpus);
+		return;
+	}
+	out->status = RTR_WARN;
+	strbuf_puts(&out->evidence, "no CPU is set apart for realtime work: "
+				    "/sys/devices/system/cpu/isolated is empty and the command "
+				    "line has no isolcpus= or nohz_full=; ");
+	strbuf_puts(&out->evidence, no_rt_cpus);
+	if (rtr_cpuset_copy(&rest, on)) {
+		out->fix.err = -ENOMEM;
+		return;
+	}
+	rtr_cpuset_unset(&rest, last);
+	strbuf_printf(&out->fix,
+		      "Choose the RT CPUs (for example CPU %d) and isolate them at boot: "
+		      "isolcpus=domain,managed_irq,%d nohz_full=%d rcu_nocbs=%d irqaffinity=",
+		      last, last, last, last);
+	put_set(&out->fix, &rest);
+	strbuf_puts(&out->fix, " on the kernel command line (GRUB_CMDLINE_LINUX in "
+			       "/etc/default/grub, then update-grub and reboot). Without a reboot, "
+			       "a cgroup v2 isolated cpuset partition (cpuset.cpus.partition="
+			       "isolated) does part of this, but it does not survive a reboot.");
+	rtr_cpuset_free(&rest);
+}
+
+static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct cpu_facts *c = &ctx->facts->cpu;
+	const struct rtr_cpuset *rt = ctx->rt_cpus;
+	struct rtr_cpuset iso = RTR_CPUSET_INIT, nohz = RTR_CPUSET_INIT, rcu = RTR_CPUSET_INIT,
+			  miss = RTR_CPUSET_INIT, hk = RTR_CPUSET_INIT;
+	struct strbuf *ev = &out->evidence;
+	bool bad = false;
+	int err = 0;
+
+	if (rtr_cpuset_is_empty(rt)) {
+		isolation_no_rt(ctx, out);
+		return;
+	}
+	/* What is in effect: sysfs where the kernel exports it, else the command line. */
+	if (!c->isolated_err)
+		err = rtr_cpuset_copy(&iso, &c->isolated);
+	else if (c->isolcpus.given && (c->isolcpus_flags & CPU_ISOL_DOMAIN))
+		err = rtr_cpuset_copy(&iso, &c->isolcpus.cpus);
+	if (!c->nohz_full_err)
+		err = err ?: rtr_cpuset_copy(&nohz, &c->nohz_full);
+	else if (c->nohz_full_param.given)
+		err = err ?: rtr_cpuset_copy(&nohz, &c->nohz_full_param.cpus);
+	/* nohz_full CPUs are always RCU no-callback CPUs too. */
+	err = err ?: rtr_cpuset_copy(&rcu, &c->rcu_nocbs.cpus);
+	err = err ?: rtr_cpuset_or(&rcu, &nohz);
+	err = err ?: housekeeping(ctx, &hk);
+	if (err) {
+		out->evidence.err = err;
+		goto out;
+	}
+	put_rt(ev, ctx);
+	strbuf_puts(ev, "; isolated ");
+	put_set(ev, &iso);
+	strbuf_puts(ev, ", nohz_full ");
+	put_set(ev, &nohz);
+	strbuf_puts(ev, ", RCU no-callback ");
+	put_set(ev, &rcu);
+	if (c->irqaffinity.given)
+		strbuf_printf(ev, ", irqaffinity=%s", c->irqaffinity.text);
+	if (c->cmdline_err)
+		strbuf_printf(ev, " (command line unreadable: %s)", strerror(-c->cmdline_err));
+	strbuf_puts(ev, ".");
+
+	rtr_cpuset_copy(&miss, rt);
+	rtr_cpuset_andnot(&miss, &iso);
+	if (!rtr_cpuset_is_empty(&miss)) {
+		bad = true;
+		strbuf_puts(ev, " Not isolated from the scheduler: ");
+		put_set(ev, &miss);
+		strbuf_puts(ev, " (other tasks are balanced onto them).");
+	}
+	if (!rtr_cpuset_is_empty(&nohz)) {
+		rtr_cpuset_copy(&miss, rt);
+		rtr_cpuset_andnot(&miss, &nohz);
+		if (!rtr_cpuset_is_empty(&miss)) {
+			bad = true;
+			strbuf_puts(ev, " nohz_full covers only part of the RT CPUs, not ");
+			put_set(ev, &miss);
+			strbuf_puts(ev, ".");
+		}
+		rtr_cpuset_copy(&miss, &nohz);
+		rtr_cpuset_andnot(&miss, rt);
+		if (!rtr_cpuset_is_empty(&miss)) {
+			strbuf_puts(ev, " nohz_full also covers non-RT CPUs ");
+			put_set(ev, &miss);
+			strbuf_puts(ev, ".");
+		}
+	} else {
+		strbuf_puts(ev, " No nohz_full: the tick still interrupts the RT CPUs (a "
+				"trade-off, see kernel.nohz).");
+	}
+	rtr_cpuset_copy(&miss, rt);
+	rtr_cpuset_andnot(&miss, &rcu);
+	if (!rtr_cpuset_is_empty(&miss)) {
+		bad = true;
+		strbuf_puts(ev, " RCU callbacks still run on ");
+		put_set(ev, &miss);
+		strbuf_puts(ev, " (no rcu_nocbs= or nohz_full= for them).");
+	}
+	if (c->irqaffinity.given && rtr_cpuset_intersects(&c->irqaffinity.cpus, rt)) {
+		bad = true;
+		strbuf_puts(ev, " irqaffinity= sends interrupts to RT CPUs.");
+	}
+	if (c->isolcpus.given && !(c->isolcpus_flags & CPU_ISOL_MANAGED_IRQ))
+		strbuf_puts(ev, " isolcpus= has no managed_irq flag: drivers that spread their "
+				"queue interrupts over all CPUs still use the RT CPUs.");
+	rtr_cpuset_copy(&miss, &iso);
+	rtr_cpuset_andnot(&miss, rt);
+	if (!rtr_cpuset_is_empty(&miss)) {
+		strbuf_puts(ev, " Isolated but not declared RT: ");
+		put_set(ev, &miss);
+		strbuf_puts(ev, ".");
+	}
+	out->status = bad ? RTR_WARN : RTR_PASS;
+	if (bad) {
+		struct strbuf *fx = &out->fix;
+
+		strbuf_puts(fx, "Put these on the kernel command line and reboot: isolcpus=domain,"
+				"managed_irq,");
+		put_set(fx, rt);
+		strbuf_puts(fx, " nohz_full=");
+		put_set(fx, rt);
+		strbuf_puts(fx, " rcu_nocbs=");
+		put_set(fx, rt);
+		if (!rtr_cpuset_is_empty(&hk)) {
+			strbuf_puts(fx, " irqaffinity=");
+			put_set(fx, &hk);
+		}
+		strbuf_puts(fx, " (GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub). "
+				"These are boot parameters: nothing changes them at run time, and a "
+				"cgroup v2 isolated cpuset partition, the runtime alternative, does not "
+				"survive a reboot.");
+	}
+out:
+	rtr_cpuset_free(&iso);
+	rtr_cpuset_free(&nohz);
+	rtr_cpuset_free(&rcu);
+	rtr_cpuset_free(&miss);
+	rtr_cpuset_free(&hk);
+}
+
+/* ---- cpu.maxcpus ----------------------------------------------------- */
+
+static void check_maxcpus(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct cpu_facts *c = &ctx->facts->cpu;
+	struct rtr_cpuset off = RTR_CPUSET_INIT, rt_off = RTR_CPUSET_INIT;
+	struct strbuf *ev = &out->evidence;
+
+	if (c->online_err) {
+		check_skip_read(out, "/sys/devices/system/cpu/online", c->online_err);
+		return;
+	}
+	strbuf_puts(ev, "online ");
+	put_set(ev, &c->online);
+	strbuf_puts(ev, ", present ");
+	if (c->present_err)
+		strbuf_puts(ev, "unknown");
+	else
+		put_set(ev, &c->present);
+	strbuf_puts(ev, ", possible ");
+	if (c->possible_err)
+		strbuf_puts(ev, "unknown");
+	else
+		put_set(ev, &c->possible);
+	if (c->maxcpus_given)
+		strbuf_printf(ev, "; maxcpus=%lld", (long long)c->maxcpus);
+	if (c->nr_cpus_given)
+		strbuf_printf(ev, "; nr_cpus=%lld", (long long)c->nr_cpus);
+	if (!c->present_err && rtr_cpuset_copy(&off, &c->present) == 0)
+		rtr_cpuset_andnot(&off, &c->online);
+	if (rtr_cpuset_copy(&rt_off, ctx->rt_cpus) == 0)
+		rtr_cpuset_andnot(&rt_off, &c->online);
+	if (!rtr_cpuset_is_empty(&rt_off)) {
+		out->status = RTR_FAIL;
+		strbuf_puts(ev, ". RT CPUs not online: ");
+		put_set(ev, &rt_off);
+		strbuf_puts(ev, " (a thread pinned only there never runs).");
+		strbuf_puts(&out->fix, "Bring them online: ");
+		for (int x = rtr_cpuset_next(&rt_off, -1); x >= 0; x = rtr_cpuset_next(&rt_off, x))
+			strbuf_printf(&out->fix, "echo 1 > /sys/devices/system/cpu/cpu%d/online; ", x);
+		strbuf_puts(&out->fix, "and drop or raise maxcpus=/nr_cpus= on the kernel command "
+				       "line, or declare other RT CPUs. The online write does not "
+				       "survive a reboot.");
+	} else if (!rtr_cpuset_is_empty(&off) || c->maxcpus_given || c->nr_cpus_given) {
+		out->status = RTR_INFO;
+		if (!rtr_cpuset_is_empty(&off)) {
+			strbuf_puts(ev, ". Present but offline: ");
+			put_set(ev, &off);
+		}
+		strbuf_puts(ev, ". The kernel does not use every CPU: right when deliberate (a "
+				"bare-metal program on the others), a waste otherwise.");
+	} else {
+		out->status = RTR_PASS;
+		strbuf_puts(ev, ": every present CPU is online.");
+	}
+	rtr_cpuset_free(&off);
+	rtr_cpuset_free(&rt_off);
+}
+
+/* ---- cpu.smt ----------------------------------------------------------- */
+
+static void check_smt(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct cpu_facts *c = &ctx->facts->cpu;
+	struct rtr_cpuset shared = RTR_CPUSET_INIT, rtsib = RTR_CPUSET_INIT;
+	struct strbuf *ev = &out->evidence;
+	size_t read = 0, listed = 0, bad = 0;
+
+	if (no_rt(ctx, out)) {
+		if (c->smt_active >= 0)
+			strbuf_printf(ev, ". SMT is %s.", c->smt_active ? "active" : "off");
+		return;
+	}
+	put_rt(ev, ctx);
+	strbuf_puts(ev, ".");
+	for (int x = rtr_cpuset_next(ctx->rt_cpus, -1); x >= 0; x = rtr_cpuset_next(ctx->rt_cpus, x)) {
+		const struct cpu_info *ci = cpu_facts_find(c, x);
+
+		if (!ci || ci->siblings_err)
+			continue;
+		read++;
+		rtr_cpuset_copy(&shared, &ci->siblings);
+		rtr_cpuset_andnot(&shared, ctx->rt_cpus);
+		if (rtr_cpuset_is_empty(&shared))
+			continue;
+		bad++;
+		rtr_cpuset_or(&rtsib, &shared);
+		if (listed++ < LIST_MAX) {
+			strbuf_printf(ev, " CPU %d shares its core with non-RT CPU ", x);
+			put_set(ev, &shared);
+			strbuf_puts(ev, ".");
+		}
+	}
+	if (listed > LIST_MAX)
+		strbuf_printf(ev, " And %zu more.", listed - LIST_MAX);
+	if (!read) {
+		out->status = RTR_SKIP;
+		strbuf_puts(ev, " No topology/thread_siblings_list readable for the RT CPUs.");
+	} else if (bad) {
+		out->status = RTR_WARN;
+		strbuf_puts(&out->fix, "Either make the siblings RT too and leave them idle (add ");
+		put_set(&out->fix, &rtsib);
+		strbuf_puts(&out->fix, " to --rt-cpus and to isolcpus=/nohz_full=/rcu_nocbs= on "
+				       "the kernel command line), or turn SMT off: echo off > "
+				       "/sys/devices/system/cpu/smt/control now, and nosmt on the "
+				       "kernel command line for every boot (the sysfs write does not "
+				       "survive a reboot).");
+	} else {
+		out->status = RTR_PASS;
+		strbuf_puts(ev, c->smt_active == 1 ? " Every SMT sibling of an RT CPU is RT too."
+						   : " No RT CPU shares its core.");
+	}
+	rtr_cpuset_free(&shared);
+	rtr_cpuset_free(&rtsib);
+}
+
+/* ---- cpu.cache_sharing ----------------------------------------------- */
+
+static void check_cache_sharing(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct cpu_facts *c = &ctx->facts->cpu;
+	struct rtr_cpuset others = RTR_CPUSET_INIT, want = RTR_CPUSET_INIT;
+	struct rtr_cpuset seen[3] = { RTR_CPUSET_INIT, RTR_CPUSET_INIT, RTR_CPUSET_INIT };
+	struct strbuf *ev = &out->evidence;
+	size_t read = 0, bad = 0;
+	bool l3 = false;
+
+	if (no_rt(ctx, out))
+		return;
+	put_rt(ev, ctx);
+	strbuf_puts(ev, ".");
+	for (int x = rtr_cpuset_next(ctx->rt_cpus, -1); x >= 0; x = rtr_cpuset_next(ctx->rt_cpus, x)) {
+		const struct cpu_info *ci = cpu_facts_find(c, x);
+
+		if (!ci || ci->n_caches == 0)
+			continue;
+		read++;
+		for (size_t i = 0; i < ci->n_caches; i++) {
+			const struct cpu_cache *k = &ci->caches[i];
+
+			if (k->shared_err || k->level < 1)
+				continue;
+			rtr_cpuset_copy(&others, &k->shared);
+			rtr_cpuset_andnot(&others, ctx->rt_cpus);
+			if (rtr_cpuset_is_empty(&others))
+				continue;
+			if (k->level > 2) {
+				l3 = true;
+				continue;
+			}
+			/*
+			 * One line per shared cache, not per CPU that sees it (the
+			 * L1 data and instruction caches are shared alike).
+			 */
+			if (rtr_cpuset_test(&seen[k->level], x))
+				continue;
+			rtr_cpuset_or(&seen[k->level], &k->shared);
+			rtr_cpuset_or(&want, &others);
+			if (bad++ < LIST_MAX) {
+				strbuf_printf(ev, " L%d %s cache of CPU %d is shared with non-RT CPU ",
+					      k->level, k->type[0] ? k->type : "?", x);
+				put_set(ev, &others);
+				strbuf_puts(ev, ".");
+			}
+		}
+	}
+	if (bad > LIST_MAX)
+		strbuf_printf(ev, " And %zu more.", bad - LIST_MAX);
+	if (!read) {
+		out->status = RTR_SKIP;
+		strbuf_puts(ev, " The kernel exports no cache topology for the RT CPUs "
+				"(cpuN/cache/indexM, often missing in virtual machines).");
+	} else if (bad) {
+		out->status = RTR_WARN;
+		strbuf_puts(&out->fix, "Choose RT CPUs so that each L2 (and L1) cache is used by RT "
+				       "CPUs only: add ");
+		put_set(&out->fix, &want);
+		strbuf_puts(&out->fix, " to the RT CPUs (--rt-cpus, isolcpus=, nohz_full=, "
+				       "rcu_nocbs= on the kernel command line, then reboot) and keep "
+				       "them idle or give them only RT work, or move the RT work to a "
+				       "cluster of its own.");
+	} else {
+		out->status = RTR_PASS;
+		strbuf_puts(ev, " No L1 or L2 cache of an RT CPU is shared with a non-RT CPU.");
+	}
+	if (l3)
+		strbuf_puts(ev, " The last-level cache is shared with non-RT CPUs (usual; cache "
+				"allocation through resctrl can partition it).");
+	rtr_cpuset_free(&others);
+	rtr_cpuset_free(&want);
+	for (int i = 0; i < 3; i++)
+		rtr_cpuset_free(&seen[i]);
+}
+
+/* ---- cpu.tasks_on_rt_cpus ---------------------------------------------- */
+
+struct task_tally {
+	size_t user, kthreads, pinned, unreadable;
+	size_t listed;
+	int last_pid;
 };
-const size_t cpu_checks_n = 0;
+
+static void check_tasks_on_rt_cpus(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct tasks_facts *tf = &ctx->facts->tasks;
+	struct rtr_cpuset hk = RTR_CPUSET_INIT;
+	struct strbuf *ev = &out->evidence, names = STRBUF_INIT;
+	struct task_tally t = { 0, 0, 0, 0, 0, -1 };
+
+	if (no_rt(ctx, out))
+		return;
+	if (tf->err) {
+		check_skip_read(out, "/proc", tf->err);
+		return;
+	}
+	for (size_t i = 0; i < tf->n; i++) {
+		const struct task_info *ti = &tf->tasks[i];
+
+		if (ti->allowed_err) {
+			t.unreadable++;
+			continue;
+		}
+		/* Per-CPU kernel threads are bound by the kernel: nobody can move them. */
+		if (ti->per_cpu || !rtr_cpuset_intersects(&ti->allowed, ctx->rt_cpus))
+			continue;
+		/* Pinned inside the RT CPUs: placed there on purpose (the RT application). */
+		if (rtr_cpuset_is_subset(&ti->allowed, ctx->rt_cpus)) {
+			t.pinned++;
+			continue;
+		}
+		if (ti->kthread)
+			t.kthreads++;
+		else
+			t.user++;
+		if (ti->pid != t.last_pid && t.listed++ < LIST_MAX) {
+			strbuf_printf(&names, "%s%s %d (%s)", t.listed > 1 ? ", " : "",
+				      ti->kthread ? "kthread" : "pid", ti->pid, ti->comm);
+		}
+		t.last_pid = ti->pid;
+	}
+	put_rt(ev, ctx);
+	strbuf_printf(ev, "; %zu threads read", tf->n);
+	if (!ctx->facts->host)
+		strbuf_puts(ev, " (as captured in the snapshot; the live set of tasks changes)");
+	strbuf_printf(ev, ". Allowed on RT and non-RT CPUs alike: %zu user threads, %zu unbound "
+			  "kernel threads; pinned to RT CPUs only: %zu.",
+		      t.user, t.kthreads, t.pinned);
+	if (t.unreadable)
+		strbuf_printf(ev, " %zu threads without a readable affinity.", t.unreadable);
+	if (tf->truncated)
+		strbuf_puts(ev, " The task list was truncated.");
+	if (t.user + t.kthreads) {
+		out->status = RTR_WARN;
+		strbuf_printf(ev, " For example: %s%s.", strbuf_str(&names),
+			      t.listed > LIST_MAX ? ", ..." : "");
+		housekeeping(ctx, &hk);
+		strbuf_puts(&out->fix, "Move them off the RT CPUs now with taskset -a -p -c ");
+		put_set(&out->fix, &hk);
+		strbuf_puts(&out->fix, " PID (every thread of PID; unbound kernel threads too). "
+				       "For every boot: isolcpus=domain,");
+		put_set(&out->fix, ctx->rt_cpus);
+		strbuf_puts(&out->fix, " on the kernel command line keeps new tasks and unbound "
+				       "kernel threads off them, and CPUAffinity=");
+		put_set(&out->fix, &hk);
+		strbuf_puts(&out->fix, " in /etc/systemd/system.conf confines every service. "
+				       "taskset does not survive a restart of the task.");
+	} else {
+		out->status = RTR_PASS;
+	}
+	strbuf_free(&names);
+	rtr_cpuset_free(&hk);
+}
+
+/* ---- cpu.workqueue ----------------------------------------------------- */
+
+static void check_workqueue(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct cpu_facts *c = &ctx->facts->cpu;
+	struct rtr_cpuset hk = RTR_CPUSET_INIT, both = RTR_CPUSET_INIT;
+	struct strbuf *ev = &out->evidence;
+
+	if (c->workqueue_err) {
+		check_skip_read(out, "/sys/devices/virtual/workqueue/cpumask", c->workqueue_err);
+		return;
+	}
+	if (no_rt(ctx, out)) {
+		strbuf_puts(ev, ". Unbound workqueues may run on ");
+		put_set(ev, &c->workqueue);
+		strbuf_puts(ev, ".");
+		return;
+	}
+	put_rt(ev, ctx);
+	strbuf_puts(ev, "; unbound workqueues may run on ");
+	put_set(ev, &c->workqueue);
+	rtr_cpuset_copy(&both, &c->workqueue);
+	rtr_cpuset_and(&both, ctx->rt_cpus);
+	if (rtr_cpuset_is_empty(&both)) {
+		out->status = RTR_PASS;
+		strbuf_puts(ev, ": none of them RT.");
+		goto out;
+	}
+	out->status = RTR_WARN;
+	strbuf_puts(ev, ", including RT CPUs ");
+	put_set(ev, &both);
+	strbuf_puts(ev, ".");
+	housekeeping(ctx, &hk);
+	if (rtr_cpuset_is_empty(&hk)) {
+		strbuf_puts(&out->fix, "Every online CPU is RT: leave at least one CPU for the "
+				       "kernel's housekeeping.");
+		goto out;
+	}
+	strbuf_puts(&out->fix, "echo ");
+	put_mask(&out->fix, &hk, c);
+	strbuf_puts(&out->fix, " > /sys/devices/virtual/workqueue/cpumask (now: the CPUs ");
+	put_set(&out->fix, &hk);
+	strbuf_puts(&out->fix, "). The write does not survive a reboot: repeat it in a boot "
+			       "script or systemd unit.");
+out:
+	rtr_cpuset_free(&hk);
+	rtr_cpuset_free(&both);
+}
+
+/* ---- cpu.governor ------------------------------------------------------ */
+
+static void check_governor(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct cpu_facts *c = &ctx->facts->cpu;
+	struct rtr_cpuset slow = RTR_CPUSET_INIT;
+	struct strbuf *ev = &out->evidence;
+	size_t with = 0, listed = 0;
+
+	if (no_rt(ctx, out))
+		return;
+	put_rt(ev, ctx);
+	strbuf_puts(ev, ".");
+	for (int x = rtr_cpuset_next(ctx->rt_cpus, -1); x >= 0; x = rtr_cpuset_next(ctx->rt_cpus, x)) {
+		const struct cpu_info *ci = cpu_facts_find(c, x);
+
+		if (!ci || ci->governor_err)
+			continue;
+		with++;
+		if (strcmp(ci->governor, "performance") == 0)
+			continue;
+		rtr_cpuset_set(&slow, x);
+		if (listed++ < LIST_MAX)
+			strbuf_printf(ev, " CPU %d: %s%s%s%s.", x, ci->governor,
+				      ci->freq_driver[0] ? " (" : "", ci->freq_driver,
+				      ci->freq_driver[0] ? ")" : "");
+	}
+	if (listed > LIST_MAX)
+		strbuf_printf(ev, " And %zu more.", listed - LIST_MAX);
+	if (!with) {
+		out->status = RTR_INFO;
+		strbuf_puts(ev, " No cpufreq on the RT CPUs: the kernel does not scale their "
+				"frequency (a virtual machine, or firmware in control; check the "
+				"firmware's power settings).");
+	} else if (!rtr_cpuset_is_empty(&slow)) {
+		out->status = RTR_WARN;
+		strbuf_puts(&out->fix, "Now: cpupower -c ");
+		put_set(&out->fix, &slow);
+		strbuf_puts(&out->fix, " frequency-set -g performance (or echo performance > "
+				       "/sys/devices/system/cpu/cpuN/cpufreq/scaling_governor for each "
+				       "of them). It does not survive a reboot: add "
+				       "cpufreq.default_governor=performance to the kernel command "
+				       "line (5.9+) or run the command from a boot script.");
+	} else {
+		out->status = RTR_PASS;
+		strbuf_puts(ev, " Every RT CPU runs the performance governor.");
+	}
+	rtr_cpuset_free(&slow);
+}
+
+/* ---- cpu.idle -------------------------------------------------------- */
+
+static void check_idle(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct cpu_facts *c = &ctx->facts->cpu;
+	struct rtr_cpuset deep = RTR_CPUSET_INIT;
+	struct strbuf *ev = &out->evidence, states = STRBUF_INIT;
+	size_t with = 0, n_states = 0;
+
+	if (no_rt(ctx, out))
+		return;
+	put_rt(ev, ctx);
+	if (!c->idle_driver_err)
+		strbuf_printf(ev, "; cpuidle driver %s", c->idle_driver);
+	strbuf_puts(ev, ".");
+	for (int x = rtr_cpuset_next(ctx->rt_cpus, -1); x >= 0; x = rtr_cpuset_next(ctx->rt_cpus, x)) {
+		const struct cpu_info *ci = cpu_facts_find(c, x);
+		bool first = true;
+
+		if (!ci || ci->n_idle == 0)
+			continue;
+		with++;
+		for (size_t i = 0; i < ci->n_idle; i++) {
+			const struct cpu_idle_state *s = &ci->idle[i];
+
+			if (s->latency_err || s->disable == 1 || s->latency_us <= IDLE_EXIT_MAX_US)
+				continue;
+			rtr_cpuset_set(&deep, x);
+			/* Describe the states once, from the first CPU that has them. */
+			if (first && rtr_cpuset_count(&deep) == 1 && n_states < LIST_MAX) {
+				strbuf_printf(&states, "%s%s (state%zu, exit %lld us)",
+					      n_states ? ", " : "", s->name, i,
+					      (long long)s->latency_us);
+				n_states++;
+			}
+		}
+		first = false;
+	}
+	if (!with) {
+		out->status = RTR_INFO;
+		strbuf_puts(ev, " No cpuidle states on the RT CPUs: they idle the architecture's "
+				"default way (in a virtual machine, a halt that the hypervisor "
+				"handles). Measure latency on an idle system too.");
+	} else if (!rtr_cpuset_is_empty(&deep)) {
+		out->status = RTR_WARN;
+		strbuf_printf(ev, " Enabled with an exit latency above %d us on CPUs ",
+			      IDLE_EXIT_MAX_US);
+		put_set(ev, &deep);
+		strbuf_printf(ev, ": %s.", strbuf_str(&states));
+		strbuf_puts(&out->fix, "Now: cpupower -c ");
+		put_set(&out->fix, &deep);
+		strbuf_printf(&out->fix, " idle-set -D %d (or echo 1 > "
+					 "/sys/devices/system/cpu/cpuN/cpuidle/stateK/disable per "
+					 "state), or let the RT application hold /dev/cpu_dma_latency "
+					 "open with its limit. It does not survive a reboot: run it from "
+					 "a boot script, or limit C-states on the kernel command line "
+					 "(intel_idle.max_cstate=1 processor.max_cstate=1, for all CPUs). "
+					 "Then measure latency with the system idle as well as loaded.",
+			      IDLE_EXIT_MAX_US);
+	} else {
+		out->status = RTR_PASS;
+		strbuf_printf(ev, " No enabled idle state of an RT CPU takes more than %d us to "
+				  "exit.",
+			      IDLE_EXIT_MAX_US);
+	}
+	strbuf_free(&states);
+	rtr_cpuset_free(&deep);
+}
+
+/* ---- cpu.timer_migration ----------------------------------------------- */
+
+static void check_timer_migration(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct cpu_facts *c = &ctx->facts->cpu;
+
+	if (c->timer_migration_err) {
+		check_skip_read(out, "/proc/sys/kernel/timer_migration", c->timer_migration_err);
+		return;
+	}
+	if (c->timer_migration == 0) {
+		check_set(out, RTR_PASS, "kernel.timer_migration = 0: timers stay on the CPU that "
+					 "armed them");
+		return;
+	}
+	check_set(out, RTR_WARN,
+		  "kernel.timer_migration = %lld: timers armed on an idle CPU may expire on "
+		  "another CPU, which can be an RT CPU",
+		  (long long)c->timer_migration);
+}
+
+const struct check cpu_checks[] = {
+	{
+		"cpu.isolation", "cpu", "RT CPU isolation",
+		"CPUs for realtime work must be kept free of everything else: isolcpus= keeps "
+		"the scheduler from balancing other tasks there, nohz_full= stops the tick "
+		"while one task runs, rcu_nocbs= moves RCU callbacks away, and irqaffinity= "
+		"keeps interrupts off. Each one that is missing or covers other CPUs leaves a "
+		"source of latency on the RT CPUs.",
+		"isolcpus=domain,managed_irq,RT nohz_full=RT rcu_nocbs=RT irqaffinity=OTHERS on the "
+		"kernel command line, then reboot.",
+		check_isolation,
+	},
+	{
+		"cpu.maxcpus", "cpu", "CPUs present, possible and online",
+		"maxcpus= and nr_cpus= limit the CPUs the kernel brings up: useful to leave CPUs "
+		"to a bare-metal program, harmful when forgotten. An RT CPU that is offline "
+		"runs nothing at all.",
+		"Remove maxcpus=/nr_cpus= from the kernel command line, or bring CPUs online with "
+		"echo 1 > /sys/devices/system/cpu/cpuN/online (does not survive a reboot).",
+		check_maxcpus,
+	},
+	{
+		"cpu.smt", "cpu", "SMT siblings of RT CPUs",
+		"Two hardware threads of one core share its execution units and L1/L2 caches: "
+		"whatever runs on the sibling slows the RT thread down unpredictably.",
+		"Make SMT siblings of RT CPUs RT too (and keep them idle), or boot with nosmt.",
+		check_smt,
+	},
+	{
+		"cpu.cache_sharing", "cpu", "Caches shared with non-RT CPUs",
+		"CPUs that share an L2 (or closer) cache evict each other's data: a busy non-RT "
+		"neighbour makes the RT code's memory accesses slow and their timing vary. "
+		"Cache-sharing CPUs should be RT together.",
+		"Choose RT CPUs so that no L1/L2 cache is shared with a non-RT CPU.",
+		check_cache_sharing,
+	},
+	{
+		"cpu.tasks_on_rt_cpus", "cpu", "Other tasks allowed on RT CPUs",
+		"A task whose affinity includes RT and non-RT CPUs can be placed on an RT CPU "
+		"and delay the RT thread there (through preemption at equal priority, caches, "
+		"locks). Only the realtime application should be allowed on RT CPUs; per-CPU "
+		"kernel threads cannot be moved and are not counted.",
+		"taskset -a -p -c OTHERS PID for each task (now); isolcpus= and systemd "
+		"CPUAffinity= for every boot.",
+		check_tasks_on_rt_cpus,
+	},
+	{
+		"cpu.workqueue", "cpu", "Unbound workqueues on RT CPUs",
+		"Unbound kernel workqueues (writeback, crypto, filesystems) run their work items "
+		"on any CPU of their mask; on an RT CPU that work preempts or delays the RT "
+		"application.",
+		"echo MASK > /sys/devices/virtual/workqueue/cpumask with the non-RT CPUs, from a "
+		"boot script.",
+		check_workqueue,
+	},
+	{
+		"cpu.governor", "cpu", "CPU frequency governor of RT CPUs",
+		"A governor that lowers the clock when the CPU looks idle makes the RT code run "
+		"slower right after a wake-up and adds frequency-transition stalls; realtime "
+		"CPUs should stay at a fixed, high frequency.",
+		"cpupower -c RT frequency-set -g performance; cpufreq.default_governor=performance "
+		"on the kernel command line.",
+		check_governor,
+	},
+	{
+		"cpu.idle", "cpu", "Deep idle states on RT CPUs",
+		"Waking a CPU from a deep C-state takes tens to hundreds of microseconds, added "
+		"to the first wake-up after idle. Latency measured under load hides this: test "
+		"with the system idle too.",
+		"cpupower -c RT idle-set -D 20, or hold /dev/cpu_dma_latency open in the RT "
+		"application.",
+		check_idle,
+	},
+	{
+		"cpu.timer_migration", "cpu", "Timer migration",
+		"With timer migration on, timers queued by CPUs that go idle are expired by "
+		"other CPUs, RT CPUs included, whose RT work is then interrupted for someone "
+		"else's timers.",
+		"sysctl -w kernel.timer_migration=0 (now), and 'kernel.timer_migration = 0' in "
+		"/etc/sysctl.d/90-rtready.conf (at boot); the sysctl alone does not survive a "
+		"reboot.",
+		check_timer_migration,
+	},
+};
+const size_t cpu_checks_n = sizeof(cpu_checks) / sizeof(cpu_checks[0]);
