@@ -114,8 +114,16 @@ RTR_EXPORT int rtr_mem_prefault_heap(size_t bytes)
 	if (bytes == 0)
 		return 0;
 	p = malloc(bytes);
-	if (!p)
-		return lib_fail(-ENOMEM, "prefault: cannot allocate %zu bytes of heap", bytes);
+	if (!p) {
+		char why[256];
+
+		/* Under MCL_FUTURE every new page is charged to RLIMIT_MEMLOCK. */
+		if (!atomic_load(&lock_future))
+			return lib_fail(-ENOMEM, "prefault: cannot allocate %zu bytes of heap", bytes);
+		priv_explain_memlock(why, sizeof(why));
+		return lib_fail(-ENOMEM, "prefault: cannot allocate %zu bytes of heap while "
+				"mlockall(MCL_FUTURE) is in force (%s)", bytes, why);
+	}
 	/*
 	 * A non-zero write per page: reading, or writing zero to a fresh
 	 * anonymous page, could be satisfied by the shared zero page or be
