@@ -1,0 +1,780 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rtready tune: show (default), apply, revert or report the runtime fixes of
+ * the checklist, or write the boot files that make them last. The options
+ * go into struct tune_opts; the work is done by src/tune/ (plan, journal,
+ * apply, boot); this file only chooses, renders and sets the exit code.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_tune.h"
+#include "render/json.h"
+#include "tune/apply.h"
+#include "tune/boot.h"
+#include "tune/journal.h"
+#include "tune/plan.h"
+#include "tune/tune-config.h"
+#include "util/parse.h"
+#include "util/strbuf.h"
+
+static const char usage_text[] =
+	"Usage: rtready tune [--rt-cpus LIST] [--apply | --revert | --status | --emit-boot DIR]\n"
+	"\n"
+	"Apply the runtime fixes of the realtime checklist, with an exact, crash-safe revert.\n"
+	"Without a mode it is a dry run: it prints each change (file or task, old value,\n"
+	"new value, the check it fixes) and changes nothing.\n"
+	"\n"
+	"Modes:\n"
+	"      --apply             make the changes, journalling every old value first\n"
+	"      --revert            put back exactly what the last --apply changed\n"
+	"      --status            show the journal: what is applied, and the values now\n"
+	"      --emit-boot DIR     print the kernel command-line parameters and write\n"
+	"                          DIR/" BOOT_SYSCTL_NAME " and DIR/" BOOT_UNIT_NAME "\n"
+	"Options:\n"
+	"  -c, --rt-cpus LIST      CPUs reserved for realtime work (default: the isolated CPUs);\n"
+	"                          at least one online CPU must stay non-RT\n"
+	"      --keep-throttling   leave kernel.sched_rt_runtime_us alone\n"
+	"      --no-irqs           leave IRQ affinities (default and per IRQ) alone\n"
+	"      --no-workqueue      leave the unbound workqueue cpumask alone\n"
+	"      --no-tasks          leave task and kernel-thread affinities alone\n"
+	"      --no-governor       leave the cpufreq governor of the RT CPUs alone\n"
+	"      --no-idle           leave the idle states of the RT CPUs alone\n"
+	"      --idle-max-latency US  disable idle states whose exit latency is above US\n"
+	"                          microseconds (default 10)\n"
+	"      --no-thp            leave transparent huge pages alone\n"
+	"      --no-timer-migration  leave kernel.timer_migration alone\n"
+	"      --no-watchdog       leave kernel.watchdog_cpumask alone\n"
+	"      --state-dir DIR     where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")\n"
+	"  -r, --root DIR          plan from a snapshot under DIR (dry run and --emit-boot only)\n"
+	"  -f, --format FMT        text (default) or json\n"
+	"  -h, --help              show this help\n"
+	"  -V, --version           show the version\n"
+	"\n"
+	"Exit status: 0 done (or nothing to do), 1 a change could not be made or put back,\n"
+	"2 usage error, or the tool could not do its job (journal, refusal).\n";
+
+void tune_opts_free(struct tune_opts *o)
+{
+	rtr_cpuset_free(&o->rt_cpus);
+	memset(o, 0, sizeof(*o));
+}
+
+/* Switch off every row that this option names (--no-irqs names two). */
+static void switch_off(struct tune_opts *o, const char *opt)
+{
+	for (int id = 0; id < TUNE_COUNT; id++)
+		if (strcmp(tunable_get((enum tune_id)id)->switch_opt, opt) == 0)
+			o->enabled[id] = false;
+}
+
+static int set_mode(struct tune_opts *o, enum tune_mode m, bool *given, char *err, size_t errlen)
+{
+	if (*given && o->mode != m) {
+		snprintf(err, errlen, "--apply, --revert, --status and --emit-boot exclude each other");
+		return -EINVAL;
+	}
+	*given = true;
+	o->mode = m;
+	return 0;
+}
+
+int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_t errlen)
+{
+	enum {
+		OPT_APPLY = 256, OPT_REVERT, OPT_STATUS, OPT_EMIT_BOOT, OPT_STATE_DIR, OPT_IDLE_MAX,
+		OPT_SWITCH,
+	};
+	static const struct option longopts[] = {
+		{ "rt-cpus", required_argument, NULL, 'c' },
+		{ "apply", no_argument, NULL, OPT_APPLY },
+		{ "revert", no_argument, NULL, OPT_REVERT },
+		{ "status", no_argument, NULL, OPT_STATUS },
+		{ "emit-boot", required_argument, NULL, OPT_EMIT_BOOT },
+		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
+		{ "idle-max-latency", required_argument, NULL, OPT_IDLE_MAX },
+		{ "keep-throttling", no_argument, NULL, OPT_SWITCH },
+		{ "no-irqs", no_argument, NULL, OPT_SWITCH },
+		{ "no-workqueue", no_argument, NULL, OPT_SWITCH },
+		{ "no-tasks", no_argument, NULL, OPT_SWITCH },
+		{ "no-governor", no_argument, NULL, OPT_SWITCH },
+		{ "no-idle", no_argument, NULL, OPT_SWITCH },
+		{ "no-thp", no_argument, NULL, OPT_SWITCH },
+		{ "no-timer-migration", no_argument, NULL, OPT_SWITCH },
+		{ "no-watchdog", no_argument, NULL, OPT_SWITCH },
+		{ "root", required_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool mode_given = false;
+	int c, idx, rc = 0;
+
+	memset(o, 0, sizeof(*o));
+	for (int id = 0; id < TUNE_COUNT; id++)
+		o->enabled[id] = true;
+	o->idle_max_latency_us = TUNE_IDLE_MAX_LATENCY_US_DEFAULT;
+	o->state_dir = TUNE_STATE_DIR_DEFAULT;
+	o->root = "/";
+	optind = 0;
+	opterr = 0;
+	while (rc == 0 && (c = getopt_long(argc, argv, ":c:r:f:hV", longopts, &idx)) != -1) {
+		switch (c) {
+		case 'c':
+			rc = cli_parse_cpulist("--rt-cpus", optarg, &o->rt_cpus, err, errlen);
+			o->rt_cpus_given = true;
+			break;
+		case OPT_APPLY:
+			rc = set_mode(o, TUNE_MODE_APPLY, &mode_given, err, errlen);
+			break;
+		case OPT_REVERT:
+			rc = set_mode(o, TUNE_MODE_REVERT, &mode_given, err, errlen);
+			break;
+		case OPT_STATUS:
+			rc = set_mode(o, TUNE_MODE_STATUS, &mode_given, err, errlen);
+			break;
+		case OPT_EMIT_BOOT:
+			rc = set_mode(o, TUNE_MODE_EMIT_BOOT, &mode_given, err, errlen);
+			o->boot_dir = optarg;
+			if (rc == 0 && !*optarg) {
+				snprintf(err, errlen, "--emit-boot: empty directory name");
+				rc = -EINVAL;
+			}
+			break;
+		case OPT_STATE_DIR:
+			o->state_dir = optarg;
+			if (optarg[0] != '/') {
+				snprintf(err, errlen, "--state-dir: '%s' is not an absolute path", optarg);
+				rc = -EINVAL;
+			}
+			break;
+		case OPT_IDLE_MAX:
+			if (parse_int64(optarg, 0, 10000000, &o->idle_max_latency_us)) {
+				snprintf(err, errlen,
+					 "--idle-max-latency: '%s' is not a number of microseconds (0-10000000)",
+					 optarg);
+				rc = -EINVAL;
+			}
+			break;
+		case OPT_SWITCH:
+			{
+				char opt[64];
+
+				snprintf(opt, sizeof(opt), "--%s", longopts[idx].name);
+				switch_off(o, opt);
+			}
+			break;
+		case 'r':
+			o->root = optarg;
+			break;
+		case 'f':
+			rc = cli_parse_format(optarg, &o->format, err, errlen);
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+			rc = -EINVAL;
+			break;
+		default:
+			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			rc = -EINVAL;
+			break;
+		}
+	}
+	if (rc == 0 && optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		rc = -EINVAL;
+	}
+	if (rc == 0 && strcmp(o->root, "/") != 0 && o->mode != TUNE_MODE_PLAN &&
+	    o->mode != TUNE_MODE_EMIT_BOOT) {
+		snprintf(err, errlen, "--root works only for a dry run and --emit-boot: "
+				      "changes are made on the live system");
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
+/* The CPUs of a run: RT (given or isolated), online, and the rest. */
+struct cpus {
+	struct rtr_cpuset online, isolated, rt, nonrt;
+	char rt_list[256], nonrt_list[256], online_list[256];
+};
+
+static void cpus_free(struct cpus *c)
+{
+	rtr_cpuset_free(&c->online);
+	rtr_cpuset_free(&c->isolated);
+	rtr_cpuset_free(&c->rt);
+	rtr_cpuset_free(&c->nonrt);
+}
+
+/* Decide the RT CPUs and check them. Return: 0, or -1 after printing why. */
+static int resolve_cpus(const struct rootfs *fs, const struct tune_opts *o, struct cpus *c)
+{
+	int err = plan_read_cpus(fs, &c->online, &c->isolated);
+
+	if (err) {
+		cli_error("tune", "cannot read the online CPUs (/sys/devices/system/cpu/online): %s",
+			  strerror(-err));
+		return -1;
+	}
+	if (o->rt_cpus_given)
+		err = rtr_cpuset_copy(&c->rt, &o->rt_cpus);
+	else if (!rtr_cpuset_is_empty(&c->isolated))
+		err = rtr_cpuset_copy(&c->rt, &c->isolated);
+	else {
+		cli_error("tune", "--rt-cpus LIST is needed: no isolated CPUs are declared "
+				  "(isolcpus= or nohz_full= on the kernel command line)");
+		return -1;
+	}
+	err = err ? err : rtr_cpuset_copy(&c->nonrt, &c->online);
+	if (err) {
+		cli_error("tune", "out of memory");
+		return -1;
+	}
+	rtr_cpuset_andnot(&c->nonrt, &c->rt);
+	rtr_cpuset_format_list(&c->rt, c->rt_list, sizeof(c->rt_list));
+	rtr_cpuset_format_list(&c->nonrt, c->nonrt_list, sizeof(c->nonrt_list));
+	rtr_cpuset_format_list(&c->online, c->online_list, sizeof(c->online_list));
+	if (!rtr_cpuset_is_subset(&c->rt, &c->online)) {
+		cli_error("tune", "--rt-cpus %s: not all of these CPUs are online (online: %s)",
+			  c->rt_list, c->online_list);
+		return -1;
+	}
+	if (rtr_cpuset_is_empty(&c->nonrt)) {
+		cli_error("tune", "RT CPUs %s leave no CPU for the rest of the system (online: %s); "
+				  "keep at least one CPU out of --rt-cpus",
+			  c->rt_list, c->online_list);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- rendering ---- */
+
+static void describe(const struct tune_change *c, char *buf, size_t len)
+{
+	if (c->path)
+		snprintf(buf, len, "%s%s%s%s", c->path, c->label ? " (" : "",
+			 c->label ? c->label : "", c->label ? ")" : "");
+	else
+		snprintf(buf, len, "task %d (%s) CPUs", c->tid, c->label ? c->label : "?");
+}
+
+static void text_change(FILE *out, const struct tune_change *c, bool show_state,
+			const char *current)
+{
+	char what[512];
+
+	describe(c, what, sizeof(what));
+	fprintf(out, "  %-22s %s: %s -> %s", tunable_get(c->id)->check_id, what, c->old_value,
+		c->new_value);
+	if (show_state)
+		fprintf(out, "  [%s%s%s]", change_state_name(c->state), c->err ? ": " : "",
+			c->err ? strerror(c->err) : "");
+	if (current)
+		fprintf(out, "  (now %s)", current);
+	fputc('\n', out);
+	if (c->note)
+		fprintf(out, "  %-22s   %s\n", "", c->note);
+}
+
+static void text_notes(FILE *out, const struct tune_plan *p)
+{
+	if (!p->n_notes)
+		return;
+	fputs("\nNot changed:\n", out);
+	for (size_t i = 0; i < p->n_notes; i++)
+		fprintf(out, "  %-22s %s\n", tunable_get(p->notes[i].id)->check_id,
+			p->notes[i].text);
+}
+
+static json_t *json_base(const char *mode, const struct cpus *c, const char *root)
+{
+	struct host_info h = { 0 };
+	struct utsname u;
+	json_t *o;
+
+	h.kernel = uname(&u) == 0 ? u.release : "";
+	h.cpus_online = c ? (char *)c->online_list : "";
+	h.rt_cpus = c ? (char *)c->rt_list : "";
+	h.root = (char *)root;
+	o = json_envelope("tune", &h);
+	if (o)
+		json_object_set_new(o, "mode", json_string(mode));
+	return o;
+}
+
+static json_t *json_changes(const struct tune_plan *p, const struct rootfs *fs, bool current)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < p->n; i++) {
+		json_t *o = journal_change_to_json(&p->changes[i]);
+		char cur[TUNE_VALUE_MAX];
+
+		if (!o)
+			continue;
+		if (current && journal_change_live(&p->changes[i]) &&
+		    apply_current(fs, &p->changes[i], cur, sizeof(cur)) == 0)
+			json_object_set_new(o, "current", json_string(cur));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *json_notes(const struct tune_plan *p)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < p->n_notes; i++) {
+		const struct tunable *t = tunable_get(p->notes[i].id);
+
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "tunable", t->name, "check",
+						     t->check_id, "text", p->notes[i].text));
+	}
+	return arr;
+}
+
+static int json_finish(json_t *o)
+{
+	int err = o ? json_write(stdout, o) : -ENOMEM;
+
+	json_decref(o);
+	if (err)
+		cli_error("tune", "cannot write the result: %s", strerror(-err));
+	return err;
+}
+
+static json_t *json_result(const struct apply_result *r)
+{
+	return json_pack("{s:I, s:I, s:I, s:I}", "done", (json_int_t)r->done, "unchanged",
+			 (json_int_t)r->unchanged, "refused", (json_int_t)r->refused, "failed",
+			 (json_int_t)r->failed);
+}
+
+/* ---- modes ---- */
+
+static int run_plan(const struct tune_opts *o, const struct rootfs *fs, const struct cpus *c,
+		    struct tune_plan *p)
+{
+	struct tune_settings s = { 0 };
+	int err;
+
+	s.rt = c->rt;
+	s.nonrt = c->nonrt;
+	memcpy(s.enabled, o->enabled, sizeof(s.enabled));
+	s.idle_max_latency_us = o->idle_max_latency_us;
+	s.skip_pid = (int)getpid();
+	err = plan_build(fs, &s, p);
+	if (err)
+		cli_error("tune", "cannot plan: %s", strerror(-err));
+	return err;
+}
+
+static int mode_plan(const struct tune_opts *o, const struct rootfs *fs, const struct cpus *c)
+{
+	struct tune_plan p;
+
+	if (run_plan(o, fs, c, &p))
+		return EXIT_USAGE;
+	if (o->format == FORMAT_JSON) {
+		json_t *j = json_base("plan", c, o->root);
+
+		if (j) {
+			json_object_set_new(j, "changes", json_changes(&p, fs, false));
+			json_object_set_new(j, "notes", json_notes(&p));
+		}
+		tune_plan_free(&p);
+		return json_finish(j) ? EXIT_USAGE : EXIT_OK;
+	}
+	printf("Dry run for RT CPUs %s (the rest of the system keeps CPUs %s): nothing is changed.\n",
+	       c->rt_list, c->nonrt_list);
+	if (p.n)
+		fputs("\nChanges (check fixed, what, old -> new):\n", stdout);
+	for (size_t i = 0; i < p.n; i++)
+		text_change(stdout, &p.changes[i], false, NULL);
+	text_notes(stdout, &p);
+	if (p.n)
+		printf("\n%zu change(s). Make them with --apply; --revert puts them back.\n", p.n);
+	else
+		fputs("\nNothing to change.\n", stdout);
+	fputs("Runtime values are lost at reboot: --emit-boot DIR writes what makes them last.\n",
+	      stdout);
+	tune_plan_free(&p);
+	return EXIT_OK;
+}
+
+/* Open and lock the state directory. Return: the fd, or -1 after printing why. */
+static int open_state(const struct tune_opts *o, bool create)
+{
+	int fd = journal_dir_open(o->state_dir, create), err;
+
+	if (fd < 0) {
+		if (fd != -ENOENT || create)
+			cli_error("tune", "cannot open the state directory %s: %s", o->state_dir,
+				  strerror(-fd));
+		return fd == -ENOENT && !create ? -2 : -1;
+	}
+	err = journal_lock(fd);
+	if (err) {
+		cli_error("tune", "%s", err == -EWOULDBLOCK
+			  ? "another rtready tune is running (the state directory is locked)"
+			  : strerror(-err));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void when(int64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!t || !localtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, len, "an unknown time");
+}
+
+/*
+ * Load the journal for revert and status. Return: 0 loaded, 1 none (said
+ * so), -1 invalid (printed).
+ */
+static int load_journal(const struct tune_opts *o, int dirfd, struct journal *j)
+{
+	char why[256];
+	int err;
+
+	err = journal_load(dirfd, j, why, sizeof(why));
+	if (err == -ENOENT)
+		return 1;
+	if (err) {
+		cli_error("tune", "the journal %s/%s cannot be used: %s", o->state_dir, JOURNAL_NAME,
+			  err == -EINVAL ? why : strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const struct cpus *c)
+{
+	struct journal j = { 0 }, old;
+	struct apply_result res;
+	char boot[64], t[64];
+	int dirfd, err, rc = EXIT_USAGE;
+
+	err = journal_boot_id(fs, boot, sizeof(boot));
+	if (err) {
+		cli_error("tune", "cannot read the boot id: %s", strerror(-err));
+		return EXIT_USAGE;
+	}
+	dirfd = open_state(o, true);
+	if (dirfd < 0)
+		return EXIT_USAGE;
+	err = load_journal(o, dirfd, &old);
+	if (err < 0)
+		goto out;
+	if (err == 0) {
+		bool live = journal_live_count(&old) > 0, same = strcmp(old.boot_id, boot) == 0;
+
+		when(old.created_s, t, sizeof(t));
+		journal_free(&old);
+		if (live && same) {
+			cli_error("tune", "changes made by an apply at %s are still in effect; "
+					  "put them back with 'rtready tune --revert' first "
+					  "(see 'rtready tune --status')", t);
+			goto out;
+		}
+		if (live)
+			cli_warn("tune", "replacing the journal of an earlier boot (apply at %s): "
+					 "the reboot already reset its runtime values", t);
+	}
+	if (run_plan(o, fs, c, &j.plan))
+		goto out;
+	snprintf(j.boot_id, sizeof(j.boot_id), "%s", boot);
+	snprintf(j.rt_cpus, sizeof(j.rt_cpus), "%s", c->rt_list);
+	j.created_s = (int64_t)time(NULL);
+	err = apply_run(fs, dirfd, &j, &res);
+	if (err) {
+		cli_error("tune", "cannot write the journal in %s: %s; stopped before the next change "
+				  "(run --revert to put back what was done)",
+			  o->state_dir, strerror(-err));
+		goto out;
+	}
+	rc = res.failed ? EXIT_FINDINGS : EXIT_OK;
+	if (o->format == FORMAT_JSON) {
+		json_t *jo = json_base("apply", c, o->root);
+
+		if (jo) {
+			json_object_set_new(jo, "changes", json_changes(&j.plan, fs, false));
+			json_object_set_new(jo, "notes", json_notes(&j.plan));
+			json_object_set_new(jo, "summary", json_result(&res));
+		}
+		if (json_finish(jo))
+			rc = EXIT_USAGE;
+		goto out;
+	}
+	printf("Applied for RT CPUs %s (the rest of the system keeps CPUs %s).\n\n", c->rt_list,
+	       c->nonrt_list);
+	for (size_t i = 0; i < j.plan.n; i++)
+		text_change(stdout, &j.plan.changes[i], true, NULL);
+	text_notes(stdout, &j.plan);
+	printf("\n%zu change(s) made, %zu refused by the kernel (expected: see the notes), "
+	       "%zu failed.\nJournal: %s/%s. Undo with 'rtready tune --revert'.\n",
+	       res.done, res.refused, res.failed, o->state_dir, JOURNAL_NAME);
+out:
+	journal_free(&j);
+	close(dirfd);
+	return rc;
+}
+
+static int mode_revert(const struct tune_opts *o, const struct rootfs *fs)
+{
+	struct apply_result res = { 0 };
+	struct journal j = { 0 };
+	char boot[64], t[64];
+	int dirfd, err, rc = EXIT_USAGE;
+
+	dirfd = open_state(o, false);
+	if (dirfd == -2) {
+		printf("Nothing to revert: no journal in %s (no apply was made).\n", o->state_dir);
+		return EXIT_OK;
+	}
+	if (dirfd < 0)
+		return EXIT_USAGE;
+	err = load_journal(o, dirfd, &j);
+	if (err < 0)
+		goto out;
+	if (err > 0) {
+		printf("Nothing to revert: no journal in %s (no apply was made).\n", o->state_dir);
+		rc = EXIT_OK;
+		goto out;
+	}
+	when(j.created_s, t, sizeof(t));
+	err = journal_boot_id(fs, boot, sizeof(boot));
+	if (err) {
+		cli_error("tune", "cannot read the boot id: %s", strerror(-err));
+		goto out;
+	}
+	if (strcmp(j.boot_id, boot) != 0) {
+		cli_error("tune", "the journal in %s was written during an earlier boot (apply at %s, "
+				  "boot %s); the reboot already reset those runtime values, so it is "
+				  "not replayed. A new --apply replaces it.",
+			  o->state_dir, t, j.boot_id);
+		goto out;
+	}
+	if (journal_live_count(&j) == 0) {
+		printf("Nothing to revert: the apply at %s was already reverted.\n", t);
+		rc = EXIT_OK;
+		goto out;
+	}
+	err = revert_run(fs, dirfd, &j, &res);
+	if (err) {
+		cli_error("tune", "cannot write the journal in %s: %s; stopped (run --revert again)",
+			  o->state_dir, strerror(-err));
+		goto out;
+	}
+	rc = res.failed ? EXIT_FINDINGS : EXIT_OK;
+	if (o->format == FORMAT_JSON) {
+		json_t *jo = json_base("revert", NULL, o->root);
+
+		if (jo) {
+			json_object_set_new(jo, "changes", json_changes(&j.plan, fs, false));
+			json_object_set_new(jo, "summary", json_result(&res));
+		}
+		if (json_finish(jo))
+			rc = EXIT_USAGE;
+		goto out;
+	}
+	printf("Reverted the apply at %s (RT CPUs %s).\n\n", t, j.rt_cpus);
+	for (size_t i = j.plan.n; i-- > 0;)
+		if (j.plan.changes[i].state == CHANGE_REVERT_FAILED || j.plan.changes[i].note)
+			text_change(stdout, &j.plan.changes[i], true, NULL);
+	printf("%s%zu value(s) put back, %zu already as they were (or gone), %zu failed.\n",
+	       res.failed || res.unchanged ? "\n" : "", res.done, res.unchanged, res.failed);
+out:
+	journal_free(&j);
+	close(dirfd);
+	return rc;
+}
+
+static int mode_status(const struct tune_opts *o, const struct rootfs *fs)
+{
+	struct journal j = { 0 };
+	char boot[64] = "", t[64];
+	int dirfd, err, rc = EXIT_USAGE;
+	bool same;
+
+	dirfd = journal_dir_open(o->state_dir, false);
+	if (dirfd < 0 && dirfd != -ENOENT) {
+		cli_error("tune", "cannot open the state directory %s: %s", o->state_dir,
+			  strerror(-dirfd));
+		return EXIT_USAGE;
+	}
+	err = dirfd < 0 ? 1 : load_journal(o, dirfd, &j);
+	if (err < 0)
+		goto out;
+	if (err > 0) {
+		if (o->format == FORMAT_JSON) {
+			json_t *jo = json_base("status", NULL, o->root);
+
+			if (jo)
+				json_object_set_new(jo, "journal", json_null());
+			rc = json_finish(jo) ? EXIT_USAGE : EXIT_OK;
+		} else {
+			printf("No tuning applied: no journal in %s.\n", o->state_dir);
+			rc = EXIT_OK;
+		}
+		goto out;
+	}
+	if (journal_boot_id(fs, boot, sizeof(boot)))
+		boot[0] = '\0';
+	same = strcmp(boot, j.boot_id) == 0;
+	when(j.created_s, t, sizeof(t));
+	rc = EXIT_OK;
+	if (o->format == FORMAT_JSON) {
+		json_t *jo = json_base("status", NULL, o->root);
+
+		if (jo) {
+			json_object_set_new(jo, "journal",
+					    json_pack("{s:s, s:s, s:b, s:I, s:s, s:I}", "state",
+						      journal_state_name(j.state), "boot_id",
+						      j.boot_id, "this_boot", same, "created",
+						      (json_int_t)j.created_s, "rt_cpus", j.rt_cpus,
+						      "live", (json_int_t)journal_live_count(&j)));
+			json_object_set_new(jo, "changes", json_changes(&j.plan, fs, same));
+		}
+		rc = json_finish(jo) ? EXIT_USAGE : EXIT_OK;
+		goto out;
+	}
+	printf("Journal %s/%s: apply at %s for RT CPUs %s, %s; %s.\n", o->state_dir, JOURNAL_NAME,
+	       t, j.rt_cpus, journal_state_name(j.state),
+	       same ? "this boot" : "an EARLIER boot (its runtime values were reset by the reboot)");
+	printf("%zu of %zu change(s) in effect.\n", same ? journal_live_count(&j) : (size_t)0,
+	       j.plan.n);
+	if (same && journal_live_count(&j)) {
+		fputs("\n", stdout);
+		for (size_t i = 0; i < j.plan.n; i++) {
+			const struct tune_change *c = &j.plan.changes[i];
+			char cur[TUNE_VALUE_MAX];
+
+			if (!journal_change_live(c))
+				continue;
+			if (apply_current(fs, c, cur, sizeof(cur)))
+				snprintf(cur, sizeof(cur), "gone");
+			text_change(stdout, c, true, strcmp(cur, c->new_value) ? cur : NULL);
+		}
+	}
+out:
+	journal_free(&j);
+	if (dirfd >= 0)
+		close(dirfd);
+	return rc;
+}
+
+static int mode_emit_boot(const struct tune_opts *o, const struct cpus *c)
+{
+	struct boot_settings s = { &c->rt, &c->nonrt, o->enabled, o->idle_max_latency_us,
+				   o->state_dir, TUNE_BINARY };
+	struct strbuf cmd = STRBUF_INIT, conf = STRBUF_INIT, unit = STRBUF_INIT;
+	int err = 0, rc = EXIT_USAGE;
+
+	if (mkdir(o->boot_dir, 0755) < 0 && errno != EEXIST) {
+		cli_error("tune", "--emit-boot: cannot create %s: %s", o->boot_dir, strerror(errno));
+		return EXIT_USAGE;
+	}
+	boot_cmdline(&s, &cmd);
+	boot_sysctl_conf(&s, &conf);
+	boot_unit(&s, &unit);
+	if (cmd.err || conf.err || unit.err)
+		err = -ENOMEM;
+	err = err ? err : boot_write_file(o->boot_dir, BOOT_SYSCTL_NAME, strbuf_str(&conf));
+	err = err ? err : boot_write_file(o->boot_dir, BOOT_UNIT_NAME, strbuf_str(&unit));
+	if (err) {
+		cli_error("tune", "--emit-boot: cannot write into %s: %s", o->boot_dir,
+			  strerror(-err));
+		goto out;
+	}
+	rc = EXIT_OK;
+	if (o->format == FORMAT_JSON) {
+		json_t *jo = json_base("emit-boot", c, o->root);
+
+		if (jo) {
+			json_object_set_new(jo, "cmdline", json_string(strbuf_str(&cmd)));
+			json_object_set_new(jo, "files",
+					    json_pack("[s, s]", BOOT_SYSCTL_NAME, BOOT_UNIT_NAME));
+			json_object_set_new(jo, "dir", json_string(o->boot_dir));
+		}
+		rc = json_finish(jo) ? EXIT_USAGE : EXIT_OK;
+		goto out;
+	}
+	printf("Kernel command line (add to the boot loader, e.g. GRUB_CMDLINE_LINUX):\n"
+	       "  %s\n\n"
+	       "Wrote %s/%s (install into /etc/sysctl.d/)\n"
+	       "  and %s/%s (install into /etc/systemd/system/, then systemctl enable %s).\n",
+	       strbuf_str(&cmd), o->boot_dir, BOOT_SYSCTL_NAME, o->boot_dir, BOOT_UNIT_NAME,
+	       BOOT_UNIT_NAME);
+out:
+	strbuf_free(&cmd);
+	strbuf_free(&conf);
+	strbuf_free(&unit);
+	return rc;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+	struct cpus c = { 0 };
+	struct tune_opts o;
+	struct rootfs fs;
+	char err[512] = "";
+	int rc = EXIT_USAGE;
+
+	if (tune_opts_parse(argc, argv, &o, err, sizeof(err))) {
+		cli_error("tune", "%s", err);
+		fputs("Try 'rtready tune --help'.\n", stderr);
+		tune_opts_free(&o);
+		return EXIT_USAGE;
+	}
+	if (o.help || o.version) {
+		if (o.help)
+			fputs(usage_text, stdout);
+		else
+			cli_version();
+		tune_opts_free(&o);
+		return EXIT_OK;
+	}
+	if (rootfs_open(&fs, o.root)) {
+		cli_error("tune", "cannot open root directory %s", o.root);
+		tune_opts_free(&o);
+		return EXIT_USAGE;
+	}
+	if (o.mode == TUNE_MODE_REVERT) {
+		rc = mode_revert(&o, &fs);
+	} else if (o.mode == TUNE_MODE_STATUS) {
+		rc = mode_status(&o, &fs);
+	} else if (resolve_cpus(&fs, &o, &c) == 0) {
+		if (o.mode == TUNE_MODE_APPLY)
+			rc = mode_apply(&o, &fs, &c);
+		else if (o.mode == TUNE_MODE_EMIT_BOOT)
+			rc = mode_emit_boot(&o, &c);
+		else
+			rc = mode_plan(&o, &fs, &c);
+	}
+	cpus_free(&c);
+	rootfs_close(&fs);
+	tune_opts_free(&o);
+	return rc;
+}

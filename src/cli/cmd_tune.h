@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* Options of `rtready tune`, parsed without side effects (unit-tested). */
+#ifndef RTR_CLI_CMD_TUNE_H
+#define RTR_CLI_CMD_TUNE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/cli.h"
+#include "rtready/cpuset.h"
+#include "tune/tune.h"
+
+enum tune_mode {
+	TUNE_MODE_PLAN,		/* the default: a dry run */
+	TUNE_MODE_APPLY,
+	TUNE_MODE_REVERT,
+	TUNE_MODE_STATUS,
+	TUNE_MODE_EMIT_BOOT,
+};
+
+struct tune_opts {
+	enum tune_mode mode;
+	struct rtr_cpuset rt_cpus;
+	bool rt_cpus_given;
+	bool enabled[TUNE_COUNT];	/* all true unless switched off */
+	int64_t idle_max_latency_us;
+	const char *state_dir;
+	const char *boot_dir;		/* --emit-boot DIR */
+	const char *root;
+	enum output_format format;
+	bool help, version;
+};
+
+/* Parse argv (argv[0] = "tune"). Return: 0, or -EINVAL with a message in @err. */
+int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_t errlen);
+void tune_opts_free(struct tune_opts *o);
+
+#endif

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Apply and revert; see apply.h. Writes go only to files a tunable's
+ * pattern allows (/proc/sys, /proc/irq, /sys), opened inside the root
+ * without following symlinks, one write() each. Tasks are identified by
+ * tid and start time: a tid that was reused by a new task is never touched.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/openat2.h>
+
+#include "probe/procstat.h"
+#include "tune/apply.h"
+#include "tune/plan.h"
+
+bool apply_refusal_expected(const struct tune_change *c)
+{
+	if (c->id == TUNE_IRQS)
+		return c->err == EIO || c->err == EPERM || c->err == EINVAL;
+	if (c->id == TUNE_TASKS)
+		return c->err == ESRCH || c->err == EINVAL;
+	return false;
+}
+
+/*
+ * Open @path (absolute, as on the target) for writing inside the root, no
+ * symlinks. O_TRUNC as a shell redirection does: procfs and sysfs ignore it,
+ * a plain file (a tree under --root in tests) needs it.
+ */
+static int open_for_write(const struct rootfs *fs, const char *path)
+{
+	struct open_how how = {
+		.flags = O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	const char *rel = path;
+	struct stat st;
+	long fd;
+
+	while (*rel == '/')
+		rel++;
+	fd = syscall(SYS_openat2, fs->dirfd, rel, &how, sizeof(how));
+	/* Before 5.6: the path matched a fixed pattern (no "..", digits only), so openat is safe. */
+	if (fd < 0 && errno == ENOSYS)
+		fd = openat(fs->dirfd, rel,
+			    O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	if (fstat((int)fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close((int)fd);
+		return -EINVAL;
+	}
+	return (int)fd;
+}
+
+/* One write() of @value into @path; a short write is an error, not retried. */
+static int write_value(const struct rootfs *fs, const struct tunable *t, const char *path,
+		       const char *value)
+{
+	/* An empty value is written as a newline: the kernel parsers read it as empty. */
+	const char *data = *value ? value : "\n";
+	size_t len = strlen(data);
+	ssize_t n;
+	int fd, err = 0;
+
+	if (!tunable_path_allowed(t, path))
+		return -EPERM;
+	fd = open_for_write(fs, path);
+	if (fd < 0)
+		return fd;
+	n = write(fd, data, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) < 0 && err == 0)
+		err = -errno;
+	return err;
+}
+
+/* Whether @tid still names the task of @c (same start time). Return: 0, -ESRCH, -errno. */
+static int task_same(const struct rootfs *fs, const struct tune_change *c)
+{
+	struct proc_stat ps;
+	char path[64], *buf;
+	size_t len;
+	int err;
+
+	if (!fs->host)
+		return -EOPNOTSUPP;
+	if (rootfs_path(path, sizeof(path), "/proc/%d/stat", c->tid))
+		return -EINVAL;
+	err = rootfs_read(fs, path, 16384, &buf, &len);
+	if (err == -ENOENT)
+		return -ESRCH;
+	if (err)
+		return err;
+	err = parse_proc_stat(buf, len, &ps);
+	free(buf);
+	if (err)
+		return err;
+	return ps.pid == c->tid && ps.start_ticks == c->start_ticks ? 0 : -ESRCH;
+}
+
+static int task_get_list(int tid, char *out, size_t len)
+{
+	struct rtr_cpuset set = RTR_CPUSET_INIT;
+	size_t size = CPU_ALLOC_SIZE(RTR_CPUSET_MAX_CPUS);
+	cpu_set_t *cs = CPU_ALLOC(RTR_CPUSET_MAX_CPUS);
+	int err = 0;
+
+	if (!cs)
+		return -ENOMEM;
+	CPU_ZERO_S(size, cs);
+	if (sched_getaffinity(tid, size, cs) < 0)
+		err = -errno;
+	err = err ? err : rtr_cpuset_from_sched(&set, cs, size);
+	if (err == 0 && rtr_cpuset_format_list(&set, out, len) >= len)
+		err = -ENOSPC;
+	CPU_FREE(cs);
+	rtr_cpuset_free(&set);
+	return err;
+}
+
+static int task_set_list(int tid, const char *list)
+{
+	struct rtr_cpuset set = RTR_CPUSET_INIT;
+	cpu_set_t *cs = NULL;
+	size_t size;
+	int err = rtr_cpuset_parse_list(&set, list);
+
+	err = err ? err : rtr_cpuset_to_sched(&set, &cs, &size);
+	if (err == 0 && sched_setaffinity(tid, size, cs) < 0)
+		err = -errno;
+	if (cs)
+		CPU_FREE(cs);
+	rtr_cpuset_free(&set);
+	return err;
+}
+
+int apply_current(const struct rootfs *fs, const struct tune_change *c, char *out, size_t len)
+{
+	int err;
+
+	if (!c->path) {
+		err = task_same(fs, c);
+		return err ? err : task_get_list(c->tid, out, len);
+	}
+	return plan_read_value(fs, tunable_get(c->id), c->path, out, len);
+}
+
+/*
+ * After an IRQ moved, the kernel says where it really goes: some
+ * controllers can target one CPU only, and some IRQs move only when they
+ * next fire. Note it when an RT CPU is still in the effective affinity.
+ */
+static void verify_irq(const struct rootfs *fs, struct tune_change *c, const char *rt_cpus)
+{
+	struct rtr_cpuset eff = RTR_CPUSET_INIT, rt = RTR_CPUSET_INIT;
+	char path[128], val[TUNE_VALUE_MAX];
+	size_t n = strlen(c->path);
+	const char *suffix = "smp_affinity_list";
+
+	if (n <= strlen(suffix) || (size_t)snprintf(path, sizeof(path), "%.*s%s",
+						    (int)(n - strlen(suffix)), c->path,
+						    "effective_affinity_list") >= sizeof(path))
+		return;
+	if (rootfs_read_str(fs, path, val, sizeof(val)) != 0)
+		return;	/* no effective affinity on this kernel or architecture */
+	if (rtr_cpuset_parse_list(&eff, val) == 0 && rtr_cpuset_parse_list(&rt, rt_cpus) == 0 &&
+	    rtr_cpuset_intersects(&eff, &rt))
+		(void)tune_change_set_note(c,
+			"effective affinity is still %s: it moves when the IRQ next fires, "
+			"or the hardware cannot target the new CPUs", val);
+	rtr_cpuset_free(&eff);
+	rtr_cpuset_free(&rt);
+}
+
+/* Apply one change; its state and err say how it went. */
+static void apply_one(const struct rootfs *fs, struct tune_change *c, const char *rt_cpus)
+{
+	const struct tunable *t = tunable_get(c->id);
+	char back[TUNE_VALUE_MAX];
+	int err;
+
+	if (!c->path) {
+		err = task_same(fs, c);
+		err = err ? err : task_set_list(c->tid, c->new_value);
+	} else {
+		err = write_value(fs, t, c->path, c->new_value);
+	}
+	c->err = -err;
+	c->state = err ? CHANGE_FAILED : CHANGE_APPLIED;
+	if (err) {
+		(void)tune_change_set_note(c, "%s", strerror(-err));
+		return;
+	}
+	/* The kernel may normalize or quietly refuse: say what it holds now. */
+	if (apply_current(fs, c, back, sizeof(back)) == 0 && strcmp(back, c->new_value) != 0)
+		(void)tune_change_set_note(c, "reads back as '%.200s'", back);
+	if (c->id == TUNE_IRQS)
+		verify_irq(fs, c, rt_cpus);
+}
+
+/* The end (exclusive) of the batch starting at @i: tasks go by APPLY_TASK_BATCH. */
+static size_t batch_end(const struct tune_plan *p, size_t i)
+{
+	size_t e = i + 1;
+
+	if (p->changes[i].path)
+		return e;
+	while (e < p->n && !p->changes[e].path && e - i < APPLY_TASK_BATCH)
+		e++;
+	return e;
+}
+
+static void count(struct apply_result *res, const struct tune_change *c)
+{
+	if (c->state == CHANGE_APPLIED || c->state == CHANGE_REVERTED)
+		res->done++;
+	else if (apply_refusal_expected(c))
+		res->refused++;
+	else
+		res->failed++;
+}
+
+int apply_run(const struct rootfs *fs, int dirfd, struct journal *j, struct apply_result *res)
+{
+	struct tune_plan *p = &j->plan;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	j->state = JOURNAL_APPLYING;
+	for (size_t i = 0; i < p->n; i++)
+		p->changes[i].state = CHANGE_PENDING;
+	for (size_t i = 0; i < p->n; ) {
+		size_t e = batch_end(p, i);
+
+		/* Durable before the write: a crash now leaves "attempting", which revert handles. */
+		for (size_t k = i; k < e; k++)
+			p->changes[k].state = CHANGE_ATTEMPTING;
+		err = journal_save(dirfd, j);
+		if (err) {
+			for (size_t k = i; k < e; k++)
+				p->changes[k].state = CHANGE_PENDING;
+			return err;
+		}
+		for (size_t k = i; k < e; k++) {
+			apply_one(fs, &p->changes[k], j->rt_cpus);
+			count(res, &p->changes[k]);
+		}
+		i = e;
+	}
+	j->state = JOURNAL_APPLIED;
+	return journal_save(dirfd, j);
+}
+
+/* Put back one change. Return: 1 reverted, 0 nothing to do, <0 -errno of the write. */
+static int revert_one(const struct rootfs *fs, struct tune_change *c)
+{
+	const struct tunable *t = tunable_get(c->id);
+	char cur[TUNE_VALUE_MAX];
+	int err = apply_current(fs, c, cur, sizeof(cur));
+
+	if (err == -ESRCH || err == -ENOENT) {
+		(void)tune_change_set_note(c, c->path ? "gone: nothing to put back"
+					     : "the task exited: nothing to put back");
+		return 0;
+	}
+	if (err == 0 && strcmp(cur, c->old_value) == 0)
+		return 0;
+	err = c->path ? write_value(fs, t, c->path, c->old_value)
+		      : task_set_list(c->tid, c->old_value);
+	if (err == -ESRCH && !c->path)
+		return 0;
+	return err ? err : 1;
+}
+
+int revert_run(const struct rootfs *fs, int dirfd, struct journal *j, struct apply_result *res)
+{
+	struct tune_plan *p = &j->plan;
+	size_t unsaved = 0;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	j->state = JOURNAL_REVERTING;
+	err = journal_save(dirfd, j);
+	if (err)
+		return err;
+	for (size_t i = p->n; i-- > 0;) {
+		struct tune_change *c = &p->changes[i];
+		int rc;
+
+		if (!journal_change_live(c))
+			continue;
+		rc = revert_one(fs, c);
+		if (rc < 0) {
+			c->state = CHANGE_REVERT_FAILED;
+			c->err = -rc;
+			(void)tune_change_set_note(c, "cannot put back '%.200s': %s", c->old_value,
+						   strerror(-rc));
+			res->failed++;
+		} else {
+			c->state = CHANGE_REVERTED;
+			c->err = 0;
+			if (rc == 1)
+				res->done++;
+			else
+				res->unchanged++;
+		}
+		/* Tasks in batches, files one by one: a crash redoes at most a batch. */
+		if (c->path || ++unsaved >= APPLY_TASK_BATCH || i == 0 || p->changes[i - 1].path) {
+			unsaved = 0;
+			err = journal_save(dirfd, j);
+			if (err)
+				return err;
+		}
+	}
+	j->state = res->failed ? JOURNAL_REVERTING : JOURNAL_REVERTED;
+	return journal_save(dirfd, j);
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Apply and revert: carry out a journalled plan, one write() per file and
+ * one sched_setaffinity() per task, recording each step in the journal
+ * before it happens and after it lands. Revert walks the journal backwards
+ * and puts back every old value that may be in effect; running it again
+ * changes nothing.
+ */
+#ifndef RTR_TUNE_APPLY_H
+#define RTR_TUNE_APPLY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "probe/rootfs.h"
+#include "tune/journal.h"
+
+/* Task changes share one journal update per batch (a file change has its own). */
+#define APPLY_TASK_BATCH 32
+
+struct apply_result {
+	size_t done;		/* applied (or reverted) */
+	size_t unchanged;	/* revert: the value was already the old one, or its object is gone */
+	size_t refused;		/* refused by the kernel in a way that is expected (an IRQ, a task) */
+	size_t failed;		/* failed for real: the run exits 1 */
+};
+
+/*
+ * Whether a refusal is expected rather than a failure: an IRQ the kernel
+ * will not move (EIO for managed or per-CPU IRQs, EPERM, EINVAL), a task
+ * that exited or that its cpuset keeps on its CPUs (ESRCH, EINVAL).
+ */
+bool apply_refusal_expected(const struct tune_change *c);
+
+/*
+ * Apply @j->plan: @j (boot id, rt cpus, changes all pending) is saved in
+ * @dirfd before the first write, then each change is marked attempting,
+ * written under @fs's root, and marked applied or failed.
+ * Return: 0 when every change was tried (see @res), or -errno when the
+ * journal could not be written: then nothing more is changed.
+ */
+int apply_run(const struct rootfs *fs, int dirfd, struct journal *j, struct apply_result *res)
+	__attribute__((warn_unused_result));
+
+/*
+ * Revert @j: from the last change to the first, put back the old value of
+ * every change that may be in effect, marking each reverted in the journal.
+ * A file that already holds its old value, an IRQ that is gone, a task
+ * that exited (or whose tid now names another task) count as unchanged.
+ * Return: 0 (see @res) or -errno when the journal could not be written.
+ */
+int revert_run(const struct rootfs *fs, int dirfd, struct journal *j, struct apply_result *res)
+	__attribute__((warn_unused_result));
+
+/*
+ * The current value of what @c changed (a file's normalized content, a
+ * task's CPU list). Return: 0, -ESRCH (task gone or tid reused), -errno.
+ */
+int apply_current(const struct rootfs *fs, const struct tune_change *c, char *out, size_t len)
+	__attribute__((warn_unused_result));
+
+#endif

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Boot persistence for rtready tune; see boot.h. The runtime values written
+ * by --apply are lost at reboot; these files put them back early in boot,
+ * and the command line sets what only the kernel's own start-up can
+ * (isolation from the scheduler, the tick and RCU callbacks).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tune/boot.h"
+#include "tune/journal.h"
+#include "tune/plan.h"
+
+static void list(const struct rtr_cpuset *set, char *buf, size_t len)
+{
+	if (rtr_cpuset_format_list(set, buf, len) >= len && len)
+		buf[0] = '\0';
+}
+
+void boot_cmdline(const struct boot_settings *s, struct strbuf *out)
+{
+	char rt[4096], nonrt[4096];
+
+	list(s->rt, rt, sizeof(rt));
+	list(s->nonrt, nonrt, sizeof(nonrt));
+	/*
+	 * isolcpus: no load balancing onto the RT CPUs, and managed IRQs
+	 * kept off them where the driver allows; nohz_full: no tick while one
+	 * task runs (needs CONFIG_NO_HZ_FULL); rcu_nocbs: RCU callbacks run on
+	 * housekeeping CPUs; irqaffinity: the default for IRQs set up at boot.
+	 */
+	strbuf_printf(out, "isolcpus=managed_irq,domain,%s nohz_full=%s rcu_nocbs=%s irqaffinity=%s",
+		      rt, rt, rt, nonrt);
+}
+
+void boot_sysctl_conf(const struct boot_settings *s, struct strbuf *out)
+{
+	char nonrt[4096];
+
+	list(s->nonrt, nonrt, sizeof(nonrt));
+	strbuf_puts(out, "# Written by rtready tune --emit-boot: the sysctls of the realtime tuning.\n"
+			 "# Install into /etc/sysctl.d/ to apply them at every boot.\n");
+	for (int id = 0; id < TUNE_COUNT; id++) {
+		const struct tunable *t = tunable_get((enum tune_id)id);
+
+		if (!s->enabled[id] || !t->sysctl)
+			continue;
+		strbuf_printf(out, "# %s (fixes %s)\n", t->what, t->check_id);
+		switch (t->id) {
+		case TUNE_RT_THROTTLING:
+			strbuf_printf(out, "%s = -1\n", t->sysctl);
+			break;
+		case TUNE_TIMER_MIGRATION:
+			strbuf_printf(out, "%s = 0\n", t->sysctl);
+			break;
+		case TUNE_WATCHDOG:
+			strbuf_printf(out, "%s = %s\n", t->sysctl, nonrt);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+void boot_unit(const struct boot_settings *s, struct strbuf *out)
+{
+	char rt[4096];
+	struct strbuf args = STRBUF_INIT, state = STRBUF_INIT;
+
+	list(s->rt, rt, sizeof(rt));
+	strbuf_printf(&args, "--rt-cpus %s", rt);
+	for (int id = 0; id < TUNE_COUNT; id++) {
+		const struct tunable *t = tunable_get((enum tune_id)id);
+
+		/* Two rows (IRQ default and IRQs) share --no-irqs: name it once. */
+		if (!s->enabled[id] &&
+		    !(id > 0 && !s->enabled[id - 1] &&
+		      strcmp(tunable_get((enum tune_id)(id - 1))->switch_opt, t->switch_opt) == 0))
+			strbuf_printf(&args, " %s", t->switch_opt);
+	}
+	if (s->idle_max_latency_us != TUNE_IDLE_MAX_LATENCY_US_DEFAULT)
+		strbuf_printf(&args, " --idle-max-latency %lld", (long long)s->idle_max_latency_us);
+	if (s->state_dir && strcmp(s->state_dir, TUNE_STATE_DIR_DEFAULT) != 0)
+		strbuf_printf(&state, " --state-dir %s", s->state_dir);
+	strbuf_printf(out,
+		      "# Written by rtready tune --emit-boot.\n"
+		      "# Install into /etc/systemd/system/ and run: systemctl enable %s\n"
+		      "[Unit]\n"
+		      "Description=Realtime tuning by rtready (RT CPUs %s)\n"
+		      "Documentation=man:rtready-tune(1)\n"
+		      "DefaultDependencies=no\n"
+		      "After=systemd-sysctl.service systemd-modules-load.service local-fs.target\n"
+		      "Before=sysinit.target shutdown.target\n"
+		      "Conflicts=shutdown.target\n"
+		      "\n"
+		      "[Service]\n"
+		      "Type=oneshot\n"
+		      "RemainAfterExit=yes\n"
+		      "ExecStart=%s tune --apply %s%s\n"
+		      "ExecStop=%s tune --revert%s\n"
+		      "\n"
+		      "[Install]\n"
+		      "WantedBy=sysinit.target\n",
+		      BOOT_UNIT_NAME, rt, s->binary, strbuf_str(&args), strbuf_str(&state),
+		      s->binary, strbuf_str(&state));
+	strbuf_free(&args);
+	strbuf_free(&state);
+}
+
+int boot_write_file(const char *dir, const char *name, const char *text)
+{
+	char *path = NULL, *tmp = NULL;
+	size_t len = strlen(text);
+	int fd = -1, err = 0;
+	ssize_t n;
+
+	if (asprintf(&path, "%s/%s", dir, name) < 0) {
+		path = NULL;
+		return -ENOMEM;
+	}
+	if (asprintf(&tmp, "%s/.%s.tmp", dir, name) < 0) {
+		tmp = NULL;
+		err = -ENOMEM;
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	n = write(fd, text, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (err == 0 && fsync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && err == 0)
+		err = -errno;
+	if (err == 0 && rename(tmp, path) < 0)
+		err = -errno;
+	if (err)
+		unlink(tmp);
+out:
+	free(path);
+	free(tmp);
+	return err;
+}

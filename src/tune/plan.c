@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The plan: for each enabled tunable, find its files (one, one per IRQ, one
+ * per RT CPU, one per idle state), read their values through the rootfs
+ * reader, and let the table's compute function say what they should be.
+ * Tasks come from the task probe. Nothing here writes.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/tasks.h"
+#include "tune/plan.h"
+
+/* Bounds on the walks: far above real machines, below a hostile tree's flood. */
+#define MAX_IRQS 65536
+#define MAX_IDLE_STATES 64
+
+void tune_plan_free(struct tune_plan *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++) {
+		struct tune_change *c = &p->changes[i];
+
+		free(c->path);
+		free(c->label);
+		free(c->old_value);
+		free(c->new_value);
+		free(c->note);
+	}
+	for (size_t i = 0; i < p->n_notes; i++)
+		free(p->notes[i].text);
+	free(p->changes);
+	free(p->notes);
+	memset(p, 0, sizeof(*p));
+}
+
+static char *dup_or_null(const char *s, bool *oom)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*oom = true;
+	return d;
+}
+
+int tune_plan_add(struct tune_plan *p, const struct tune_change *c)
+{
+	struct tune_change *slot;
+	bool oom = false;
+
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 32;
+		struct tune_change *n = realloc(p->changes, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->changes = n;
+		p->cap = cap;
+	}
+	slot = &p->changes[p->n];
+	*slot = *c;
+	slot->path = dup_or_null(c->path, &oom);
+	slot->label = dup_or_null(c->label, &oom);
+	slot->old_value = dup_or_null(c->old_value ? c->old_value : "", &oom);
+	slot->new_value = dup_or_null(c->new_value ? c->new_value : "", &oom);
+	slot->note = dup_or_null(c->note, &oom);
+	p->n++;	/* counted even on failure, so tune_plan_free() releases the copies */
+	return oom ? -ENOMEM : 0;
+}
+
+int tune_plan_note(struct tune_plan *p, enum tune_id id, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	if (p->n_notes == p->cap_notes) {
+		size_t cap = p->cap_notes ? p->cap_notes * 2 : 16;
+		struct tune_note *nn = realloc(p->notes, cap * sizeof(*nn));
+
+		if (!nn) {
+			free(text);
+			return -ENOMEM;
+		}
+		p->notes = nn;
+		p->cap_notes = cap;
+	}
+	p->notes[p->n_notes].id = id;
+	p->notes[p->n_notes].text = text;
+	p->n_notes++;
+	return 0;
+}
+
+int tune_change_set_note(struct tune_change *c, const char *fmt, ...)
+{
+	va_list ap;
+	char *text = NULL;
+	int n = 0;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		n = vasprintf(&text, fmt, ap);
+		va_end(ap);
+	}
+	if (n < 0)
+		return -ENOMEM;
+	free(c->note);
+	c->note = text;
+	return 0;
+}
+
+int plan_read_cpus(const struct rootfs *fs, struct rtr_cpuset *online,
+		   struct rtr_cpuset *isolated)
+{
+	char buf[TUNE_VALUE_MAX];
+	int err;
+
+	err = rootfs_read_str(fs, "/sys/devices/system/cpu/online", buf, sizeof(buf));
+	if (err)
+		return err;
+	err = rtr_cpuset_parse_list(online, buf);
+	if (err)
+		return err;
+	rtr_cpuset_clear(isolated);
+	/* Absent on old kernels, empty when nothing is isolated. */
+	if (rootfs_read_str(fs, "/sys/devices/system/cpu/isolated", buf, sizeof(buf)) == 0 &&
+	    rtr_cpuset_parse_list(isolated, buf) != 0)
+		rtr_cpuset_clear(isolated);
+	return 0;
+}
+
+int plan_read_value(const struct rootfs *fs, const struct tunable *t, const char *path,
+		    char *out, size_t len)
+{
+	char buf[TUNE_VALUE_MAX];
+	int err = rootfs_read_str(fs, path, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	return tunable_normalize(t->kind, buf, out, len);
+}
+
+/*
+ * Plan one file of @t: read, compute, and either add a change or say why
+ * not in *why (a reason for a note; "" when a change was added).
+ * Return: 0, or -ENOMEM (the only error that stops the plan).
+ */
+static int plan_file(const struct rootfs *fs, const struct tune_ctx *ctx, const struct tunable *t,
+		     const char *path, const char *label, struct tune_plan *out, char *why,
+		     size_t whylen)
+{
+	char old[TUNE_VALUE_MAX], nw[TUNE_VALUE_MAX];
+	struct tune_change c = { .id = t->id };
+	int rc;
+
+	why[0] = '\0';
+	rc = plan_read_value(fs, t, path, old, sizeof(old));
+	if (rc == -ENOENT) {
+		snprintf(why, whylen, "skipped: %s is not present", path);
+		return 0;
+	}
+	if (rc) {
+		snprintf(why, whylen, "skipped: cannot read %s: %s", path, strerror(-rc));
+		return 0;
+	}
+	rc = t->compute(ctx, old, nw, sizeof(nw));
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0) {
+		snprintf(why, whylen, "skipped: %s holds '%.64s', which rtready does not know", path,
+			 old);
+		return 0;
+	}
+	if (rc == 0) {
+		snprintf(why, whylen, "already right: %s is '%.64s'", path, old);
+		return 0;
+	}
+	c.path = (char *)path;
+	c.label = (char *)label;
+	c.old_value = old;
+	c.new_value = nw;
+	c.state = CHANGE_PENDING;
+	return tune_plan_add(out, &c);
+}
+
+/* A tunable with exactly one file: its note, if any, goes into the plan. */
+static int plan_single(const struct rootfs *fs, const struct tune_ctx *ctx,
+		       const struct tunable *t, struct tune_plan *out)
+{
+	char why[512];
+	int err = plan_file(fs, ctx, t, t->pattern, NULL, out, why, sizeof(why));
+
+	if (err == 0 && why[0])
+		err = tune_plan_note(out, t->id, "%s", why);
+	return err;
+}
+
+/* The first action name of an IRQ: /proc/irq/N/<name>/ directories. */
+static void irq_label(const struct rootfs *fs, int irq, char *buf, size_t len)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	buf[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/irq/%d", irq);
+	d = rootfs_opendir(fs, path);
+	if (!d)
+		return;
+	for (int guard = 0; (de = readdir(d)) && guard < 256; guard++) {
+		if (de->d_type == DT_DIR && de->d_name[0] != '.') {
+			snprintf(buf, len, "%s", de->d_name);
+			break;
+		}
+	}
+	closedir(d);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every numbered directory of /proc/irq, in order. */
+static int list_irqs(const struct rootfs *fs, int **irqs, size_t *n)
+{
+	size_t cap = 0;
+	struct dirent *de;
+	DIR *d = rootfs_opendir(fs, "/proc/irq");
+
+	*irqs = NULL;
+	*n = 0;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d)) && *n < MAX_IRQS) {
+		char *end;
+		long v = strtol(de->d_name, &end, 10);
+
+		if (end == de->d_name || *end || v < 0 || v > 1000000000)
+			continue;
+		if (*n == cap) {
+			int *g;
+
+			cap = cap ? cap * 2 : 64;
+			g = realloc(*irqs, cap * sizeof(**irqs));
+			if (!g) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			*irqs = g;
+		}
+		(*irqs)[(*n)++] = (int)v;
+	}
+	closedir(d);
+	if (*n)
+		qsort(*irqs, *n, sizeof(**irqs), cmp_int);
+	return 0;
+}
+
+static int plan_irqs(const struct rootfs *fs, const struct tune_ctx *ctx, const struct tunable *t,
+		     struct tune_plan *out)
+{
+	size_t n = 0, fine = 0, skipped = 0;
+	char why[512], first_skip[512] = "";
+	int *irqs, err;
+
+	err = list_irqs(fs, &irqs, &n);
+	if (err == -ENOMEM)
+		return err;
+	if (err)
+		return tune_plan_note(out, t->id, "skipped: cannot list /proc/irq: %s",
+				      strerror(-err));
+	for (size_t i = 0; i < n && err == 0; i++) {
+		char path[64], label[256];
+
+		if (tunable_path(path, sizeof(path), t->pattern, irqs[i], -1))
+			continue;
+		irq_label(fs, irqs[i], label, sizeof(label));
+		err = plan_file(fs, ctx, t, path, label[0] ? label : NULL, out, why, sizeof(why));
+		if (err == 0 && strncmp(why, "already", 7) == 0)
+			fine++;
+		else if (err == 0 && why[0] && skipped++ == 0)
+			snprintf(first_skip, sizeof(first_skip), "%s", why);
+	}
+	free(irqs);
+	if (err == 0 && fine)
+		err = tune_plan_note(out, t->id, "already right: %zu IRQ(s) already off the RT CPUs",
+				     fine);
+	if (err == 0 && skipped)
+		err = tune_plan_note(out, t->id, "%zu IRQ(s) skipped, the first: %s", skipped,
+				     first_skip);
+	if (err == 0 && n == 0)
+		err = tune_plan_note(out, t->id, "skipped: no IRQ under /proc/irq");
+	return err;
+}
+
+/* Note the CPUs where a per-CPU directory was missing, as one line. */
+static int note_missing(struct tune_plan *out, enum tune_id id, const struct rtr_cpuset *cpus,
+			const char *what)
+{
+	char list[256];
+
+	if (rtr_cpuset_is_empty(cpus))
+		return 0;
+	rtr_cpuset_format_list(cpus, list, sizeof(list));
+	return tune_plan_note(out, id, "skipped on CPU(s) %s: %s", list, what);
+}
+
+static int plan_governor(const struct rootfs *fs, const struct tune_ctx *ctx,
+			 const struct tunable *t, struct tune_plan *out)
+{
+	struct rtr_cpuset missing = RTR_CPUSET_INIT, noperf = RTR_CPUSET_INIT;
+	int err = 0;
+
+	for (int cpu = rtr_cpuset_next(ctx->rt, -1); cpu >= 0 && err == 0;
+	     cpu = rtr_cpuset_next(ctx->rt, cpu)) {
+		char path[128], avail[1024], why[512];
+
+		if (tunable_path(path, sizeof(path), t->pattern, cpu, -1))
+			continue;
+		if (rootfs_path(avail, sizeof(avail),
+				"/sys/devices/system/cpu/cpu%d/cpufreq/scaling_available_governors",
+				cpu))
+			continue;
+		if (!rootfs_exists(fs, path)) {
+			err = rtr_cpuset_set(&missing, cpu);
+			continue;
+		}
+		/* A driver without "performance" (rare) cannot be asked for it. */
+		{
+			char list[1024];
+
+			if (rootfs_read_str(fs, avail, list, sizeof(list)) == 0 &&
+			    !strstr(list, "performance")) {
+				err = rtr_cpuset_set(&noperf, cpu);
+				continue;
+			}
+		}
+		err = plan_file(fs, ctx, t, path, NULL, out, why, sizeof(why));
+		if (err == 0 && why[0])
+			err = tune_plan_note(out, t->id, "CPU %d: %s", cpu, why);
+	}
+	err = err ? err : note_missing(out, t->id, &missing,
+				       "no cpufreq (usual in a VM, or no driver loaded)");
+	err = err ? err : note_missing(out, t->id, &noperf,
+				       "the cpufreq driver offers no 'performance' governor");
+	rtr_cpuset_free(&missing);
+	rtr_cpuset_free(&noperf);
+	return err;
+}
+
+static int plan_idle(const struct rootfs *fs, const struct tune_ctx *ctx, const struct tunable *t,
+		     int64_t bound_us, struct tune_plan *out)
+{
+	struct rtr_cpuset missing = RTR_CPUSET_INIT;
+	size_t shallow = 0, already = 0;
+	int err = 0;
+
+	for (int cpu = rtr_cpuset_next(ctx->rt, -1); cpu >= 0 && err == 0;
+	     cpu = rtr_cpuset_next(ctx->rt, cpu)) {
+		char dir[128];
+
+		if (rootfs_path(dir, sizeof(dir), "/sys/devices/system/cpu/cpu%d/cpuidle", cpu))
+			continue;
+		if (!rootfs_exists(fs, dir)) {
+			err = rtr_cpuset_set(&missing, cpu);
+			continue;
+		}
+		for (int s = 0; s < MAX_IDLE_STATES && err == 0; s++) {
+			char lat_path[160], name_path[160], name[64], path[160], why[512];
+			int64_t lat_us;
+
+			if (rootfs_path(lat_path, sizeof(lat_path), "%s/state%d/latency", dir, s) ||
+			    rootfs_path(name_path, sizeof(name_path), "%s/state%d/name", dir, s) ||
+			    tunable_path(path, sizeof(path), t->pattern, cpu, s))
+				break;
+			if (rootfs_read_int64(fs, lat_path, &lat_us))
+				break;	/* no more states */
+			/* The exit latency (µs) is what an interrupt waits for when the CPU is in it. */
+			if (lat_us <= bound_us) {
+				shallow++;
+				continue;
+			}
+			if (rootfs_read_str(fs, name_path, name, sizeof(name)))
+				name[0] = '\0';
+			err = plan_file(fs, ctx, t, path, name[0] ? name : NULL, out, why,
+					sizeof(why));
+			if (err == 0 && strncmp(why, "already", 7) == 0)
+				already++;
+			else if (err == 0 && why[0])
+				err = tune_plan_note(out, t->id, "CPU %d: %s", cpu, why);
+		}
+	}
+	err = err ? err : note_missing(out, t->id, &missing,
+				       "no cpuidle (usual in a VM: the host decides)");
+	if (err == 0 && already)
+		err = tune_plan_note(out, t->id, "already right: %zu deep idle state(s) disabled",
+				     already);
+	if (err == 0 && shallow && rtr_cpuset_is_empty(&missing))
+		err = tune_plan_note(out, t->id,
+				     "left enabled: %zu idle state(s) with exit latency <= %lld us",
+				     shallow, (long long)bound_us);
+	rtr_cpuset_free(&missing);
+	return err;
+}
+
+/*
+ * Tasks: move what may run on an RT CPU to the non-RT CPUs, keeping any
+ * non-RT part of its mask. Left alone: per-CPU kernel threads (the kernel
+ * fixes their affinity), tasks that may run only on RT CPUs (placed there
+ * on purpose), and user tasks with a realtime policy (the application
+ * itself; pin it with taskset or rtready run).
+ */
+static int plan_tasks(const struct rootfs *fs, const struct tune_ctx *ctx,
+		      const struct tunable *t, int skip_pid, struct tune_plan *out)
+{
+	size_t per_cpu = 0, pinned = 0, rt_user = 0, fine = 0;
+	struct tasks_facts tf = { 0 };
+	int err = 0;
+
+	if (!fs->host)
+		return tune_plan_note(out, t->id, "skipped: tasks are moved only on the live system");
+	probe_tasks(fs, &tf);
+	if (tf.err == -ENOMEM) {
+		probe_tasks_free(&tf);
+		return -ENOMEM;
+	}
+	if (tf.err) {
+		err = tune_plan_note(out, t->id, "skipped: cannot list tasks: %s", strerror(-tf.err));
+		probe_tasks_free(&tf);
+		return err;
+	}
+	for (size_t i = 0; i < tf.n && err == 0; i++) {
+		const struct task_info *ti = &tf.tasks[i];
+		char old[TUNE_VALUE_MAX], nw[TUNE_VALUE_MAX];
+		struct tune_change c = { .id = t->id };
+		int rc;
+
+		if (ti->pid == skip_pid || ti->allowed_err)
+			continue;
+		if (ti->per_cpu) {
+			per_cpu++;
+			continue;
+		}
+		if (!rtr_cpuset_intersects(&ti->allowed, ctx->rt)) {
+			fine++;
+			continue;
+		}
+		if (rtr_cpuset_is_subset(&ti->allowed, ctx->rt)) {
+			pinned++;
+			continue;
+		}
+		if (!ti->kthread && task_is_rt(ti)) {
+			rt_user++;
+			continue;
+		}
+		rtr_cpuset_format_list(&ti->allowed, old, sizeof(old));
+		rc = t->compute(ctx, old, nw, sizeof(nw));
+		if (rc == -ENOMEM)
+			err = rc;
+		if (rc != 1)
+			continue;
+		c.tid = ti->tid;
+		c.start_ticks = ti->start_ticks;
+		c.label = (char *)ti->comm;
+		c.old_value = old;
+		c.new_value = nw;
+		err = tune_plan_add(out, &c);
+	}
+	if (err == 0 && fine)
+		err = tune_plan_note(out, t->id, "already right: %zu task(s) already off the RT CPUs",
+				     fine);
+	if (err == 0 && per_cpu)
+		err = tune_plan_note(out, t->id,
+				     "left alone: %zu per-CPU kernel thread(s) (the kernel fixes their CPU)",
+				     per_cpu);
+	if (err == 0 && pinned)
+		err = tune_plan_note(out, t->id,
+				     "left alone: %zu task(s) allowed only on RT CPUs (placed there on purpose)",
+				     pinned);
+	if (err == 0 && rt_user)
+		err = tune_plan_note(out, t->id,
+				     "left alone: %zu realtime user task(s) allowed on all CPUs; pin them to the RT CPUs yourself",
+				     rt_user);
+	probe_tasks_free(&tf);
+	return err;
+}
+
+int plan_build(const struct rootfs *fs, const struct tune_settings *s, struct tune_plan *out)
+{
+	struct tune_ctx ctx = { &s->rt, &s->nonrt };
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (int id = 0; id < TUNE_COUNT && err == 0; id++) {
+		const struct tunable *t = tunable_get((enum tune_id)id);
+
+		if (!s->enabled[id])
+			continue;
+		switch (t->id) {
+		case TUNE_IRQS:
+			err = plan_irqs(fs, &ctx, t, out);
+			break;
+		case TUNE_TASKS:
+			err = plan_tasks(fs, &ctx, t, s->skip_pid, out);
+			break;
+		case TUNE_GOVERNOR:
+			err = plan_governor(fs, &ctx, t, out);
+			break;
+		case TUNE_IDLE:
+			err = plan_idle(fs, &ctx, t, s->idle_max_latency_us, out);
+			break;
+		default:
+			err = plan_single(fs, &ctx, t, out);
+			break;
+		}
+	}
+	if (err)
+		tune_plan_free(out);
+	return err;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The plan of `rtready tune`: read the current value of every file a
+ * tunable covers (through the root-confined reader, the only reader of
+ * /proc and /sys) and list the changes that would fix it. Reading only: the
+ * plan is what a dry run prints and what apply journals before writing.
+ */
+#ifndef RTR_TUNE_PLAN_H
+#define RTR_TUNE_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "probe/rootfs.h"
+#include "rtready/cpuset.h"
+#include "tune/tune.h"
+
+/* Values are CPU masks and lists at most; 8192 CPUs as a mask is ~2.3 KiB. */
+#define TUNE_VALUE_MAX 8192
+
+/* Idle states that take longer than this to leave are disabled on RT CPUs. */
+#define TUNE_IDLE_MAX_LATENCY_US_DEFAULT 10
+
+struct tune_settings {
+	struct rtr_cpuset rt;		/* the RT CPUs */
+	struct rtr_cpuset nonrt;	/* online CPUs that are not RT; must not be empty */
+	bool enabled[TUNE_COUNT];	/* which tunables to plan */
+	int64_t idle_max_latency_us;	/* bound on an idle state's exit latency */
+	int skip_pid;			/* a process left alone (rtready itself); 0: none */
+};
+
+/*
+ * The online CPUs (/sys/devices/system/cpu/online) and the isolated ones
+ * (/sys/devices/system/cpu/isolated; empty when absent).
+ * Return: 0 or -errno when the online list cannot be read or parsed.
+ */
+int plan_read_cpus(const struct rootfs *fs, struct rtr_cpuset *online,
+		   struct rtr_cpuset *isolated) __attribute__((warn_unused_result));
+
+/*
+ * Read a file a tunable covers and give the value stored in the journal
+ * (normalized, see tunable_normalize()).
+ * Return: 0 or -errno (-ENOENT when the file is absent).
+ */
+int plan_read_value(const struct rootfs *fs, const struct tunable *t, const char *path,
+		    char *out, size_t len) __attribute__((warn_unused_result));
+
+/*
+ * Fill @out with every change @s asks for, and a note for each tunable
+ * that needs none or cannot be done here (a file that is missing: no
+ * cpufreq in a VM). Tasks are planned only on the live system.
+ * Return: 0 or -ENOMEM; unreadable files become notes, not errors.
+ */
+int plan_build(const struct rootfs *fs, const struct tune_settings *s, struct tune_plan *out)
+	__attribute__((warn_unused_result));
+
+#endif

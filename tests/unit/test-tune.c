@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rtready tune without touching the machine: the table's pure functions,
+ * the plan, apply and revert against a fake root tree under /tmp, the
+ * journal on disk (round trip, tampering, progress states), the boot files
+ * and the option parser.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli/cmd_tune.h"
+#include "tune/apply.h"
+#include "tune/boot.h"
+#include "tune/journal.h"
+#include "tune/plan.h"
+
+static char root[] = "/tmp/rtr-tune-root-XXXXXX";
+static char state[] = "/tmp/rtr-tune-state-XXXXXX";
+
+static void put(const char *rel, const char *content)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	for (char *s = p + strlen(root) + 1; *s; s++) {
+		if (*s == '/') {
+			*s = '\0';
+			mkdir(p, 0755);
+			*s = '/';
+		}
+	}
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs(content, f);
+	fclose(f);
+}
+
+static void get(const char *rel, char *buf, size_t len)
+{
+	char p[512];
+	FILE *f;
+	size_t n;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	f = fopen(p, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* A 2-CPU machine with every tunable in need of a change. */
+static void machine(void)
+{
+	put("sys/devices/system/cpu/online", "0-1\n");
+	put("sys/devices/system/cpu/isolated", "\n");
+	put("proc/sys/kernel/sched_rt_runtime_us", "950000\n");
+	put("proc/sys/kernel/timer_migration", "1\n");
+	put("proc/sys/kernel/watchdog_cpumask", "0-1\n");
+	put("proc/sys/kernel/random/boot_id", "11111111-2222-3333-4444-555555555555\n");
+	put("proc/irq/default_smp_affinity", "3\n");
+	put("proc/irq/24/smp_affinity_list", "0-1\n");
+	put("proc/irq/24/effective_affinity_list", "0\n");
+	put("proc/irq/24/virtio0-config/.keep", "");
+	put("proc/irq/25/smp_affinity_list", "0\n");
+	put("proc/irq/26/smp_affinity_list", "1\n");
+	put("sys/devices/virtual/workqueue/cpumask", "3\n");
+	put("sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n");
+	put("sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n");
+	put("sys/devices/system/cpu/cpu1/cpufreq/scaling_available_governors",
+	    "performance powersave\n");
+	put("sys/devices/system/cpu/cpu1/cpuidle/state0/latency", "0\n");
+	put("sys/devices/system/cpu/cpu1/cpuidle/state0/disable", "0\n");
+	put("sys/devices/system/cpu/cpu1/cpuidle/state1/latency", "2\n");
+	put("sys/devices/system/cpu/cpu1/cpuidle/state1/disable", "0\n");
+	put("sys/devices/system/cpu/cpu1/cpuidle/state2/latency", "150\n");
+	put("sys/devices/system/cpu/cpu1/cpuidle/state2/name", "C6\n");
+	put("sys/devices/system/cpu/cpu1/cpuidle/state2/disable", "0\n");
+}
+
+static int setup(void **st)
+{
+	(void)st;
+	if (!mkdtemp(root) || !mkdtemp(state))
+		return -1;
+	return 0;
+}
+
+static int teardown(void **st)
+{
+	(void)st;
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	nftw(state, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return 0;
+}
+
+static void settings(struct tune_settings *s, const char *rt)
+{
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(rtr_cpuset_parse_list(&s->rt, rt), 0);
+	assert_int_equal(rtr_cpuset_parse_list(&s->nonrt, "0-1"), 0);
+	rtr_cpuset_andnot(&s->nonrt, &s->rt);
+	for (int i = 0; i < TUNE_COUNT; i++)
+		s->enabled[i] = true;
+	s->idle_max_latency_us = TUNE_IDLE_MAX_LATENCY_US_DEFAULT;
+}
+
+static void settings_free(struct tune_settings *s)
+{
+	rtr_cpuset_free(&s->rt);
+	rtr_cpuset_free(&s->nonrt);
+}
+
+static const struct tune_change *find(const struct tune_plan *p, const char *path)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->changes[i].path && strcmp(p->changes[i].path, path) == 0)
+			return &p->changes[i];
+	return NULL;
+}
+
+static void test_paths(void **st)
+{
+	const struct tunable *irq = tunable_get(TUNE_IRQS), *idle = tunable_get(TUNE_IDLE);
+	char buf[128];
+
+	(void)st;
+	assert_true(tunable_path_allowed(irq, "/proc/irq/24/smp_affinity_list"));
+	assert_false(tunable_path_allowed(irq, "/proc/irq/x/smp_affinity_list"));
+	assert_false(tunable_path_allowed(irq, "/proc/irq//smp_affinity_list"));
+	assert_false(tunable_path_allowed(irq, "/proc/irq/../smp_affinity_list"));
+	assert_false(tunable_path_allowed(irq, "/proc/irq/24/smp_affinity_list/x"));
+	assert_false(tunable_path_allowed(irq, "/etc/passwd"));
+	assert_false(tunable_path_allowed(tunable_get(TUNE_TASKS), "/proc/1/stat"));
+	assert_true(tunable_path_allowed(idle, "/sys/devices/system/cpu/cpu12/cpuidle/state3/disable"));
+	assert_false(tunable_path_allowed(idle, "/sys/devices/system/cpu/cpu1/cpuidle/state/disable"));
+	assert_int_equal(tunable_path(buf, sizeof(buf), idle->pattern, 3, 2), 0);
+	assert_string_equal(buf, "/sys/devices/system/cpu/cpu3/cpuidle/state2/disable");
+	assert_int_equal(tunable_path(buf, sizeof(buf), idle->pattern, 3, -1), -EINVAL);
+	assert_int_equal(tunable_path(buf, sizeof(buf), irq->pattern, 3, 4), -EINVAL);
+	assert_int_equal(tunable_path(buf, 10, irq->pattern, 3, -1), -ENAMETOOLONG);
+	assert_ptr_equal(tunable_by_name("irq-affinity"), irq);
+	assert_null(tunable_by_name("nope"));
+}
+
+static void test_values(void **st)
+{
+	struct rtr_cpuset set = RTR_CPUSET_INIT;
+	char out[64];
+
+	(void)st;
+	assert_int_equal(tunable_normalize(TUNE_VAL_SELECTOR, "always [madvise] never\n", out,
+					   sizeof(out)), 0);
+	assert_string_equal(out, "madvise");
+	assert_int_equal(tunable_normalize(TUNE_VAL_SELECTOR, "always madvise", out, sizeof(out)),
+			 -EINVAL);
+	assert_int_equal(tunable_normalize(TUNE_VAL_SELECTOR, "[]", out, sizeof(out)), -EINVAL);
+	assert_int_equal(tunable_normalize(TUNE_VAL_PLAIN, "950000 \n", out, sizeof(out)), 0);
+	assert_string_equal(out, "950000");
+
+	assert_int_equal(rtr_cpuset_parse_list(&set, "0"), 0);
+	assert_int_equal(tunable_format_mask_like(&set, "3", out, sizeof(out)), 0);
+	assert_string_equal(out, "1");
+	assert_int_equal(rtr_cpuset_parse_list(&set, "0,33"), 0);
+	assert_int_equal(tunable_format_mask_like(&set, "ffffffff,ffffffff", out, sizeof(out)), 0);
+	assert_string_equal(out, "00000002,00000001");
+	assert_int_equal(rtr_cpuset_parse_list(&set, "4"), 0);
+	assert_int_equal(tunable_format_mask_like(&set, "f", out, sizeof(out)), -ERANGE);
+	assert_int_equal(tunable_format_mask_like(&set, "zz", out, sizeof(out)), -EINVAL);
+	rtr_cpuset_free(&set);
+}
+
+static void test_compute(void **st)
+{
+	struct tune_settings s;
+	struct tune_ctx ctx;
+	char out[64];
+
+	(void)st;
+	settings(&s, "2-3");
+	assert_int_equal(rtr_cpuset_parse_list(&s.nonrt, "0-1"), 0);
+	ctx = (struct tune_ctx){ &s.rt, &s.nonrt };
+	assert_int_equal(tunable_get(TUNE_RT_THROTTLING)->compute(&ctx, "950000", out, 64), 1);
+	assert_string_equal(out, "-1");
+	assert_int_equal(tunable_get(TUNE_RT_THROTTLING)->compute(&ctx, "-1", out, 64), 0);
+	assert_int_equal(tunable_get(TUNE_RT_THROTTLING)->compute(&ctx, "x", out, 64), -EINVAL);
+	/* Keeps the user's non-RT part; widens only what was pinned to RT CPUs. */
+	assert_int_equal(tunable_get(TUNE_IRQS)->compute(&ctx, "1-3", out, 64), 1);
+	assert_string_equal(out, "1");
+	assert_int_equal(tunable_get(TUNE_IRQS)->compute(&ctx, "3", out, 64), 1);
+	assert_string_equal(out, "0-1");
+	assert_int_equal(tunable_get(TUNE_IRQS)->compute(&ctx, "0", out, 64), 0);
+	assert_int_equal(tunable_get(TUNE_IRQ_DEFAULT)->compute(&ctx, "f", out, 64), 1);
+	assert_string_equal(out, "3");
+	assert_int_equal(tunable_get(TUNE_THP)->compute(&ctx, "always", out, 64), 1);
+	assert_string_equal(out, "madvise");
+	assert_int_equal(tunable_get(TUNE_THP)->compute(&ctx, "never", out, 64), 0);
+	assert_int_equal(tunable_get(TUNE_IDLE)->compute(&ctx, "2", out, 64), -EINVAL);
+	assert_int_equal(tunable_get(TUNE_TIMER_MIGRATION)->compute(&ctx, "1", out, 2), 1);
+	assert_int_equal(tunable_get(TUNE_TIMER_MIGRATION)->compute(&ctx, "1", out, 1), -ENOSPC);
+	settings_free(&s);
+}
+
+static void test_plan(void **st)
+{
+	struct tune_settings s;
+	struct tune_plan p;
+	struct rootfs fs;
+	const struct tune_change *c;
+
+	(void)st;
+	machine();
+	settings(&s, "1");
+	assert_int_equal(rootfs_open(&fs, root), 0);
+	assert_int_equal(plan_build(&fs, &s, &p), 0);
+	c = find(&p, "/proc/sys/kernel/sched_rt_runtime_us");
+	assert_non_null(c);
+	assert_string_equal(c->old_value, "950000");
+	assert_string_equal(c->new_value, "-1");
+	assert_string_equal(find(&p, "/proc/irq/default_smp_affinity")->new_value, "1");
+	c = find(&p, "/proc/irq/24/smp_affinity_list");
+	assert_string_equal(c->new_value, "0");
+	assert_string_equal(c->label, "virtio0-config");
+	assert_null(find(&p, "/proc/irq/25/smp_affinity_list"));	/* already off CPU 1 */
+	assert_string_equal(find(&p, "/proc/irq/26/smp_affinity_list")->new_value, "0");
+	assert_string_equal(find(&p, "/sys/devices/virtual/workqueue/cpumask")->new_value, "1");
+	c = find(&p, "/sys/kernel/mm/transparent_hugepage/enabled");
+	assert_string_equal(c->old_value, "always");
+	assert_string_equal(c->new_value, "madvise");
+	assert_string_equal(
+		find(&p, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor")->new_value,
+		"performance");
+	/* Only the state whose exit latency is above 10 us. */
+	assert_null(find(&p, "/sys/devices/system/cpu/cpu1/cpuidle/state1/disable"));
+	c = find(&p, "/sys/devices/system/cpu/cpu1/cpuidle/state2/disable");
+	assert_string_equal(c->new_value, "1");
+	assert_string_equal(c->label, "C6");
+	assert_string_equal(find(&p, "/proc/sys/kernel/watchdog_cpumask")->new_value, "0");
+	assert_string_equal(find(&p, "/proc/sys/kernel/timer_migration")->new_value, "0");
+	assert_int_equal(p.n, 10);
+	/* Tasks are never planned from a tree that is not the live system. */
+	for (size_t i = 0; i < p.n; i++)
+		assert_non_null(p.changes[i].path);
+	tune_plan_free(&p);
+
+	/* Switches and missing files. */
+	s.enabled[TUNE_RT_THROTTLING] = false;
+	put("proc/sys/kernel/timer_migration", "0\n");
+	{
+		char d[512];
+
+		snprintf(d, sizeof(d), "%s/sys/devices/system/cpu/cpu1/cpufreq", root);
+		nftw(d, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	}
+	assert_int_equal(plan_build(&fs, &s, &p), 0);
+	assert_null(find(&p, "/proc/sys/kernel/sched_rt_runtime_us"));
+	assert_null(find(&p, "/proc/sys/kernel/timer_migration"));
+	assert_null(find(&p, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"));
+	{
+		bool noted = false;
+
+		for (size_t i = 0; i < p.n_notes; i++)
+			noted |= p.notes[i].id == TUNE_GOVERNOR && strstr(p.notes[i].text, "no cpufreq");
+		assert_true(noted);
+	}
+	tune_plan_free(&p);
+	rootfs_close(&fs);
+	settings_free(&s);
+}
+
+static void test_apply_revert(void **st)
+{
+	struct journal j = { 0 }, k;
+	struct apply_result res;
+	struct tune_settings s;
+	struct rootfs fs;
+	char buf[256], why[256];
+	int dirfd;
+
+	(void)st;
+	machine();
+	settings(&s, "1");
+	assert_int_equal(rootfs_open(&fs, root), 0);
+	assert_int_equal(plan_build(&fs, &s, &j.plan), 0);
+	strcpy(j.boot_id, "b1");
+	strcpy(j.rt_cpus, "1");
+	dirfd = journal_dir_open(state, true);
+	assert_true(dirfd >= 0);
+	assert_int_equal(journal_lock(dirfd), 0);
+	assert_int_equal(apply_run(&fs, dirfd, &j, &res), 0);
+	assert_int_equal(res.done, 10);
+	assert_int_equal(res.failed, 0);
+	get("proc/sys/kernel/sched_rt_runtime_us", buf, sizeof(buf));
+	assert_string_equal(buf, "-1");
+	get("proc/irq/default_smp_affinity", buf, sizeof(buf));
+	assert_string_equal(buf, "1");
+	get("sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf));
+	assert_string_equal(buf, "madvise");
+
+	/* What is on disk is what apply did. */
+	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), 0);
+	assert_int_equal(k.state, JOURNAL_APPLIED);
+	assert_string_equal(k.boot_id, "b1");
+	assert_int_equal(k.plan.n, 10);
+	assert_int_equal(journal_live_count(&k), 10);
+	assert_int_equal(revert_run(&fs, dirfd, &k, &res), 0);
+	assert_int_equal(res.done, 10);
+	get("proc/sys/kernel/sched_rt_runtime_us", buf, sizeof(buf));
+	assert_string_equal(buf, "950000");
+	get("sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf));
+	assert_string_equal(buf, "always");
+	get("proc/irq/24/smp_affinity_list", buf, sizeof(buf));
+	assert_string_equal(buf, "0-1");
+	assert_int_equal(journal_live_count(&k), 0);
+	journal_free(&k);
+
+	/* Idempotent: a second revert finds nothing live. */
+	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), 0);
+	assert_int_equal(k.state, JOURNAL_REVERTED);
+	assert_int_equal(journal_live_count(&k), 0);
+	assert_int_equal(revert_run(&fs, dirfd, &k, &res), 0);
+	assert_int_equal(res.done + res.unchanged + res.failed, 0);
+	journal_free(&k);
+
+	/*
+	 * A crash between "attempting" and the write: the journal says
+	 * attempting, the file still holds the old value. Revert leaves it.
+	 */
+	for (size_t i = 0; i < j.plan.n; i++)
+		j.plan.changes[i].state = i == 0 ? CHANGE_ATTEMPTING : CHANGE_PENDING;
+	j.state = JOURNAL_APPLYING;
+	assert_int_equal(journal_save(dirfd, &j), 0);
+	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), 0);
+	assert_int_equal(journal_live_count(&k), 1);
+	assert_int_equal(revert_run(&fs, dirfd, &k, &res), 0);
+	assert_int_equal(res.done, 0);
+	assert_int_equal(res.unchanged, 1);
+	journal_free(&k);
+
+	journal_free(&j);
+	close(dirfd);
+	rootfs_close(&fs);
+	settings_free(&s);
+}
+
+static void test_journal_tamper(void **st)
+{
+	struct journal k;
+	char why[256], p[512];
+	int dirfd;
+	FILE *f;
+
+	(void)st;
+	dirfd = journal_dir_open(state, true);
+	assert_true(dirfd >= 0);
+	snprintf(p, sizeof(p), "%s/%s", state, JOURNAL_NAME);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fputs("{\"format\":\"rtready-tune-journal\",\"version\":1,\"boot_id\":\"b\",\"created\":0,"
+	      "\"rt_cpus\":\"1\",\"state\":\"applied\",\"changes\":[{\"tunable\":\"thp\","
+	      "\"path\":\"/etc/shadow\",\"old\":\"x\",\"new\":\"y\",\"state\":\"applied\"}]}",
+	      f);
+	fclose(f);
+	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "/etc/shadow"));
+
+	f = fopen(p, "w");
+	fputs("{\"format\":\"rtready-tune-journal\",\"version\":1,\"boot_id\":\"b\",\"created\":0,"
+	      "\"rt_cpus\":\"1\",\"state\":\"applied\",\"changes\":[{\"tunable\":\"tasks\","
+	      "\"tid\":42,\"start_ticks\":7,\"old\":\"0-1\",\"new\":\"0\",\"state\":\"applied\"}]}",
+	      f);
+	fclose(f);
+	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), 0);
+	assert_int_equal(k.plan.changes[0].tid, 42);
+	assert_int_equal(k.plan.changes[0].start_ticks, 7);
+	assert_null(k.plan.changes[0].path);
+	journal_free(&k);
+
+	f = fopen(p, "w");
+	fputs("{\"format\":\"rtready-tune-journal\",", f);
+	fclose(f);
+	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), -EINVAL);
+	unlink(p);
+	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), -ENOENT);
+	close(dirfd);
+}
+
+static void test_boot(void **st)
+{
+	struct strbuf cmd = STRBUF_INIT, conf = STRBUF_INIT, unit = STRBUF_INIT;
+	struct tune_settings s;
+	struct boot_settings b;
+
+	(void)st;
+	settings(&s, "1");
+	s.enabled[TUNE_IRQ_DEFAULT] = s.enabled[TUNE_IRQS] = false;
+	s.enabled[TUNE_TIMER_MIGRATION] = false;
+	b = (struct boot_settings){ &s.rt, &s.nonrt, s.enabled, 10, "/var/lib/rtready",
+				    "/usr/bin/rtready" };
+	boot_cmdline(&b, &cmd);
+	assert_string_equal(strbuf_str(&cmd),
+			    "isolcpus=managed_irq,domain,1 nohz_full=1 rcu_nocbs=1 irqaffinity=0");
+	boot_sysctl_conf(&b, &conf);
+	assert_non_null(strstr(strbuf_str(&conf), "\nkernel.sched_rt_runtime_us = -1\n"));
+	assert_non_null(strstr(strbuf_str(&conf), "\nkernel.watchdog_cpumask = 0\n"));
+	assert_null(strstr(strbuf_str(&conf), "timer_migration"));
+	boot_unit(&b, &unit);
+	assert_non_null(strstr(strbuf_str(&unit),
+			       "ExecStart=/usr/bin/rtready tune --apply --rt-cpus 1 --no-irqs "
+			       "--no-timer-migration\n"));
+	assert_null(strstr(strbuf_str(&unit), "--state-dir"));
+	strbuf_free(&cmd);
+	strbuf_free(&conf);
+	strbuf_free(&unit);
+	settings_free(&s);
+}
+
+static int parse(struct tune_opts *o, char *err, const char *a0, ...)
+{
+	char *argv[16];
+	int argc = 0, rc;
+	va_list ap;
+
+	argv[argc++] = (char *)"tune";
+	va_start(ap, a0);
+	for (const char *a = a0; a && argc < 15; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	argv[argc] = NULL;
+	rc = tune_opts_parse(argc, argv, o, err, 256);
+	return rc;
+}
+
+static void test_options(void **st)
+{
+	struct tune_opts o;
+	char err[256];
+
+	(void)st;
+	assert_int_equal(parse(&o, err, NULL), 0);
+	assert_int_equal(o.mode, TUNE_MODE_PLAN);
+	assert_true(o.enabled[TUNE_IRQS]);
+	tune_opts_free(&o);
+	assert_int_equal(parse(&o, err, "--rt-cpus", "1", "--apply", "--no-irqs",
+			       "--keep-throttling", NULL), 0);
+	assert_int_equal(o.mode, TUNE_MODE_APPLY);
+	assert_false(o.enabled[TUNE_IRQS]);
+	assert_false(o.enabled[TUNE_IRQ_DEFAULT]);
+	assert_false(o.enabled[TUNE_RT_THROTTLING]);
+	assert_true(o.enabled[TUNE_TASKS]);
+	tune_opts_free(&o);
+	assert_int_equal(parse(&o, err, "--apply", "--revert", NULL), -EINVAL);
+	assert_non_null(strstr(err, "exclude"));
+	tune_opts_free(&o);
+	assert_int_equal(parse(&o, err, "--apply", "--root", "/tmp", NULL), -EINVAL);
+	tune_opts_free(&o);
+	assert_int_equal(parse(&o, err, "--idle-max-latency", "-3", NULL), -EINVAL);
+	tune_opts_free(&o);
+	assert_int_equal(parse(&o, err, "--state-dir", "rel", NULL), -EINVAL);
+	tune_opts_free(&o);
+	assert_int_equal(parse(&o, err, "--rt-cpus", "1-", NULL), -EINVAL);
+	tune_opts_free(&o);
+	assert_int_equal(parse(&o, err, "--bogus", NULL), -EINVAL);
+	assert_non_null(strstr(err, "--bogus"));
+	tune_opts_free(&o);
+	assert_int_equal(parse(&o, err, "--emit-boot", "/tmp/x", "--no-tasks", NULL), 0);
+	assert_int_equal(o.mode, TUNE_MODE_EMIT_BOOT);
+	assert_string_equal(o.boot_dir, "/tmp/x");
+	tune_opts_free(&o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_compute),
+		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_apply_revert),
+		cmocka_unit_test(test_journal_tamper),
+		cmocka_unit_test(test_boot),
+		cmocka_unit_test(test_options),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
