@@ -88,10 +88,17 @@ static int size_opt(const char *opt, const char *arg, uint64_t min, uint64_t *ou
 	return 0;
 }
 
+/* Which kinds of option were seen: they decide the defaults after parsing. */
+struct seen {
+	bool messaging, other, duration;
+};
+
 /* The option letters/values that change the load; used by load_opts_parse(). */
-static int apply_opt(struct load_opts *o, int c, const char *arg, bool *messaging,
-		     bool *duration, char *err, size_t errlen)
+static int apply_opt(struct load_opts *o, int c, const char *arg, struct seen *seen, char *err,
+		     size_t errlen)
 {
+	bool *messaging = &seen->messaging;
+
 	struct load_config *cfg = &o->cfg;
 	int64_t v = 0;
 	int rc = 0;
@@ -130,9 +137,11 @@ static int apply_opt(struct load_opts *o, int c, const char *arg, bool *messagin
 	case 'c':
 		rc = int_opt("--cpu", arg, 0, LOAD_MAX_CPU_HOGS, &v, err, errlen);
 		cfg->cpu_hogs = (unsigned int)v;
+		seen->other = true;
 		break;
 	case 'm':
 		rc = size_opt("--memory", arg, 4096, &cfg->memory_bytes, err, errlen);
+		seen->other = true;
 		break;
 	case 'D':
 		rc = parse_duration_ns(arg, 1000000000, &cfg->duration_ns);
@@ -141,7 +150,7 @@ static int apply_opt(struct load_opts *o, int c, const char *arg, bool *messagin
 				 arg);
 			rc = -EINVAL;
 		}
-		*duration = true;
+		seen->duration = true;
 		break;
 	case 'n':
 		rc = int_opt("--nice", arg, -20, 19, &v, err, errlen);
@@ -180,7 +189,7 @@ int load_opts_parse(int argc, char **argv, struct load_opts *o, char *err, size_
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool messaging = false, duration = false;
+	struct seen seen = { false, false, false };
 	int c, rc = 0;
 
 	memset(o, 0, sizeof(*o));
@@ -191,7 +200,7 @@ int load_opts_parse(int argc, char **argv, struct load_opts *o, char *err, size_
 	       (c = getopt_long(argc, argv, ":g:f:l:s:pTPc:m:D:n:a:o:qhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_OOM:
-			o->cfg.oom = true;
+			o->cfg.oom = seen.other = true;
 			break;
 		case OPT_OOM_LIMIT:
 			rc = size_opt("--oom-limit", optarg, 1u << 20, &o->cfg.oom_limit_bytes, err,
@@ -221,7 +230,7 @@ int load_opts_parse(int argc, char **argv, struct load_opts *o, char *err, size_
 			rc = -EINVAL;
 			break;
 		default:
-			rc = apply_opt(o, c, optarg, &messaging, &duration, err, errlen);
+			rc = apply_opt(o, c, optarg, &seen, err, errlen);
 			break;
 		}
 	}
@@ -232,9 +241,9 @@ int load_opts_parse(int argc, char **argv, struct load_opts *o, char *err, size_
 	if (rc)
 		return rc;
 	/* Messaging is the default load, and runs alongside the others when asked for. */
-	if (!messaging && (o->cfg.cpu_hogs || o->cfg.memory_bytes || o->cfg.oom))
+	if (!seen.messaging && seen.other)
 		o->cfg.groups = 0;
-	if (duration)
+	if (seen.duration)
 		o->cfg.runs = 0;
 	if (!o->help && !o->version)
 		rc = load_config_check(&o->cfg, err, errlen);
@@ -290,7 +299,7 @@ static void describe(FILE *out, const struct load_config *c)
 			c->threads ? "threads" : "processes", c->pipes ? "pipes" : "socket pairs",
 			(unsigned long long)c->loops, c->datasize);
 	if (c->cpu_hogs)
-		fprintf(out, "CPU: %u hogs\n", c->cpu_hogs);
+		fprintf(out, "CPU: %u hog%s\n", c->cpu_hogs, c->cpu_hogs == 1 ? "" : "s");
 	if (c->memory_bytes) {
 		format_size(c->memory_bytes, size, sizeof(size));
 		fprintf(out, "Memory: allocate, touch and free %s per cycle\n", size);
@@ -320,8 +329,8 @@ static int write_text(FILE *out, const struct load_config *c, const struct load_
 			st->runs == 1 ? "" : "s", per_second(st->messages, st->run_ns));
 	}
 	if (c->cpu_hogs)
-		fprintf(out, "CPU: %llu work units by %u hogs\n", (unsigned long long)st->cpu_loops,
-			c->cpu_hogs);
+		fprintf(out, "CPU: %llu work units by %u hog%s\n", (unsigned long long)st->cpu_loops,
+			c->cpu_hogs, c->cpu_hogs == 1 ? "" : "s");
 	if (c->memory_bytes) {
 		format_size(c->memory_bytes, size, sizeof(size));
 		fprintf(out, "Memory: %llu cycles of %s, %llu pages touched\n",

@@ -175,6 +175,14 @@ static const char *const part_names[] = {
 	[PART_OOM] = "OOM",
 };
 
+/* Task names (at most 15 characters) that say in ps/top what each task is. */
+static const char *const part_comms[] = {
+	[PART_RUN] = "rtr-load-msg",
+	[PART_CPU] = "rtr-load-cpu",
+	[PART_MEMORY] = "rtr-load-mem",
+	[PART_OOM] = "rtr-load-oom",
+};
+
 struct kid {
 	pid_t pid;		/* also its process group */
 	enum part part;
@@ -278,6 +286,7 @@ static int spawn(struct supervisor *sv, enum part part)
 	if (pid == 0) {
 		close(sv->status_fd);
 		setpgid(0, 0);
+		prctl(PR_SET_NAME, part_comms[part]);
 		if (load_child_init(self))
 			_exit(1);
 		_exit(part_main(sv, part) ? 1 : 0);
@@ -459,6 +468,7 @@ supervisor_main(const struct load_config *c, struct load_shared *sh, pid_t paren
 	sigprocmask(SIG_SETMASK, &set, NULL);
 	/* Our own group: a terminal's ^C goes to the caller, who stops us. */
 	setpgid(0, 0);
+	prctl(PR_SET_NAME, "rtr-load");
 	/* If the caller dies, clean up as for load_stop(). */
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	if (getppid() != parent)

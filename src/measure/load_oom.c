@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,6 +85,7 @@ int load_oom_loop(const struct load_config *c, const struct load_cgroup *cg,
 			return err;
 		}
 		if (pid == 0) {
+			prctl(PR_SET_NAME, "rtr-load-victim");
 			if (load_child_init(self))
 				_exit(1);
 			victim(cg, c->oom_limit_bytes);
