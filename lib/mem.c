@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "rtready/mem.h"
@@ -157,6 +158,24 @@ static int stack_room(size_t *room)
 	if (size == 0 || here <= low || here - low > size)
 		return -ENOTSUP;
 	*room = here - low;
+	/*
+	 * The main thread's stack grows on demand up to RLIMIT_STACK. glibc
+	 * reports that limit; musl reports only what is mapped so far, so
+	 * also allow what the limit leaves (less 64 KiB for the environment
+	 * and auxiliary vector above the reported top).
+	 */
+	if (getpid() == (pid_t)syscall(SYS_gettid)) {
+		struct rlimit rl;
+		uintptr_t used = low + size - here;
+
+		if (getrlimit(RLIMIT_STACK, &rl) == 0) {
+			uint64_t lim = rl.rlim_cur == RLIM_INFINITY ? 2ull * STACK_PREFAULT_MAX :
+				       (uint64_t)rl.rlim_cur;
+
+			if (lim > used + (64u << 10) && lim - used - (64u << 10) > *room)
+				*room = (size_t)(lim - used - (64u << 10));
+		}
+	}
 	return 0;
 }
 
