@@ -36,15 +36,16 @@ static void unquote(char *s)
 
 int cmdline_parse(const char *buf, size_t len, struct cmdline *out)
 {
-	const char *nul = memchr(buf, '\0', len);
+	const char *nul;
 	size_t cap = 0;
 	char *p;
 
 	memset(out, 0, sizeof(*out));
-	if (nul)
-		len = (size_t)(nul - buf);
 	if (len > CMDLINE_TEXT_MAX)
 		return -EFBIG;
+	nul = memchr(buf, '\0', len);
+	if (nul)
+		len = (size_t)(nul - buf);
 	out->text = malloc(len + 1);
 	if (!out->text)
 		return -ENOMEM;

@@ -85,8 +85,13 @@ static void note_unreadable(struct tasks_facts *out, const char *path, int err)
 	}
 }
 
-/* Read one thread into @out. Return: 0 or -ENOMEM (other errors are counted). */
-static int read_task(const struct rootfs *fs, int pid, int tid, struct tasks_facts *out)
+/*
+ * Read one thread into @out; *threads gets the process's thread count from
+ * stat (0 when unknown). Return: 1 when listed, 0 when it vanished or was
+ * unreadable (counted), -ENOMEM.
+ */
+static int read_task(const struct rootfs *fs, int pid, int tid, struct tasks_facts *out,
+		     int64_t *threads)
 {
 	struct task_info t = { .pid = pid, .tid = tid, .last_cpu = -1 };
 	struct proc_status st;
@@ -95,6 +100,7 @@ static int read_task(const struct rootfs *fs, int pid, int tid, struct tasks_fac
 	size_t len;
 	int err;
 
+	*threads = 0;
 	if (rootfs_path(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid))
 		return 0;
 	err = rootfs_read(fs, path, STAT_CAP, &buf, &len);
@@ -112,6 +118,7 @@ static int read_task(const struct rootfs *fs, int pid, int tid, struct tasks_fac
 			note_unreadable(out, path, err);
 		return 0;
 	}
+	*threads = ps.num_threads;
 	memcpy(t.comm, ps.comm, sizeof(t.comm));
 	t.policy = (int)ps.policy;
 	t.rt_priority = (int)ps.rt_priority;
@@ -156,16 +163,33 @@ static int read_task(const struct rootfs *fs, int pid, int tid, struct tasks_fac
 		return -ENOMEM;
 	}
 	out->tasks[out->n++] = t;
-	return 0;
+	return 1;
 }
 
+/*
+ * The main thread first: most processes (and every kernel thread) have one
+ * thread, and its stat says so, which saves listing /proc/PID/task (five
+ * system calls) for each of them.
+ */
 static int read_process(const struct rootfs *fs, int pid, struct tasks_facts *out)
 {
 	char path[64];
 	struct dirent *de;
+	int64_t threads;
+	size_t vanished = out->vanished;
 	DIR *d;
-	int err = 0;
+	int err, main_read;
 
+	if (out->n >= TASKS_MAX) {
+		out->truncated = true;
+		return 0;
+	}
+	main_read = read_task(fs, pid, pid, out, &threads);
+	if (main_read < 0)
+		return main_read;
+	if (out->vanished > vanished || (main_read == 1 && threads == 1))
+		return 0;
+	err = 0;
 	rootfs_path(path, sizeof(path), "/proc/%d/task", pid);
 	d = rootfs_opendir(fs, path);
 	if (!d) {
@@ -175,19 +199,19 @@ static int read_process(const struct rootfs *fs, int pid, struct tasks_facts *ou
 			note_unreadable(out, path, -errno);
 		return 0;
 	}
-	while (!err && (de = readdir(d))) {
+	while (err >= 0 && (de = readdir(d))) {
 		int tid = numeric(de->d_name);
 
-		if (tid < 0)
+		if (tid < 0 || (tid == pid && main_read == 1))
 			continue;
 		if (out->n >= TASKS_MAX) {
 			out->truncated = true;
 			break;
 		}
-		err = read_task(fs, pid, tid, out);
+		err = read_task(fs, pid, tid, out, &threads);
 	}
 	closedir(d);
-	return err;
+	return err < 0 ? err : 0;
 }
 
 static int by_pid_tid(const void *a, const void *b)
