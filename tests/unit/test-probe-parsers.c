@@ -154,7 +154,7 @@ static void stat_bad(void **state)
 	assert_int_equal(parse_proc_stat(b, strlen(b), &ps), -EINVAL);
 	/* a NUL byte inside a number field */
 	memcpy(nul, stat_line, sizeof(stat_line));
-	nul[sizeof(stat_line) - 20] = '\0';
+	nul[strstr(stat_line, "69238848") - stat_line + 3] = '\0';
 	assert_int_equal(parse_proc_stat(nul, sizeof(stat_line) - 1, &ps), -EINVAL);
 	/* a NUL byte inside comm is kept as '?' */
 	memcpy(nul, stat_line, sizeof(stat_line));
