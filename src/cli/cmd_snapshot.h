@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* Options of `rtready snapshot`, parsed without side effects (unit-tested). */
+#ifndef RTR_CLI_CMD_SNAPSHOT_H
+#define RTR_CLI_CMD_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct snapshot_opts {
+	const char *dir;	/* where to write the tree */
+	const char *root;	/* what to capture: "/" or another tree */
+	bool force;		/* write into a non-empty directory */
+	bool help, version;
+};
+
+/* Parse argv (argv[0] = "snapshot"). Return: 0, or -EINVAL with a message in @err. */
+int snapshot_opts_parse(int argc, char **argv, struct snapshot_opts *o, char *err, size_t errlen);
+
+/*
+ * Whether @path (as a probe names it: "/proc/irq/24/smp_affinity_list") can
+ * be written under a snapshot directory: absolute, no empty, "." or ".."
+ * component, no control bytes, bounded length and depth.
+ */
+bool snapshot_path_ok(const char *path);
+
+#endif
