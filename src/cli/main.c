@@ -18,6 +18,7 @@ struct verb {
 static const struct verb verbs[] = {
 	{ "check", cmd_check, "audit this machine (or a snapshot) against the checklist" },
 	{ "snapshot", cmd_snapshot, "capture the files check reads into a directory, for --root" },
+	{ "run", cmd_run, "start a program with RT settings, a budget, and the runtime checker" },
 	{ "inspect", cmd_inspect, "apply the checklist to running processes, thread by thread" },
 	{ "tune", cmd_tune, "apply the runtime fixes with a crash-safe revert; write boot files" },
 	{ "latency", cmd_latency, "measure wake-up latency per CPU (cyclictest-class, with percentiles)" },

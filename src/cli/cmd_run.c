@@ -1,0 +1,671 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rtready run: start a program the way chrt, taskset and prlimit would
+ * together (policy, priority, nice, affinity, RLIMIT_MEMLOCK), optionally
+ * inside a CPU and memory budget cgroup of its own, optionally with the
+ * runtime checker preloaded; wait for it, then report what the checker saw
+ * and pass the program's exit status through.
+ *
+ * Exit status: the program's (its exit code, or 128 + the signal that
+ * killed it); 1 when --strict and the checker found something while the
+ * program itself succeeded; 2 when rtready could not start it at all
+ * (bad option, program not found, scheduling or cgroup refused) - the
+ * program never ran in that case, and the message says why.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_run.h"
+#include "render/json.h"
+#include "render/text.h"
+#include "run/cgroup.h"
+#include "run/exec.h"
+#include "run/findings.h"
+#include "util/parse.h"
+
+extern char **environ;
+
+#define REPORT_CAP (64u << 20)
+
+static const char usage_text[] =
+	"Usage: rtready run [OPTIONS] [--] COMMAND [ARGS...]\n"
+	"\n"
+	"Start COMMAND with realtime settings, a CPU and memory budget, and optionally the\n"
+	"runtime checker, which reports checklist violations inside the program at its exit.\n"
+	"\n"
+	"Scheduling and limits:\n"
+	"      --policy POLICY     fifo, rr or other (default: unchanged; fifo with --prio)\n"
+	"  -p, --prio N            realtime priority 1-98 (default 80 with fifo/rr)\n"
+	"      --allow-prio99      accept --prio 99 (the kernel's own critical threads run there)\n"
+	"  -c, --cpus LIST         CPU affinity, kernel list syntax (0-3,8)\n"
+	"  -n, --nice N            nice value -20..19\n"
+	"      --memlock-limit SIZE  RLIMIT_MEMLOCK (like 512M, or 'unlimited')\n"
+	"  -m, --mlock             lock all of the program's memory (mlockall through the\n"
+	"                          preloaded library); RLIMIT_MEMLOCK unlimited unless given\n"
+	"Budget for a non-realtime program (a cgroup of its own, removed at its end):\n"
+	"      --cpu-max PERCENT   CPU time cap in percent of one CPU (20, 150 for 1.5 CPUs)\n"
+	"      --memory-max SIZE   memory cap (like 256M)\n"
+	"Runtime checker:\n"
+	"  -C, --check             preload the checker and report its findings at exit\n"
+	"  -r, --report FILE       write the report to FILE (default: standard error)\n"
+	"  -f, --format FMT        text (default) or json\n"
+	"  -s, --strict            exit 1 on any finding (or a checker that could not attach)\n"
+	"                          when the program itself exited 0\n"
+	"  -h, --help              show this help\n"
+	"  -V, --version           show the version\n"
+	"\n"
+	"Exit status: the program's (its exit code, or 128 + signal); 1 with --strict and\n"
+	"findings; 2 when rtready could not start the program (bad option, command not\n"
+	"found or not executable, settings refused), with a message saying why.\n";
+
+void run_opts_free(struct run_opts *o)
+{
+	rtr_cpuset_free(&o->cpus);
+	memset(o, 0, sizeof(*o));
+}
+
+static int parse_policy(const char *arg, int *policy, char *err, size_t errlen)
+{
+	if (strcmp(arg, "fifo") == 0)
+		*policy = SCHED_FIFO;
+	else if (strcmp(arg, "rr") == 0)
+		*policy = SCHED_RR;
+	else if (strcmp(arg, "other") == 0)
+		*policy = SCHED_OTHER;
+	else {
+		snprintf(err, errlen, "--policy: '%s' is not one of fifo, rr, other", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_percent(const char *arg, unsigned *out, char *err, size_t errlen)
+{
+	char buf[32];
+	size_t len = strlen(arg);
+	int64_t v;
+
+	if (len > 0 && len < sizeof(buf) && arg[len - 1] == '%')
+		len--;
+	if (len == 0 || len >= sizeof(buf) ||
+	    (memcpy(buf, arg, len), buf[len] = '\0', parse_int64(buf, 1, 100000, &v))) {
+		snprintf(err, errlen,
+			 "--cpu-max: '%s' is not a percentage of one CPU (1 to 100000, like 20)",
+			 arg);
+		return -EINVAL;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_bytes(const char *opt, const char *arg, bool unlimited_ok, uint64_t *out,
+		       char *err, size_t errlen)
+{
+	if (unlimited_ok && (strcmp(arg, "unlimited") == 0 || strcmp(arg, "infinity") == 0)) {
+		*out = UINT64_MAX;
+		return 0;
+	}
+	if (parse_size(arg, out) || *out == 0) {
+		snprintf(err, errlen, "%s: '%s' is not a size (like 64M, 2G%s)", opt, arg,
+			 unlimited_ok ? ", or unlimited" : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_int(const char *opt, const char *arg, int64_t min, int64_t max, int *out,
+		     char *err, size_t errlen)
+{
+	int64_t v;
+
+	if (parse_int64(arg, min, max, &v)) {
+		snprintf(err, errlen, "%s: '%s' is not a number from %lld to %lld", opt, arg,
+			 (long long)min, (long long)max);
+		return -EINVAL;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/* Rules between options, once all are read. */
+static int validate(struct run_opts *o, bool prio_set, bool out_opts, char *err, size_t errlen)
+{
+	bool rt;
+
+	if (prio_set && o->policy < 0)
+		o->policy = SCHED_FIFO;
+	rt = o->policy == SCHED_FIFO || o->policy == SCHED_RR;
+	if (rt && !prio_set)
+		o->prio = 80;
+	if (!rt && prio_set) {
+		snprintf(err, errlen, "--prio applies to the fifo and rr policies only");
+		return -EINVAL;
+	}
+	if (rt && o->prio == 99 && !o->allow_prio99) {
+		snprintf(err, errlen, "--prio 99 is refused: the kernel's own critical threads run "
+				      "there (use 98 or below, or --allow-prio99)");
+		return -EINVAL;
+	}
+	if (rt && o->cpu_max_pct) {
+		snprintf(err, errlen, "--cpu-max caps non-realtime programs only; a realtime "
+				      "policy is not limited by it");
+		return -EINVAL;
+	}
+	if (out_opts && !o->check) {
+		snprintf(err, errlen, "--report, --format and --strict need --check");
+		return -EINVAL;
+	}
+	if (!o->help && !o->version && o->n_cmd == 0) {
+		snprintf(err, errlen, "no command given (rtready run [OPTIONS] -- COMMAND ...)");
+		return -EINVAL;
+	}
+	if (o->mlock && !o->memlock_set) {
+		o->memlock_set = true;
+		o->memlock_bytes = UINT64_MAX;
+	}
+	return 0;
+}
+
+int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t errlen)
+{
+	enum { OPT_POLICY = 256, OPT_PRIO99, OPT_MEMLOCK, OPT_CPU_MAX, OPT_MEM_MAX };
+	static const struct option longopts[] = {
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "prio", required_argument, NULL, 'p' },
+		{ "allow-prio99", no_argument, NULL, OPT_PRIO99 },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "nice", required_argument, NULL, 'n' },
+		{ "mlock", no_argument, NULL, 'm' },
+		{ "memlock-limit", required_argument, NULL, OPT_MEMLOCK },
+		{ "cpu-max", required_argument, NULL, OPT_CPU_MAX },
+		{ "memory-max", required_argument, NULL, OPT_MEM_MAX },
+		{ "check", no_argument, NULL, 'C' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool prio_set = false, out_opts = false;
+	int c, rc = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->policy = -1;
+	optind = 0;
+	opterr = 0;
+	/* "+": stop at the command, so its own options are not taken for ours. */
+	while (rc == 0 && (c = getopt_long(argc, argv, "+:p:c:n:mCr:f:shV", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_POLICY:
+			rc = parse_policy(optarg, &o->policy, err, errlen);
+			break;
+		case 'p':
+			rc = parse_int("--prio", optarg, 1, 99, &o->prio, err, errlen);
+			prio_set = true;
+			break;
+		case OPT_PRIO99:
+			o->allow_prio99 = true;
+			break;
+		case 'c':
+			rtr_cpuset_free(&o->cpus);
+			rc = cli_parse_cpulist("--cpus", optarg, &o->cpus, err, errlen);
+			o->cpus_set = true;
+			break;
+		case 'n':
+			rc = parse_int("--nice", optarg, -20, 19, &o->nice, err, errlen);
+			o->nice_set = true;
+			break;
+		case 'm':
+			o->mlock = true;
+			break;
+		case OPT_MEMLOCK:
+			rc = parse_bytes("--memlock-limit", optarg, true, &o->memlock_bytes, err,
+					 errlen);
+			o->memlock_set = true;
+			break;
+		case OPT_CPU_MAX:
+			rc = parse_percent(optarg, &o->cpu_max_pct, err, errlen);
+			break;
+		case OPT_MEM_MAX:
+			rc = parse_bytes("--memory-max", optarg, false, &o->memory_max_bytes, err,
+					 errlen);
+			break;
+		case 'C':
+			o->check = true;
+			break;
+		case 'r':
+			o->report = optarg;
+			out_opts = true;
+			break;
+		case 'f':
+			rc = cli_parse_format(optarg, &o->format, err, errlen);
+			out_opts = true;
+			break;
+		case 's':
+			o->strict = true;
+			out_opts = true;
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+			rc = -EINVAL;
+			break;
+		default:
+			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			rc = -EINVAL;
+			break;
+		}
+	}
+	if (rc == 0) {
+		o->cmd = argv + optind;
+		o->n_cmd = argc - optind;
+		rc = validate(o, prio_set, out_opts, err, errlen);
+	}
+	return rc;
+}
+
+/* ---- running ---- */
+
+struct run_state {
+	char path[PATH_MAX];		/* the program found on PATH */
+	char preload[PATH_MAX];		/* the checker library, "" when not used */
+	char report_file[PATH_MAX];	/* the checker's JSON lines, "" when not used */
+	struct elf_facts elf;
+	struct run_cgroup cg;
+	char **envp;
+	pid_t pid;
+	int status;
+};
+
+/* LD_PRELOAD, RTREADY_CHECK_REPORT and RTREADY_MLOCKALL over a copy of environ. */
+static int build_env(struct run_state *st, const struct run_opts *o)
+{
+	const char *old = getenv("LD_PRELOAD");
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 4, sizeof(*env));
+	if (!env)
+		return -ENOMEM;
+	st->envp = env;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LD_PRELOAD=", 11) && strncmp(environ[i], "RTREADY_", 8))
+			env[k++] = strdup(environ[i]);
+	/* Ours first, so that it sees the calls before any other preloaded allocator. */
+	if (asprintf(&env[k++], "LD_PRELOAD=%s%s%s", st->preload, old && *old ? ":" : "",
+		     old ? old : "") < 0)
+		env[k - 1] = NULL;
+	if (o->check && asprintf(&env[k++], "RTREADY_CHECK_REPORT=%s", st->report_file) < 0)
+		env[k - 1] = NULL;
+	if (o->mlock)
+		env[k++] = strdup("RTREADY_MLOCKALL=1");
+	for (size_t i = 0; i < k; i++)
+		if (!env[i])
+			return -ENOMEM;
+	return 0;
+}
+
+static void free_env(char **env)
+{
+	for (size_t i = 0; env && env[i]; i++)
+		free(env[i]);
+	free(env);
+}
+
+static int make_report_file(struct run_state *st)
+{
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (snprintf(st->report_file, sizeof(st->report_file), "%s/rtready-check.XXXXXX", tmp) >=
+	    (int)sizeof(st->report_file))
+		return -ENAMETOOLONG;
+	fd = mkostemp(st->report_file, O_CLOEXEC);
+	if (fd < 0) {
+		st->report_file[0] = '\0';
+		return -errno;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Everything before fork: find the program and the library, make the cgroup. */
+static int prepare(struct run_state *st, const struct run_opts *o)
+{
+	char err[PATH_MAX + 256];
+	int rc = run_find_program(o->cmd[0], st->path, sizeof(st->path));
+
+	if (rc == -ENOENT) {
+		cli_error("run", "'%s': command not found", o->cmd[0]);
+		return rc;
+	}
+	if (rc) {
+		cli_error("run", "'%s': cannot execute: %s", o->cmd[0], strerror(-rc));
+		return rc;
+	}
+	rc = run_inspect_program(st->path, &st->elf);
+	if (rc) {
+		cli_error("run", "cannot read %s: %s", st->path, strerror(-rc));
+		return rc;
+	}
+	if (o->mlock && st->elf.elf && !st->elf.dynamic) {
+		cli_error("run", "--mlock works through a preloaded library, which a statically "
+				 "linked program (%s) never loads; call mlockall() in it", st->path);
+		return -EINVAL;
+	}
+	if (o->check || o->mlock) {
+		if (run_find_preload(st->preload, sizeof(st->preload))) {
+			cli_error("run", "cannot find the checker library (tried %s; set "
+					 "RTREADY_PRELOAD)", st->preload);
+			return -ENOENT;
+		}
+		if (strpbrk(st->preload, ": ")) {
+			cli_error("run", "the checker library path '%s' holds ':' or a blank, "
+					 "which LD_PRELOAD cannot carry", st->preload);
+			return -EINVAL;
+		}
+	}
+	if (o->check && (rc = make_report_file(st)) != 0) {
+		cli_error("run", "cannot create the checker's report file: %s", strerror(-rc));
+		return rc;
+	}
+	if (o->cpu_max_pct || o->memory_max_bytes) {
+		struct cgroup_limits lim = { o->cpu_max_pct, o->memory_max_bytes };
+		char name[64];
+
+		snprintf(name, sizeof(name), "rtready-run-%ld", (long)getpid());
+		rc = run_cgroup_create(&st->cg, &lim, name, err, sizeof(err));
+		if (rc) {
+			cli_error("run", "cannot make the budget cgroup: %s", err);
+			return rc;
+		}
+	}
+	if (o->check || o->mlock)
+		return build_env(st, o);
+	st->envp = NULL;
+	return 0;
+}
+
+static int start(struct run_state *st, const struct run_opts *o)
+{
+	struct spawn_config sc = {
+		.argv = o->cmd,
+		.path = st->path,
+		.envp = st->envp ? st->envp : environ,
+		.policy = o->policy,
+		.prio = o->policy == SCHED_FIFO || o->policy == SCHED_RR ? o->prio : 0,
+		.nice_set = o->nice_set,
+		.nice = o->nice,
+		.cpus = o->cpus_set ? &o->cpus : NULL,
+		.memlock_set = o->memlock_set,
+		.memlock_bytes = o->memlock_bytes,
+		.cg = st->cg.n_procs ? &st->cg : NULL,
+	};
+	char err[PATH_MAX + 256];
+	int rc = spawn_start(&sc, &st->pid, err, sizeof(err));
+
+	if (rc)
+		cli_error("run", "%s", err);
+	return rc;
+}
+
+static int read_report_file(const char *path, char **text, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap + 1);
+
+	if (fd < 0 || !buf) {
+		rc = fd < 0 ? -errno : -ENOMEM;
+		goto out;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			char *nb = cap >= REPORT_CAP ? NULL : realloc(buf, cap * 2 + 1);
+
+			if (!nb)
+				break;	/* past the cap: what we have is parsed */
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			rc = -errno;
+			goto out;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	buf = NULL;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return rc;
+}
+
+static json_t *checker_json(const struct app_check *ac, const struct run_state *st, long pid)
+{
+	json_t *procs = json_array();
+
+	for (size_t i = 0; procs && i < ac->n_procs; i++) {
+		const struct app_process *p = &ac->procs[i];
+
+		json_array_append_new(procs, json_pack("{s:I, s:I, s:s, s:b, s:s}", "pid",
+						       (json_int_t)p->pid, "ppid",
+						       (json_int_t)p->ppid, "exe", p->exe,
+						       "complete", p->bye, "ended_by",
+						       p->why ? p->why : ""));
+	}
+	return json_pack("{s:b, s:s, s:o, s:I}", "attached", app_check_attached(ac, pid),
+			 "library", st->preload, "processes", procs, "ignored_lines",
+			 (json_int_t)ac->bad_lines);
+}
+
+static json_t *program_json(const struct run_opts *o, const struct run_state *st)
+{
+	json_t *argv = json_array();
+
+	for (int i = 0; argv && i < o->n_cmd; i++)
+		json_array_append_new(argv, json_string(o->cmd[i]));
+	return json_pack("{s:o, s:s, s:I, s:i, s:o}", "argv", argv, "path", st->path, "pid",
+			 (json_int_t)st->pid, "exit_status", spawn_exit_code(st->status),
+			 "signal",
+			 WIFSIGNALED(st->status) ? json_integer(WTERMSIG(st->status)) : json_null());
+}
+
+static int render_json(FILE *out, const struct report *r, json_t *extras,
+		       const struct app_check *ac, const struct run_opts *o,
+		       const struct run_state *st)
+{
+	json_t *j = report_to_json(r, "findings");
+	json_t *arr = json_object_get(j, "findings");
+	int rc;
+
+	if (!j)
+		return -ENOMEM;
+	for (size_t i = 0; i < json_array_size(arr) && i < json_array_size(extras); i++)
+		json_object_update(json_array_get(arr, i), json_array_get(extras, i));
+	json_object_set_new(j, "program", program_json(o, st));
+	json_object_set_new(j, "checker", checker_json(ac, st, st->pid));
+	rc = json_write(out, j);
+	json_decref(j);
+	return rc;
+}
+
+static void render_text_header(FILE *out, const struct app_check *ac, const struct run_opts *o,
+			       const struct run_state *st)
+{
+	if (WIFSIGNALED(st->status))
+		fprintf(out, "rtready run: %s (pid %ld) was killed by signal %d (%s)\n", o->cmd[0],
+			(long)st->pid, WTERMSIG(st->status), strsignal(WTERMSIG(st->status)));
+	else
+		fprintf(out, "rtready run: %s (pid %ld) exited with status %d\n", o->cmd[0],
+			(long)st->pid, spawn_exit_code(st->status));
+	if (!app_check_attached(ac, st->pid)) {
+		fputs("checker: not attached\n", out);
+		return;
+	}
+	fprintf(out, "checker: attached to %zu process%s:", ac->n_procs,
+		ac->n_procs == 1 ? "" : "es");
+	for (size_t i = 0; i < ac->n_procs && i < 8; i++) {
+		const char *s = strrchr(ac->procs[i].exe, '/');
+
+		fprintf(out, " %ld (%s)", ac->procs[i].pid, s ? s + 1 : ac->procs[i].exe);
+	}
+	fputs(ac->n_procs > 8 ? " ...\n\n" : "\n\n", out);
+}
+
+static int host_info(struct report *r)
+{
+	struct utsname u;
+	int rc = report_set_host(&r->host.kernel, uname(&u) == 0 ? u.release : "");
+
+	rc = rc ? rc : report_set_host(&r->host.root, "/");
+	rc = rc ? rc : report_set_host(&r->host.cpus_online, "");
+	return rc ? rc : report_set_host(&r->host.rt_cpus, "");
+}
+
+/*
+ * Read the checker's records, render them. Return: 0 (and *bad set when
+ * --strict should fail) or -errno (printed).
+ */
+static int report_check(const struct run_opts *o, const struct run_state *st, bool *bad)
+{
+	struct app_context ctx = { st->pid, st->path, st->elf.elf && !st->elf.dynamic,
+				   st->elf.setid, st->elf.script, st->status };
+	struct app_check ac = { 0 };
+	struct cli_output out = { 0 };
+	json_t *extras = json_array();
+	char *text = NULL;
+	struct report r;
+	size_t len = 0;
+	int rc;
+
+	report_init(&r, "run");
+	rc = read_report_file(st->report_file, &text, &len);
+	rc = rc ? rc : app_check_parse(text, len, &ac);
+	rc = rc ? rc : (extras ? app_check_to_report(&ac, &ctx, &r, extras) : -ENOMEM);
+	rc = rc ? rc : host_info(&r);
+	if (rc) {
+		cli_error("run", "cannot read the checker's records: %s", strerror(-rc));
+		goto out;
+	}
+	if (o->report) {
+		rc = cli_output_open(&out, o->report);
+		if (rc) {
+			cli_error("run", "cannot write %s: %s", o->report, strerror(-rc));
+			goto out;
+		}
+	} else {
+		out.fp = stderr;
+	}
+	if (o->format == FORMAT_JSON) {
+		rc = render_json(out.fp, &r, extras, &ac, o, st);
+	} else {
+		struct text_style ts = { cli_use_color(out.fp), false };
+
+		render_text_header(out.fp, &ac, o, st);
+		rc = text_write_findings(out.fp, &r, &ts);
+	}
+	if (o->report)
+		rc = cli_output_close(&out, rc == 0) ?: rc;
+	if (rc)
+		cli_error("run", "cannot write the report: %s", strerror(-rc));
+	{
+		struct summary s = report_summary(&r);
+
+		*bad = s.fail || s.warn || s.skip;
+	}
+out:
+	json_decref(extras);
+	app_check_free(&ac);
+	report_free(&r);
+	free(text);
+	return rc;
+}
+
+static int run_execute(const struct run_opts *o)
+{
+	struct run_state *st = calloc(1, sizeof(*st));
+	char err[PATH_MAX + 256];
+	bool bad = false;
+	int rc, code = EXIT_USAGE;
+
+	if (!st) {
+		cli_error("run", "out of memory");
+		return EXIT_USAGE;
+	}
+	rc = prepare(st, o);
+	if (rc == -ENOMEM)
+		cli_error("run", "out of memory");
+	if (!rc && (rc = start(st, o)) == 0) {
+		rc = spawn_wait(st->pid, &st->status);
+		if (rc)
+			cli_error("run", "waiting for pid %ld: %s", (long)st->pid, strerror(-rc));
+		else
+			code = spawn_exit_code(st->status);
+	}
+	if (st->cg.n_dirs && run_cgroup_remove(&st->cg, err, sizeof(err)))
+		cli_warn("run", "%s", err);
+	if (!rc && o->check && report_check(o, st, &bad) == 0 && o->strict && bad && code == 0)
+		code = EXIT_FINDINGS;
+	if (st->report_file[0])
+		unlink(st->report_file);
+	free_env(st->envp);
+	free(st);
+	return code;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o;
+	char err[512] = "";
+	int rc;
+
+	if (run_opts_parse(argc, argv, &o, err, sizeof(err))) {
+		cli_error("run", "%s", err);
+		fputs("Try 'rtready run --help'.\n", stderr);
+		run_opts_free(&o);
+		return EXIT_USAGE;
+	}
+	if (o.help || o.version) {
+		if (o.help)
+			fputs(usage_text, stdout);
+		else
+			cli_version();
+		run_opts_free(&o);
+		return EXIT_OK;
+	}
+	rc = run_execute(&o);
+	run_opts_free(&o);
+	return rc;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* Options of `rtready run`, parsed without side effects (unit-tested). */
+#ifndef RTR_CLI_CMD_RUN_H
+#define RTR_CLI_CMD_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli/cli.h"
+#include "rtready/cpuset.h"
+
+struct run_opts {
+	int policy;		/* -1: leave as is; SCHED_OTHER, SCHED_FIFO, SCHED_RR */
+	int prio;
+	bool allow_prio99;
+	struct rtr_cpuset cpus;
+	bool cpus_set;
+	bool mlock;
+	bool memlock_set;
+	uint64_t memlock_bytes;	/* UINT64_MAX: unlimited */
+	bool nice_set;
+	int nice;
+	unsigned cpu_max_pct;	/* 0: no CPU budget */
+	uint64_t memory_max_bytes;	/* 0: no memory budget */
+	bool check;
+	const char *report;	/* NULL: standard error */
+	enum output_format format;
+	bool strict;
+	bool help, version;
+	char **cmd;		/* the command and its arguments (points into argv) */
+	int n_cmd;
+};
+
+/*
+ * Parse argv (argv[0] = "run"); the command starts at the first
+ * non-option argument or after "--". Return: 0, or -EINVAL with a
+ * message in @err.
+ */
+int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t errlen);
+void run_opts_free(struct run_opts *o);
+
+#endif

@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: MIT
+/*
+ * CPU and memory budget cgroups for `rtready run`; see cgroup.h.
+ *
+ * Placement: the new group goes under rtready's own cgroup, so that a
+ * delegated subtree (systemd user session, container) is respected. On
+ * cgroup v2 the parent must have the controllers in cgroup.subtree_control,
+ * which the kernel refuses while the parent itself holds processes (the
+ * "no internal processes" rule); in that case the group is made under the
+ * root of the mounted hierarchy instead, where the rule does not apply.
+ * On a hybrid system (v2 mounted without the cpu or memory controller, as
+ * systemd's "unified" mount is), the v1 hierarchies are used.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "probe/rootfs.h"
+#include "run/cgroup.h"
+
+#define CPU_PERIOD_US 100000u
+#define MAX_LINES 100000
+
+/* mountinfo escapes blanks and backslashes in paths as \ooo. */
+static void unescape_octal(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = '\0';
+}
+
+static bool list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == n && strncmp(p, word, n) == 0)
+			return true;
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+static void copy_path(char *dst, const char *src)
+{
+	snprintf(dst, PATH_MAX, "%s", src);
+	unescape_octal(dst);
+}
+
+/*
+ * One mountinfo line, e.g.
+ *   31 30 0:28 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu
+ *   40 30 0:37 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+ * fields: id parent dev root mountpoint options [optional...] - type source superoptions
+ */
+static bool parse_mount_line(char *line, struct cgroup_mounts *out)
+{
+	char *tok[64], *save = NULL;
+	int n = 0, dash = -1;
+
+	for (char *t = strtok_r(line, " ", &save); t && n < 64; t = strtok_r(NULL, " ", &save)) {
+		if (dash < 0 && n >= 6 && strcmp(t, "-") == 0)
+			dash = n;
+		tok[n++] = t;
+	}
+	if (dash < 0 || n < dash + 4)
+		return false;
+	if (strcmp(tok[dash + 1], "cgroup2") == 0) {
+		if (!out->v2[0]) {
+			copy_path(out->v2, tok[4]);
+			copy_path(out->v2_root, tok[3]);
+		}
+	} else if (strcmp(tok[dash + 1], "cgroup") == 0) {
+		const char *opts = tok[dash + 3];
+
+		if (list_has(opts, "cpu") && !out->v1_cpu[0]) {
+			copy_path(out->v1_cpu, tok[4]);
+			copy_path(out->v1_cpu_root, tok[3]);
+		}
+		if (list_has(opts, "memory") && !out->v1_memory[0]) {
+			copy_path(out->v1_memory, tok[4]);
+			copy_path(out->v1_memory_root, tok[3]);
+		}
+	}
+	return true;
+}
+
+/* Call @fn on each line of a copy of @text; Return: lines parsed or -ENOMEM. */
+static int for_each_line(const char *text, bool (*fn)(char *, void *), void *ctx)
+{
+	char *copy = strdup(text), *save = NULL;
+	int parsed = 0, lines = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *l = strtok_r(copy, "\n", &save); l && lines < MAX_LINES;
+	     l = strtok_r(NULL, "\n", &save), lines++)
+		if (fn(l, ctx))
+			parsed++;
+	free(copy);
+	return parsed;
+}
+
+static bool mount_cb(char *line, void *ctx)
+{
+	return parse_mount_line(line, ctx);
+}
+
+int cgroup_parse_mountinfo(const char *text, struct cgroup_mounts *out)
+{
+	int n;
+
+	memset(out, 0, sizeof(*out));
+	n = for_each_line(text, mount_cb, out);
+	if (n < 0)
+		return n;
+	return n > 0 ? 0 : -EINVAL;
+}
+
+/*
+ * One /proc/self/cgroup line: "0::/user.slice/x.scope" (v2) or
+ * "4:memory:/process_api/ae06" and "2:cpu,cpuacct:/" (v1).
+ */
+static bool self_cb(char *line, void *ctx)
+{
+	struct cgroup_self *out = ctx;
+	char *c1 = strchr(line, ':'), *c2;
+
+	if (!c1)
+		return false;
+	c2 = strchr(c1 + 1, ':');
+	if (!c2 || c2[1] != '/')
+		return false;
+	*c1 = *c2 = '\0';
+	if (strcmp(line, "0") == 0 && c1 + 1 == c2) {
+		copy_path(out->v2, c2 + 1);
+		return true;
+	}
+	if (list_has(c1 + 1, "cpu"))
+		copy_path(out->v1_cpu, c2 + 1);
+	if (list_has(c1 + 1, "memory"))
+		copy_path(out->v1_memory, c2 + 1);
+	return true;
+}
+
+int cgroup_parse_self(const char *text, struct cgroup_self *out)
+{
+	int n;
+
+	memset(out, 0, sizeof(*out));
+	n = for_each_line(text, self_cb, out);
+	if (n < 0)
+		return n;
+	return n > 0 ? 0 : -EINVAL;
+}
+
+/*
+ * The directory of cgroup @path (as /proc/self/cgroup names it) in a
+ * hierarchy mounted at @mnt whose root is @mroot. A path outside the
+ * mount's root (another namespace's view) falls back to the mount itself.
+ */
+static int hier_dir(char *out, size_t len, const char *mnt, const char *mroot, const char *path)
+{
+	size_t rl = strlen(mroot);
+	const char *rest = path;
+	int n;
+
+	if (strcmp(mroot, "/") != 0) {
+		if (strncmp(path, mroot, rl) == 0 && (path[rl] == '/' || path[rl] == '\0'))
+			rest = path + rl;
+		else
+			rest = "";
+	}
+	if (strcmp(rest, "/") == 0)
+		rest = "";
+	n = snprintf(out, len, "%s%s", mnt, rest);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+	size_t len = strlen(text);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	return err;
+}
+
+static int write_attr(const char *dir, const char *attr, const char *text, char *err,
+		      size_t errlen)
+{
+	char path[PATH_MAX + 64];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	rc = write_file(path, text);
+	if (rc)
+		snprintf(err, errlen, "cannot write '%s' to %s: %s", text, path, strerror(-rc));
+	return rc;
+}
+
+static int make_dir(struct run_cgroup *cg, const char *parent, const char *name, char *err,
+		    size_t errlen)
+{
+	char *dir = cg->dirs[cg->n_dirs];
+	int n = snprintf(dir, PATH_MAX, "%s/%s", parent, name);
+
+	if (n < 0 || n >= PATH_MAX) {
+		snprintf(err, errlen, "cgroup path too long under %s", parent);
+		return -ENAMETOOLONG;
+	}
+	/* A leftover of an earlier run with the same pid: empty, so removable. */
+	if (mkdir(dir, 0755) < 0 && (errno != EEXIST || rmdir(dir) < 0 || mkdir(dir, 0755) < 0)) {
+		int rc = -errno;
+
+		snprintf(err, errlen, "cannot create cgroup %s: %s", dir, strerror(-rc));
+		return rc;
+	}
+	memcpy(cg->procs[cg->n_procs], dir, (size_t)n);
+	memcpy(cg->procs[cg->n_procs] + n, "/cgroup.procs", sizeof("/cgroup.procs"));
+	cg->n_procs++;
+	cg->n_dirs++;
+	return 0;
+}
+
+static bool has_controllers(const struct rootfs *fs, const char *file, bool cpu, bool mem)
+{
+	char buf[512];
+
+	if (rootfs_read_str(fs, file, buf, sizeof(buf)) < 0)
+		return false;
+	for (char *p = buf; *p; p++)
+		if (*p == ' ')
+			*p = ',';
+	return (!cpu || list_has(buf, "cpu")) && (!mem || list_has(buf, "memory"));
+}
+
+/* Let children of @dir use the controllers. Return: 0 or -errno. */
+static int v2_enable(const struct rootfs *fs, const char *dir, bool cpu, bool mem)
+{
+	char path[PATH_MAX + 32];
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", dir);
+	if (has_controllers(fs, path, cpu, mem))
+		return 0;
+	if (cpu)
+		rc = write_file(path, "+cpu");
+	if (!rc && mem)
+		rc = write_file(path, "+memory");
+	return rc;
+}
+
+static int write_limits(const struct run_cgroup *cg, int version, const struct cgroup_limits *lim,
+			char *err, size_t errlen)
+{
+	char val[64];
+	size_t i = 0;
+	int rc = 0;
+
+	if (lim->cpu_pct) {
+		unsigned long long quota = (unsigned long long)lim->cpu_pct * (CPU_PERIOD_US / 100);
+
+		if (version == 2) {
+			snprintf(val, sizeof(val), "%llu %u", quota, CPU_PERIOD_US);
+			rc = write_attr(cg->dirs[0], "cpu.max", val, err, errlen);
+		} else {
+			snprintf(val, sizeof(val), "%u", CPU_PERIOD_US);
+			rc = write_attr(cg->dirs[i], "cpu.cfs_period_us", val, err, errlen);
+			snprintf(val, sizeof(val), "%llu", quota);
+			rc = rc ? rc : write_attr(cg->dirs[i], "cpu.cfs_quota_us", val, err, errlen);
+			i++;
+		}
+	}
+	if (!rc && lim->memory_bytes) {
+		snprintf(val, sizeof(val), "%llu", (unsigned long long)lim->memory_bytes);
+		if (version == 2)
+			rc = write_attr(cg->dirs[0], "memory.max", val, err, errlen);
+		else
+			rc = write_attr(cg->dirs[i], "memory.limit_in_bytes", val, err, errlen);
+	}
+	return rc;
+}
+
+static int create_v2(struct run_cgroup *cg, const struct rootfs *fs,
+		     const struct cgroup_mounts *m, const struct cgroup_self *self,
+		     const struct cgroup_limits *lim, const char *name, char *err, size_t errlen)
+{
+	bool cpu = lim->cpu_pct != 0, mem = lim->memory_bytes != 0;
+	char own[PATH_MAX], parent[PATH_MAX];
+	int rc = hier_dir(own, sizeof(own), m->v2, m->v2_root, self->v2);
+
+	if (rc) {
+		snprintf(err, errlen, "cgroup path too long");
+		return rc;
+	}
+	snprintf(parent, sizeof(parent), "%s", own);
+	if (v2_enable(fs, parent, cpu, mem) != 0) {
+		/* Our cgroup holds processes (ours): use the hierarchy's top. */
+		snprintf(parent, sizeof(parent), "%s", m->v2);
+		rc = v2_enable(fs, parent, cpu, mem);
+		if (rc) {
+			snprintf(err, errlen,
+				 "cannot enable the cpu/memory controllers in %s or %s: %s", own,
+				 parent, strerror(-rc));
+			return rc;
+		}
+	}
+	cg->version = 2;
+	return make_dir(cg, parent, name, err, errlen);
+}
+
+static int create_v1(struct run_cgroup *cg, const struct cgroup_mounts *m,
+		     const struct cgroup_self *self, const struct cgroup_limits *lim,
+		     const char *name, char *err, size_t errlen)
+{
+	char parent[PATH_MAX];
+	int rc = 0;
+
+	cg->version = 1;
+	if (lim->cpu_pct) {
+		if (!m->v1_cpu[0]) {
+			snprintf(err, errlen, "no cgroup hierarchy has the cpu controller");
+			return -ENOENT;
+		}
+		rc = hier_dir(parent, sizeof(parent), m->v1_cpu, m->v1_cpu_root, self->v1_cpu);
+		rc = rc ? rc : make_dir(cg, parent, name, err, errlen);
+	}
+	if (!rc && lim->memory_bytes) {
+		if (!m->v1_memory[0]) {
+			snprintf(err, errlen, "no cgroup hierarchy has the memory controller");
+			return -ENOENT;
+		}
+		rc = hier_dir(parent, sizeof(parent), m->v1_memory, m->v1_memory_root,
+			      self->v1_memory);
+		rc = rc ? rc : make_dir(cg, parent, name, err, errlen);
+	}
+	return rc;
+}
+
+static int read_layout(const struct rootfs *fs, struct cgroup_mounts *m, struct cgroup_self *self,
+		       char *err, size_t errlen)
+{
+	char *text = NULL;
+	size_t len;
+	int rc;
+
+	rc = rootfs_read(fs, "/proc/self/mountinfo", ROOTFS_CAP_LARGE, &text, &len);
+	if (!rc) {
+		rc = cgroup_parse_mountinfo(text, m);
+		free(text);
+		text = NULL;
+	}
+	if (rc) {
+		snprintf(err, errlen, "cannot read the mounts (/proc/self/mountinfo): %s",
+			 strerror(-rc));
+		return rc;
+	}
+	rc = rootfs_read(fs, "/proc/self/cgroup", ROOTFS_CAP_DEFAULT, &text, &len);
+	if (!rc) {
+		rc = cgroup_parse_self(text, self);
+		free(text);
+	}
+	if (rc)
+		snprintf(err, errlen, "cannot read /proc/self/cgroup: %s", strerror(-rc));
+	return rc;
+}
+
+int run_cgroup_create(struct run_cgroup *cg, const struct cgroup_limits *lim, const char *name,
+		      char *err, size_t errlen)
+{
+	struct cgroup_mounts *m = calloc(1, sizeof(*m));
+	struct cgroup_self *self = calloc(1, sizeof(*self));
+	char ctl[PATH_MAX + 32], tmp[256];
+	struct rootfs fs;
+	int rc;
+
+	memset(cg, 0, sizeof(*cg));
+	if (!m || !self) {
+		free(m);
+		free(self);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rc = rootfs_open(&fs, "/");
+	if (rc) {
+		snprintf(err, errlen, "cannot open /: %s", strerror(-rc));
+		goto out;
+	}
+	rc = read_layout(&fs, m, self, err, errlen);
+	if (rc)
+		goto out_fs;
+	snprintf(ctl, sizeof(ctl), "%s/cgroup.controllers", m->v2);
+	if (m->v2[0] && has_controllers(&fs, ctl, lim->cpu_pct != 0, lim->memory_bytes != 0))
+		rc = create_v2(cg, &fs, m, self, lim, name, err, errlen);
+	else
+		rc = create_v1(cg, m, self, lim, name, err, errlen);
+	if (!rc)
+		rc = write_limits(cg, cg->version, lim, err, errlen);
+	if (rc)
+		(void)run_cgroup_remove(cg, tmp, sizeof(tmp));
+out_fs:
+	rootfs_close(&fs);
+out:
+	free(m);
+	free(self);
+	return rc;
+}
+
+int run_cgroup_join(const struct run_cgroup *cg)
+{
+	for (size_t i = 0; i < cg->n_procs; i++) {
+		/* "0" is the writing process, in v1 and v2 alike. */
+		int rc = write_file(cg->procs[i], "0");
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int run_cgroup_remove(struct run_cgroup *cg, char *err, size_t errlen)
+{
+	struct timespec pause = { 0, 5 * 1000 * 1000 };
+	int rc = 0;
+
+	for (size_t i = cg->n_dirs; i-- > 0;) {
+		int tries = 0, r = 0;
+
+		/* An exited task leaves its cgroup a moment after it is reaped. */
+		while (rmdir(cg->dirs[i]) < 0) {
+			r = -errno;
+			if (r == -ENOENT) {
+				r = 0;
+				break;
+			}
+			if (r != -EBUSY || ++tries >= 200)
+				break;
+			nanosleep(&pause, NULL);
+			r = 0;
+		}
+		if (r && !rc) {
+			rc = r;
+			if (r == -EBUSY)
+				snprintf(err, errlen,
+					 "cgroup %s still holds processes the program left behind; "
+					 "left in place", cg->dirs[i]);
+			else
+				snprintf(err, errlen, "cannot remove cgroup %s: %s", cg->dirs[i],
+					 strerror(-r));
+		}
+	}
+	cg->n_dirs = cg->n_procs = 0;
+	cg->version = 0;
+	return rc;
+}

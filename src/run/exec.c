@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: MIT
+/* Finding, inspecting and starting the program of `rtready run`; see exec.h. */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "probe/rootfs.h"
+#include "run/exec.h"
+#include "run/run-config.h"
+
+#define PRELOAD_NAME "librtready-check.so"
+
+static bool executable_file(const char *path, int *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0) {
+		*err = -errno;
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*err = -EACCES;
+		return false;
+	}
+	if (access(path, X_OK) < 0) {
+		*err = -errno;
+		return false;
+	}
+	return true;
+}
+
+int run_find_program(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	int err = -ENOENT, n;
+
+	if (!*name)
+		return -ENOENT;
+	if (strchr(name, '/')) {
+		n = snprintf(out, len, "%s", name);
+		if (n < 0 || (size_t)n >= len)
+			return -ENAMETOOLONG;
+		return executable_file(out, &err) ? 0 : err;
+	}
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	/* Like execvp: an empty element is the current directory; EACCES is kept if nothing else is found. */
+	for (const char *p = path;; ) {
+		const char *end = strchr(p, ':');
+		size_t dl = end ? (size_t)(end - p) : strlen(p);
+		int e = 0;
+
+		n = snprintf(out, len, "%.*s%s%s", (int)dl, p, dl ? "/" : "", name);
+		if (n >= 0 && (size_t)n < len) {
+			if (executable_file(out, &e))
+				return 0;
+			if (e == -EACCES)
+				err = e;
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return err;
+}
+
+void run_inspect_elf(const unsigned char *buf, size_t len, struct elf_facts *out)
+{
+	bool is64;
+	uint64_t phoff;
+	unsigned phentsize, phnum;
+
+	out->elf = out->script = out->dynamic = false;
+	if (len >= 2 && buf[0] == '#' && buf[1] == '!') {
+		out->script = true;
+		return;
+	}
+	if (len < EI_NIDENT || memcmp(buf, ELFMAG, SELFMAG) != 0)
+		return;
+	out->elf = true;
+	is64 = buf[EI_CLASS] == ELFCLASS64;
+	/* Host byte order only: a foreign-endian program cannot run here anyway. */
+	if (is64) {
+		Elf64_Ehdr eh;
+
+		if (len < sizeof(eh))
+			return;
+		memcpy(&eh, buf, sizeof(eh));
+		phoff = eh.e_phoff;
+		phentsize = eh.e_phentsize;
+		phnum = eh.e_phnum;
+	} else {
+		Elf32_Ehdr eh;
+
+		if (len < sizeof(eh))
+			return;
+		memcpy(&eh, buf, sizeof(eh));
+		phoff = eh.e_phoff;
+		phentsize = eh.e_phentsize;
+		phnum = eh.e_phnum;
+	}
+	if (phentsize < 8 || phnum > 4096)
+		return;
+	for (unsigned i = 0; i < phnum; i++) {
+		uint64_t at = phoff + (uint64_t)i * phentsize;
+		uint32_t type;
+
+		if (at > len || len - at < 4)
+			break;
+		memcpy(&type, buf + at, sizeof(type));
+		if (type == PT_INTERP) {
+			out->dynamic = true;
+			break;
+		}
+	}
+}
+
+int run_inspect_program(const char *path, struct elf_facts *out)
+{
+	unsigned char buf[16384];
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	memset(out, 0, sizeof(*out));
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int err = S_ISREG(st.st_mode) ? -errno : -EACCES;
+
+		close(fd);
+		return err;
+	}
+	n = pread(fd, buf, sizeof(buf), 0);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	run_inspect_elf(buf, (size_t)n, out);
+	out->setid = (st.st_mode & (S_ISUID | S_ISGID)) != 0;
+	return 0;
+}
+
+static bool readable(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+int run_find_preload(char *out, size_t len)
+{
+	const char *env = getenv("RTREADY_PRELOAD");
+	char self[PATH_MAX], *slash;
+	struct rootfs fs;
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return readable(out) ? 0 : -ENOENT;
+	}
+	/* Build tree: build/src/rtready beside build/preload/. */
+	if (rootfs_open(&fs, "/") == 0) {
+		int rc = rootfs_readlink(&fs, "/proc/self/exe", self, sizeof(self));
+
+		rootfs_close(&fs);
+		slash = rc == 0 ? strrchr(self, '/') : NULL;
+		if (slash) {
+			*slash = '\0';
+			if (snprintf(out, len, "%s/../preload/" PRELOAD_NAME, self) < (int)len &&
+			    readable(out))
+				return 0;
+		}
+	}
+	snprintf(out, len, "%s", RTR_PRELOAD_INSTALLED);
+	return readable(out) ? 0 : -ENOENT;
+}
+
+/* struct sched_attr of the kernel (sched_setattr(2)), first version. */
+struct kernel_sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+};
+
+enum step { STEP_CGROUP, STEP_NICE, STEP_SCHED, STEP_AFFINITY, STEP_MEMLOCK, STEP_EXEC };
+
+struct child_error {
+	int step;
+	int err;	/* positive errno */
+};
+
+static int child_setup(const struct spawn_config *c, int *step)
+{
+	*step = STEP_CGROUP;
+	if (c->cg && run_cgroup_join(c->cg) < 0)
+		return -1;
+	*step = STEP_NICE;
+	if (c->nice_set && setpriority(PRIO_PROCESS, 0, c->nice) < 0)
+		return -1;
+	*step = STEP_SCHED;
+	if (c->policy >= 0) {
+		struct kernel_sched_attr a;
+
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.sched_policy = (uint32_t)c->policy;
+		a.sched_priority = (uint32_t)c->prio;
+		a.sched_nice = c->nice_set ? c->nice : getpriority(PRIO_PROCESS, 0);
+		/* syscall: glibc before 2.41 and musl have no sched_setattr wrapper. */
+		if (syscall(SYS_sched_setattr, 0, &a, 0) < 0)
+			return -1;
+	}
+	*step = STEP_AFFINITY;
+	if (c->cpus) {
+		cpu_set_t *set = NULL;
+		size_t size = 0;
+		int rc = rtr_cpuset_to_sched(c->cpus, &set, &size);
+
+		if (rc) {
+			errno = -rc;
+			return -1;
+		}
+		rc = sched_setaffinity(0, size, set);
+		free(set);
+		if (rc < 0)
+			return -1;
+	}
+	*step = STEP_MEMLOCK;
+	if (c->memlock_set) {
+		struct rlimit rl;
+
+		rl.rlim_cur = rl.rlim_max =
+			c->memlock_bytes == UINT64_MAX ? RLIM_INFINITY : (rlim_t)c->memlock_bytes;
+		if (setrlimit(RLIMIT_MEMLOCK, &rl) < 0)
+			return -1;
+	}
+	*step = STEP_EXEC;
+	return 0;
+}
+
+static void describe(const struct spawn_config *c, const struct child_error *ce, char *err,
+		     size_t errlen)
+{
+	const char *why = strerror(ce->err);
+	bool perm = ce->err == EPERM || ce->err == EACCES;
+
+	switch (ce->step) {
+	case STEP_CGROUP:
+		snprintf(err, errlen, "cannot move the program into its cgroup (%s): %s",
+			 c->cg && c->cg->n_procs ? c->cg->procs[0] : "?", why);
+		break;
+	case STEP_NICE:
+		snprintf(err, errlen, "cannot set nice %d: %s%s", c->nice, why,
+			 perm ? " (a negative nice needs CAP_SYS_NICE or RLIMIT_NICE)" : "");
+		break;
+	case STEP_SCHED:
+		snprintf(err, errlen, "cannot set policy %d priority %d: %s%s", c->policy, c->prio,
+			 why,
+			 perm ? " (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= the priority; with "
+				"RT group scheduling, also cpu.rt_runtime_us in rtready's cgroup)"
+			      : "");
+		break;
+	case STEP_AFFINITY:
+		snprintf(err, errlen, "cannot set the CPU affinity: %s%s", why,
+			 ce->err == EINVAL ? " (none of these CPUs is online and allowed)" : "");
+		break;
+	case STEP_MEMLOCK:
+		snprintf(err, errlen, "cannot set RLIMIT_MEMLOCK: %s%s", why,
+			 perm ? " (raising it needs CAP_SYS_RESOURCE)" : "");
+		break;
+	default:
+		snprintf(err, errlen, "cannot execute %s: %s", c->path, why);
+		break;
+	}
+}
+
+int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errlen)
+{
+	struct child_error ce = { 0, 0 };
+	sigset_t fwd, old;
+	int pfd[2];
+	ssize_t n;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	/*
+	 * Block what spawn_wait() forwards before forking, so that none is lost
+	 * (or kills rtready, leaving its cgroup) in between; the child restores
+	 * the mask it had.
+	 */
+	sigemptyset(&fwd);
+	sigaddset(&fwd, SIGINT);
+	sigaddset(&fwd, SIGTERM);
+	sigaddset(&fwd, SIGHUP);
+	sigaddset(&fwd, SIGQUIT);
+	sigaddset(&fwd, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &fwd, &old);
+	*pid = fork();
+	if (*pid < 0) {
+		int e = errno;
+
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(pfd[0]);
+		close(pfd[1]);
+		snprintf(err, errlen, "fork: %s", strerror(e));
+		return -e;
+	}
+	if (*pid == 0) {
+		close(pfd[0]);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (child_setup(c, &ce.step) == 0)
+			execve(c->path, c->argv, c->envp);
+		ce.err = errno;
+		n = write(pfd[1], &ce, sizeof(ce));
+		(void)n;
+		_exit(127);
+	}
+	close(pfd[1]);
+	do
+		n = read(pfd[0], &ce, sizeof(ce));
+	while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	if (n == 0)
+		return 0;	/* the pipe closed on exec: the program runs */
+	while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (n != (ssize_t)sizeof(ce)) {
+		snprintf(err, errlen, "the child failed before exec");
+		return -EIO;
+	}
+	describe(c, &ce, err, errlen);
+	return -ce.err;
+}
+
+int spawn_wait(pid_t pid, int *status)
+{
+	struct timespec tick = { 1, 0 };
+	sigset_t fwd;
+	int rc = 0;
+
+	sigemptyset(&fwd);
+	sigaddset(&fwd, SIGINT);
+	sigaddset(&fwd, SIGTERM);
+	sigaddset(&fwd, SIGHUP);
+	sigaddset(&fwd, SIGQUIT);
+	sigaddset(&fwd, SIGCHLD);
+	for (;;) {
+		siginfo_t si;
+		pid_t w = waitpid(pid, status, WNOHANG);
+		int sig;
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			rc = -errno;
+			break;
+		}
+		/* The 1 s tick only bounds a lost wake-up; SIGCHLD ends the wait. */
+		sig = sigtimedwait(&fwd, &si, &tick);
+		/* A terminal's signal already went to the whole process group. */
+		if (sig > 0 && sig != SIGCHLD && si.si_code != SI_KERNEL)
+			kill(pid, sig);
+	}
+	sigprocmask(SIG_UNBLOCK, &fwd, NULL);
+	return rc;
+}
+
+int spawn_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 1;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Starting the program of `rtready run`: find it on PATH, tell whether the
+ * runtime checker can be preloaded into it (a static or set-user-ID
+ * program ignores LD_PRELOAD), find the checker library, and fork and exec
+ * it with its scheduling, affinity, limits and cgroup applied in the child
+ * before exec. A failure in the child before exec comes back to the parent
+ * through a close-on-exec pipe, so "the program could not be started"
+ * (rtready's error, exit 2) is never mistaken for the program's own exit
+ * status.
+ */
+#ifndef RTR_RUN_EXEC_H
+#define RTR_RUN_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "rtready/cpuset.h"
+#include "run/cgroup.h"
+
+/*
+ * Find @name as execvp() would: as given when it holds a '/', else in
+ * $PATH (default "/usr/local/bin:/usr/bin:/bin"), the first regular file
+ * we may execute. Return: 0, -ENOENT, -EACCES, -ENAMETOOLONG.
+ */
+int run_find_program(const char *name, char *out, size_t len);
+
+struct elf_facts {
+	bool elf;		/* an ELF file (else a script or unknown) */
+	bool script;		/* starts with "#!": the interpreter is what runs */
+	bool dynamic;		/* has a program interpreter (PT_INTERP) */
+	bool setid;		/* set-user-ID or set-group-ID bit */
+};
+
+/*
+ * Read the start of @path (bounded) and its mode. Return: 0 or -errno.
+ */
+int run_inspect_program(const char *path, struct elf_facts *out);
+
+/* Pure: the same from a buffer holding the file's first @len bytes. */
+void run_inspect_elf(const unsigned char *buf, size_t len, struct elf_facts *out);
+
+/*
+ * Locate librtready-check.so: $RTREADY_PRELOAD, else next to the running
+ * binary in a build tree (../preload/), else the installed one.
+ * Return: 0 or -ENOENT (@out holds the places tried, for the message).
+ */
+int run_find_preload(char *out, size_t len);
+
+struct spawn_config {
+	char *const *argv;		/* the command, argv[0] as the user gave it */
+	const char *path;		/* what run_find_program() found */
+	char *const *envp;		/* its environment */
+	int policy;			/* -1: leave, else SCHED_OTHER/FIFO/RR */
+	int prio;
+	bool nice_set;
+	int nice;
+	const struct rtr_cpuset *cpus;	/* NULL: leave */
+	bool memlock_set;
+	uint64_t memlock_bytes;		/* UINT64_MAX: unlimited */
+	const struct run_cgroup *cg;	/* NULL or the cgroup to join */
+};
+
+/*
+ * Fork and exec. Return: 0 with *pid set once the program runs (exec
+ * succeeded), or -errno with @err naming the step that failed (the child
+ * is then reaped already).
+ */
+int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errlen);
+
+/*
+ * Wait for @pid, passing SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to
+ * rtready on to it (a terminal's own signals reach it directly and are
+ * not sent twice). Return: 0 with the wait status in *status, or -errno.
+ */
+int spawn_wait(pid_t pid, int *status);
+
+/* The shell's view of a wait status: the exit code, or 128 + signal. */
+int spawn_exit_code(int status);
+
+#endif

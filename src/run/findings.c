@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: MIT
+/*
+ * From the checker's JSON lines to findings; see findings.h. The table
+ * below is the one place that says, for each finding id, its status, its
+ * title, why it matters and how to fix it (docs/checks/app.*.md explain
+ * each at length).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "run/findings.h"
+#include "util/strbuf.h"
+
+struct app_kind {
+	const char *id;
+	enum rtr_status status;
+	const char *title;
+	const char *why;
+	const char *fix;
+};
+
+static const struct app_kind kinds[] = {
+	{ "app.mutex_no_pi", RTR_FAIL, "RT thread locks a mutex without priority inheritance",
+	  "A pthread mutex has no priority inheritance unless it is asked for, on PREEMPT_RT "
+	  "too. While a low-priority owner of the mutex is kept off the CPU by a "
+	  "medium-priority task, the realtime thread waiting for it waits without bound.",
+	  "Create the mutex from an attribute with pthread_mutexattr_setprotocol(&attr, "
+	  "PTHREAD_PRIO_INHERIT) (rtr_mutex_init_pi() in librtready); a statically "
+	  "initialised mutex never has it." },
+	{ "app.alloc_in_rt", RTR_FAIL, "RT thread allocates or frees memory in its periodic work",
+	  "malloc(), free(), mmap() and munmap() can take allocator locks, enter the kernel and "
+	  "touch pages that are not mapped yet: their duration has no upper bound.",
+	  "Allocate everything before the loop starts (buffers, pools, thread stacks) and "
+	  "reuse it; move allocations that must happen to a non-RT thread." },
+	{ "app.page_fault_in_rt", RTR_FAIL, "RT thread takes page faults in its periodic work",
+	  "A page fault makes the kernel find, clear and map a page, or read it back from "
+	  "disk: from microseconds to milliseconds, on any access to memory not touched "
+	  "before, including new stack pages and code.",
+	  "Lock memory with mlockall(MCL_CURRENT | MCL_FUTURE) and prefault the heap and the "
+	  "stack before the loop (rtr_mem_setup() in librtready, or rtready run --mlock)." },
+	{ "app.relative_sleep", RTR_WARN, "RT thread sleeps for a relative time",
+	  "A relative sleep starts when the work of the period ends, so every period is "
+	  "stretched by the work's own duration and by each wake-up latency, and the loop "
+	  "drifts.",
+	  "Keep an absolute deadline, add the period to it each time, and sleep with "
+	  "clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, NULL) (rtr_period_wait() "
+	  "in librtready)." },
+	{ "app.realtime_clock", RTR_WARN, "RT thread sleeps on CLOCK_REALTIME",
+	  "The wall clock is stepped by NTP, by an administrator or at boot; every deadline "
+	  "computed on it moves with it, early or late.",
+	  "Compute deadlines and sleep on CLOCK_MONOTONIC." },
+	{ "app.signal", RTR_WARN, "Signals are used between threads of the app",
+	  "A signal handler runs in the middle of whatever the thread was doing, in a context "
+	  "where little is allowed, and delivery to a realtime thread delays its work.",
+	  "Wake threads with a condition variable on a PI mutex; block signals in RT threads "
+	  "(pthread_sigmask) and handle the ones the process must take in a non-RT thread "
+	  "with sigwaitinfo() or a signalfd." },
+	{ "app.prio99", RTR_FAIL, "Priority 99 requested",
+	  "Priority 99 belongs to the kernel's own critical threads (watchdogs, migration, "
+	  "timers on some systems); an application at 99 can delay them, and nothing can ever "
+	  "preempt it to fix a runaway loop.",
+	  "Use 98 or below; leave 99 to the kernel." },
+	{ "app.no_mlockall", RTR_FAIL, "RT work started without memory locked",
+	  "Without mlockall(MCL_CURRENT | MCL_FUTURE), the kernel may reclaim any page of the "
+	  "process when memory runs short, program text included, and the next access faults "
+	  "it back in from disk.",
+	  "Call mlockall(MCL_CURRENT | MCL_FUTURE) before the realtime threads start, or start "
+	  "the program with rtready run --mlock." },
+	{ "app.no_mallopt", RTR_WARN, "RT work started without the malloc settings",
+	  "Without mallopt(M_MMAP_MAX, 0), large allocations get their own mappings that free() "
+	  "returns to the kernel; without mallopt(M_TRIM_THRESHOLD, -1), free() trims the top "
+	  "of the heap. Memory given back faults again when it is reused.",
+	  "Call mallopt(M_MMAP_MAX, 0) and mallopt(M_TRIM_THRESHOLD, -1) first thing in main() "
+	  "(rtr_mem_mallopt() in librtready)." },
+	{ "app.checker", RTR_SKIP, "Runtime checker could not watch the program",
+	  "Findings come from a library preloaded into the program; where it was not loaded, or "
+	  "could not write its records, an empty list would prove nothing.",
+	  "Run a dynamically linked build of the program, without the set-user-ID bit, and let "
+	  "it exit normally (exit() or return from main)." },
+};
+
+const char *const app_finding_ids[] = {
+	"app.mutex_no_pi", "app.alloc_in_rt", "app.page_fault_in_rt", "app.relative_sleep",
+	"app.realtime_clock", "app.signal", "app.prio99", "app.no_mlockall", "app.no_mallopt",
+	"app.checker", NULL,
+};
+
+static const struct app_kind *kind_of(const char *id)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(kinds[i].id, id) == 0)
+			return &kinds[i];
+	return NULL;
+}
+
+static char *dup_str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return strdup(s ? s : "");
+}
+
+static long get_long(json_t *o, const char *key)
+{
+	return (long)json_integer_value(json_object_get(o, key));
+}
+
+static struct app_process *find_proc(struct app_check *c, long pid)
+{
+	for (size_t i = 0; i < c->n_procs; i++)
+		if (c->procs[i].pid == pid)
+			return &c->procs[i];
+	return NULL;
+}
+
+static int add_hello(struct app_check *c, json_t *o)
+{
+	long pid = get_long(o, "pid");
+	struct app_process *p = find_proc(c, pid);
+	char *exe = dup_str(o, "exe");
+
+	if (!exe)
+		return -ENOMEM;
+	if (!p) {
+		p = realloc(c->procs, (c->n_procs + 1) * sizeof(*p));
+		if (!p) {
+			free(exe);
+			return -ENOMEM;
+		}
+		c->procs = p;
+		p = &c->procs[c->n_procs++];
+		memset(p, 0, sizeof(*p));
+		p->pid = pid;
+	}
+	/* A second hello for a pid is the image it exec'd: that one reports now. */
+	free(p->exe);
+	free(p->why);
+	p->why = NULL;
+	p->exe = exe;
+	p->ppid = get_long(o, "ppid");
+	p->bye = false;
+	p->mlock_by_rtready = json_is_true(json_object_get(o, "mlock_by_rtready"));
+	return 0;
+}
+
+static int add_bye(struct app_check *c, json_t *o)
+{
+	struct app_process *p = find_proc(c, get_long(o, "pid"));
+
+	if (!p)
+		return 0;	/* a bye without hello: a truncated file */
+	free(p->why);
+	p->why = dup_str(o, "why");
+	if (!p->why)
+		return -ENOMEM;
+	p->bye = true;
+	p->dropped += get_long(o, "dropped");
+	return 0;
+}
+
+static void rec_free(struct app_record *r)
+{
+	free(r->id);
+	free(r->thread);
+	free(r->detail);
+	json_decref(r->frames);
+}
+
+static int fill_rec(struct app_record *r, json_t *o)
+{
+	json_t *frames = json_object_get(o, "frames");
+
+	r->pid = get_long(o, "pid");
+	r->tid = get_long(o, "tid");
+	r->count = get_long(o, "count");
+	r->total = get_long(o, "total");
+	r->arg = get_long(o, "arg");
+	r->in_signal_handler = json_is_true(json_object_get(o, "in_signal_handler"));
+	r->id = dup_str(o, "id");
+	r->thread = dup_str(o, "thread");
+	r->detail = dup_str(o, "detail");
+	r->frames = json_is_array(frames) ? json_incref(frames) : json_array();
+	return r->id && r->thread && r->detail && r->frames ? 0 : -ENOMEM;
+}
+
+static int add_finding(struct app_check *c, json_t *o)
+{
+	const char *id = json_string_value(json_object_get(o, "id"));
+	long pid = get_long(o, "pid"), tid = get_long(o, "tid");
+	struct app_record *r;
+
+	if (!id || !kind_of(id)) {
+		c->bad_lines++;
+		return 0;
+	}
+	for (size_t i = 0; i < c->n_recs; i++) {
+		r = &c->recs[i];
+		if (r->pid == pid && r->tid == tid && strcmp(r->id, id) == 0) {
+			/* Written again (exec that failed, then exit): keep the later counts. */
+			if (get_long(o, "count") > r->count) {
+				rec_free(r);
+				memset(r, 0, sizeof(*r));
+				return fill_rec(r, o);
+			}
+			return 0;
+		}
+	}
+	r = realloc(c->recs, (c->n_recs + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	c->recs = r;
+	r = &c->recs[c->n_recs++];
+	memset(r, 0, sizeof(*r));
+	return fill_rec(r, o);
+}
+
+int app_check_parse(const char *text, size_t len, struct app_check *out)
+{
+	size_t pos = 0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (pos < len && rc == 0) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t ll = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		json_t *o = json_loadb(text + pos, ll, JSON_REJECT_DUPLICATES, NULL);
+		const char *type = json_string_value(json_object_get(o, "type"));
+
+		if (!o || !type)
+			out->bad_lines += ll > 0;
+		else if (strcmp(type, "hello") == 0)
+			rc = add_hello(out, o);
+		else if (strcmp(type, "bye") == 0)
+			rc = add_bye(out, o);
+		else if (strcmp(type, "finding") == 0)
+			rc = add_finding(out, o);
+		else
+			out->bad_lines++;
+		json_decref(o);
+		pos += ll + 1;
+	}
+	if (rc)
+		app_check_free(out);
+	return rc;
+}
+
+void app_check_free(struct app_check *c)
+{
+	for (size_t i = 0; i < c->n_procs; i++) {
+		free(c->procs[i].exe);
+		free(c->procs[i].why);
+	}
+	for (size_t i = 0; i < c->n_recs; i++)
+		rec_free(&c->recs[i]);
+	free(c->procs);
+	free(c->recs);
+	memset(c, 0, sizeof(*c));
+}
+
+bool app_check_attached(const struct app_check *c, long pid)
+{
+	for (size_t i = 0; i < c->n_procs; i++)
+		if (c->procs[i].pid == pid)
+			return true;
+	return false;
+}
+
+void app_frame_text(const json_t *f, char *buf, size_t len)
+{
+	const char *addr = json_string_value(json_object_get(f, "addr"));
+	const char *obj = json_string_value(json_object_get(f, "obj"));
+	const char *off = json_string_value(json_object_get(f, "off"));
+	const char *sym = json_string_value(json_object_get(f, "sym"));
+	const char *symoff = json_string_value(json_object_get(f, "symoff"));
+
+	if (sym && obj)
+		snprintf(buf, len, "%s+%s (%s+%s)", sym, symoff ? symoff : "0x0", obj,
+			 off ? off : "?");
+	else if (obj)
+		snprintf(buf, len, "%s (%s+%s)", addr ? addr : "?", obj, off ? off : "?");
+	else
+		snprintf(buf, len, "%s", addr ? addr : "?");
+}
+
+static const char *signal_name(long sig, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		[SIGHUP] = "SIGHUP",	 [SIGINT] = "SIGINT",	  [SIGQUIT] = "SIGQUIT",
+		[SIGILL] = "SIGILL",	 [SIGTRAP] = "SIGTRAP",	  [SIGABRT] = "SIGABRT",
+		[SIGBUS] = "SIGBUS",	 [SIGFPE] = "SIGFPE",	  [SIGKILL] = "SIGKILL",
+		[SIGUSR1] = "SIGUSR1",	 [SIGSEGV] = "SIGSEGV",	  [SIGUSR2] = "SIGUSR2",
+		[SIGPIPE] = "SIGPIPE",	 [SIGALRM] = "SIGALRM",	  [SIGTERM] = "SIGTERM",
+		[SIGCHLD] = "SIGCHLD",	 [SIGCONT] = "SIGCONT",	  [SIGSTOP] = "SIGSTOP",
+		[SIGTSTP] = "SIGTSTP",	 [SIGTTIN] = "SIGTTIN",	  [SIGTTOU] = "SIGTTOU",
+		[SIGURG] = "SIGURG",	 [SIGXCPU] = "SIGXCPU",	  [SIGXFSZ] = "SIGXFSZ",
+		[SIGVTALRM] = "SIGVTALRM", [SIGPROF] = "SIGPROF", [SIGWINCH] = "SIGWINCH",
+		[SIGIO] = "SIGIO",	 [SIGSYS] = "SIGSYS",
+	};
+
+	if (sig > 0 && (size_t)sig < sizeof(names) / sizeof(names[0]) && names[sig])
+		return names[sig];
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		snprintf(buf, len, "SIGRTMIN+%ld", sig - SIGRTMIN);
+	else
+		snprintf(buf, len, "signal %ld", sig);
+	return buf;
+}
+
+static void describe(struct strbuf *sb, const struct app_record *r)
+{
+	char sig[32];
+
+	if (strcmp(r->id, "app.mutex_no_pi") == 0)
+		strbuf_printf(sb, "%s() on mutex %#lx, which has no priority inheritance",
+			      r->detail, (unsigned long)r->arg);
+	else if (strcmp(r->id, "app.alloc_in_rt") == 0)
+		strbuf_printf(sb, strcmp(r->detail, "free") == 0 ? "%s()" : "%s(%ld bytes)",
+			      r->detail, r->arg);
+	else if (strcmp(r->id, "app.page_fault_in_rt") == 0)
+		strbuf_printf(sb, "%ld page fault%s during %ld period%s of its work", r->total,
+			      r->total == 1 ? "" : "s", r->count, r->count == 1 ? "" : "s");
+	else if (strcmp(r->id, "app.relative_sleep") == 0)
+		strbuf_printf(sb, "%s() with a relative timeout", r->detail);
+	else if (strcmp(r->id, "app.realtime_clock") == 0)
+		strbuf_printf(sb, "%s() on clock %ld (%s)", r->detail, r->arg,
+			      r->arg == CLOCK_TAI ? "CLOCK_TAI" : "CLOCK_REALTIME");
+	else if (strcmp(r->id, "app.signal") == 0 && r->in_signal_handler)
+		strbuf_printf(sb, "a handler for %s ran on an RT thread",
+			      signal_name(r->arg, sig, sizeof(sig)));
+	else if (strcmp(r->id, "app.signal") == 0)
+		strbuf_printf(sb, "%s() sent %s to the app itself", r->detail,
+			      signal_name(r->arg, sig, sizeof(sig)));
+	else if (strcmp(r->id, "app.prio99") == 0)
+		strbuf_printf(sb, "%s() asked for priority %ld", r->detail, r->arg);
+	else if (strcmp(r->id, "app.no_mlockall") == 0 && r->arg == 0)
+		strbuf_puts(sb, "an RT thread began its periodic work (first sleep) and mlockall() "
+				"was never called");
+	else if (strcmp(r->id, "app.no_mlockall") == 0)
+		strbuf_printf(sb, "an RT thread began its periodic work with mlockall(%s) only",
+			      r->arg & MCL_CURRENT ? "MCL_CURRENT" : "MCL_FUTURE");
+	else if (strcmp(r->id, "app.no_mallopt") == 0)
+		strbuf_printf(sb, "an RT thread began its periodic work without %s%s%s",
+			      r->arg & 1 ? "mallopt(M_MMAP_MAX, 0)" : "",
+			      (r->arg & 3) == 3 ? " and " : "",
+			      r->arg & 2 ? "mallopt(M_TRIM_THRESHOLD, -1)" : "");
+	else
+		strbuf_puts(sb, r->detail);
+}
+
+static const char *proc_name(const struct app_check *c, long pid)
+{
+	for (size_t i = 0; i < c->n_procs; i++)
+		if (c->procs[i].pid == pid) {
+			const char *s = strrchr(c->procs[i].exe, '/');
+
+			return s ? s + 1 : c->procs[i].exe;
+		}
+	return "?";
+}
+
+static char *evidence(const struct app_check *c, const struct app_record *r, long top)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t nf = json_array_size(r->frames), shown = 0;
+
+	describe(&sb, r);
+	strbuf_printf(&sb, "; thread '%s' (tid %ld)", r->thread, r->tid);
+	if (r->pid != top)
+		strbuf_printf(&sb, " of child process %ld (%s)", r->pid, proc_name(c, r->pid));
+	if (r->count > 1 && strcmp(r->id, "app.page_fault_in_rt") != 0)
+		strbuf_printf(&sb, "; %ld times", r->count);
+	if (r->in_signal_handler && strcmp(r->id, "app.signal") != 0)
+		strbuf_puts(&sb, "; inside a signal handler");
+	if (nf)
+		strbuf_puts(&sb, r->in_signal_handler ? "\nhandler:" : "\nfirst occurrence:");
+	for (size_t i = 0; i < nf && shown < 8; i++, shown++) {
+		char fr[512];
+
+		app_frame_text(json_array_get(r->frames, i), fr, sizeof(fr));
+		strbuf_printf(&sb, "\n  #%zu %s", i, fr);
+	}
+	if (nf > shown)
+		strbuf_printf(&sb, "\n  ... %zu more", nf - shown);
+	return strbuf_take(&sb);
+}
+
+static int sev(enum rtr_status s)
+{
+	return s == RTR_FAIL ? 0 : s == RTR_WARN ? 1 : 2;
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct app_record *x = *(const struct app_record *const *)a;
+	const struct app_record *y = *(const struct app_record *const *)b;
+	int d = sev(kind_of(x->id)->status) - sev(kind_of(y->id)->status);
+
+	if (d)
+		return d;
+	d = strcmp(x->id, y->id);
+	if (d)
+		return d;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static json_t *extra_of(const struct app_record *r)
+{
+	return json_pack("{s:I, s:s, s:I, s:I, s:b, s:O}", "pid", (json_int_t)r->pid, "thread",
+			 r->thread, "count", (json_int_t)r->count, "total", (json_int_t)r->total,
+			 "in_signal_handler", r->in_signal_handler, "backtrace", r->frames);
+}
+
+/* Why the checker has nothing to say about the program, or NULL when it has. */
+static char *checker_gap(const struct app_check *c, const struct app_context *ctx)
+{
+	const struct app_process *p = NULL;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < c->n_procs; i++)
+		if (c->procs[i].pid == ctx->pid)
+			p = &c->procs[i];
+	if (!p) {
+		strbuf_printf(&sb, "not attached: %s sent no hello record", ctx->program);
+		if (ctx->is_static)
+			strbuf_puts(&sb, "; it is statically linked, and the loader that honours "
+					 "LD_PRELOAD never runs for it");
+		else if (ctx->is_setid)
+			strbuf_puts(&sb, "; it is set-user-ID or set-group-ID, and the loader "
+					 "ignores LD_PRELOAD for it");
+		else
+			strbuf_puts(&sb, "; the loader may have refused the library (see the "
+					 "program's error output), or the program cleared its "
+					 "environment");
+		return strbuf_take(&sb);
+	}
+	if (!p->bye) {
+		strbuf_puts(&sb, "attached, but the program ended before writing its records");
+		if (WIFSIGNALED(ctx->wait_status))
+			strbuf_printf(&sb, " (killed by signal %d)", WTERMSIG(ctx->wait_status));
+		strbuf_puts(&sb, ": findings of its last process image are missing");
+		return strbuf_take(&sb);
+	}
+	for (size_t i = 0; i < c->n_procs; i++)
+		if (c->procs[i].dropped) {
+			strbuf_printf(&sb, "attached, but %ld occurrences in process %ld found the "
+					   "record table full and are not listed",
+				      c->procs[i].dropped, c->procs[i].pid);
+			return strbuf_take(&sb);
+		}
+	return NULL;
+}
+
+int app_check_to_report(const struct app_check *c, const struct app_context *ctx,
+			struct report *r, json_t *extras)
+{
+	const struct app_record **order = calloc(c->n_recs + 1, sizeof(*order));
+	const struct app_kind *k = kind_of("app.checker");
+	char *gap = checker_gap(c, ctx);
+	int rc = 0;
+
+	if (!order) {
+		free(gap);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < c->n_recs; i++)
+		order[i] = &c->recs[i];
+	qsort(order, c->n_recs, sizeof(*order), cmp_rec);
+	for (size_t i = 0; i < c->n_recs && !rc; i++) {
+		const struct app_kind *ki = kind_of(order[i]->id);
+		char *ev = evidence(c, order[i], ctx->pid);
+
+		rc = ev ? report_add(r, ki->id, "app", ki->status, order[i]->tid, ki->title, ev,
+				     ki->why, ki->fix)
+			: -ENOMEM;
+		if (!rc && json_array_append_new(extras, extra_of(order[i])) < 0)
+			rc = -ENOMEM;
+		free(ev);
+	}
+	if (!rc && gap) {
+		rc = report_add(r, k->id, "app", k->status, 0, k->title, gap, k->why, k->fix);
+		if (!rc && json_array_append_new(extras, json_object()) < 0)
+			rc = -ENOMEM;
+	}
+	free(gap);
+	free(order);
+	return rc;
+}

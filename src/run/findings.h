@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The runtime checker's records, read back: each process preloaded with
+ * librtready-check.so writes JSON lines (preload/record.c) to one report
+ * file: "hello" when it starts (proof the checker is attached), "finding"
+ * per (thread, kind) with counts and a symbolised backtrace, and "bye" at
+ * exit or exec. app_check_parse() merges them (a record written twice keeps
+ * the larger count); app_check_to_report() turns them into findings shaped
+ * like those of `rtready check`, with the thread, counts and backtrace in
+ * the evidence, and the extra data kept for the JSON output.
+ */
+#ifndef RTR_RUN_FINDINGS_H
+#define RTR_RUN_FINDINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "core/report.h"
+
+struct app_process {
+	long pid, ppid;
+	char *exe;
+	bool bye;		/* its last record was written */
+	char *why;		/* "exit", "exec" or "_exit" of the last bye */
+	long dropped;		/* records lost to a full table */
+	bool mlock_by_rtready;
+};
+
+struct app_record {
+	long pid, tid;
+	char *id;
+	char *thread;
+	long count, total, arg;
+	char *detail;
+	bool in_signal_handler;
+	json_t *frames;		/* array of {addr, obj, off, sym, symoff} */
+};
+
+struct app_check {
+	struct app_process *procs;
+	size_t n_procs;
+	struct app_record *recs;
+	size_t n_recs;
+	size_t bad_lines;	/* lines that were not records (truncated, foreign) */
+};
+
+/* Parse @text (@len bytes of JSON lines). Return: 0 or -ENOMEM. */
+int app_check_parse(const char *text, size_t len, struct app_check *out)
+	__attribute__((warn_unused_result));
+void app_check_free(struct app_check *c);
+
+/* What `rtready run` knows about the program when the checker is silent. */
+struct app_context {
+	long pid;		/* the program rtready started */
+	const char *program;	/* its path */
+	bool is_static;		/* an ELF without interpreter */
+	bool is_setid;		/* set-user-ID / set-group-ID */
+	bool is_script;
+	int wait_status;	/* how it ended */
+};
+
+/*
+ * Add the findings to @r (in a stable order: failures first), one per
+ * record, plus app.checker (skip) when the checker was not attached to
+ * the program or its last records are missing. @extras receives, in the
+ * order of @r's findings, a JSON object per finding with pid, thread,
+ * count and backtrace (NULL members for app.checker). Return: 0 or
+ * -ENOMEM.
+ */
+int app_check_to_report(const struct app_check *c, const struct app_context *ctx,
+			struct report *r, json_t *extras) __attribute__((warn_unused_result));
+
+/* Whether the program itself sent its hello record. */
+bool app_check_attached(const struct app_check *c, long pid);
+
+/* Kernel-style text for one frame: "work+0x1a (/usr/bin/app+0x11a9)". */
+void app_frame_text(const json_t *frame, char *buf, size_t len);
+
+/* Known finding ids, for docs and tests: NULL-terminated. */
+extern const char *const app_finding_ids[];
+
+#endif
