@@ -160,7 +160,7 @@ static void stat_bad(void **state)
 	memcpy(nul, stat_line, sizeof(stat_line));
 	nul[5] = '\0';
 	assert_int_equal(parse_proc_stat(nul, sizeof(stat_line) - 1, &ps), 0);
-	assert_string_equal(ps.comm, "mi?ration/0");
+	assert_string_equal(ps.comm, "m?gration/0");
 	/* a long comm is cut, not overflowed */
 	memset(name, 'c', sizeof(name));
 	snprintf(head, sizeof(head), "1 (%.*s)", (int)sizeof(name), name);
