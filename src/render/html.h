@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The HTML report: one self-contained page (inline CSS and SVG, no script,
+ * nothing fetched; a Content-Security-Policy says so to the browser) with
+ * the verdict, the checks grouped by area (failures first, with evidence,
+ * reason and fix), per-CPU latency histograms on a logarithmic count scale
+ * with the idle and loaded runs overlaid, a percentile table and the
+ * system facts. Several results are shown side by side, in the order given
+ * (before/after). It displays struct result and decides nothing.
+ */
+#ifndef RTR_RENDER_HTML_H
+#define RTR_RENDER_HTML_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/result.h"
+
+/* Write the page for @n results. Return: 0, -ENOMEM or -EIO. */
+int html_write(FILE *out, const struct result *const *results, size_t n);
+
+/*
+ * One histogram plot as an <svg> element: @idle and/or @load (either may be
+ * NULL or without histogram), a dashed line at @limit_ns when > 0.
+ * @title names it for screen readers. Exposed for tests.
+ */
+void html_write_histogram(FILE *out, const struct result_thread *idle,
+			  const struct result_thread *load, double limit_ns, const char *title);
+
+#endif

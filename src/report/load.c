@@ -1,0 +1,774 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading result JSON back into struct result; see result.h. Every member
+ * is looked up by name and checked for its type and range; members we do
+ * not use are ignored (the contract only ever adds fields), but a member
+ * we use with the wrong type is an error naming its path, so a damaged or
+ * foreign file is refused with a clear message instead of rendering
+ * nonsense.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/result.h"
+
+const char *result_phase_name(enum result_phase p)
+{
+	return p == PHASE_LOAD ? "load" : "idle";
+}
+
+int result_status_rank(enum rtr_status s)
+{
+	switch (s) {
+	case RTR_FAIL: return 0;
+	case RTR_WARN: return 1;
+	case RTR_SKIP: return 2;
+	case RTR_INFO: return 3;
+	case RTR_PASS: return 4;
+	}
+	return 5;
+}
+
+static int status_parse(const char *s, enum rtr_status *out)
+{
+	static const enum rtr_status all[] = { RTR_PASS, RTR_WARN, RTR_FAIL, RTR_INFO, RTR_SKIP };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		if (strcmp(s, rtr_status_name(all[i])) == 0) {
+			*out = all[i];
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* Loader state: where we are (for messages) and where messages go. */
+struct ld {
+	char *err;
+	size_t errlen;
+};
+
+__attribute__((format(printf, 2, 3)))
+static int bad(struct ld *ld, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ld->err, ld->errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* A string member: copied into *out ("" when absent and not @required). */
+static int get_str(struct ld *ld, const json_t *o, const char *where, const char *key,
+		   bool required, char **out)
+{
+	const json_t *v = json_object_get(o, key);
+	const char *s = "";
+
+	if (!v || json_is_null(v)) {
+		if (required)
+			return bad(ld, "%s: member \"%s\" is missing", where, key);
+	} else if (!json_is_string(v)) {
+		return bad(ld, "%s.%s: not a string", where, key);
+	} else {
+		s = json_string_value(v);
+	}
+	*out = strdup(s);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* A non-negative number member (integer or real) as a double. */
+static int get_num(struct ld *ld, const json_t *o, const char *where, const char *key,
+		   bool required, double *out)
+{
+	const json_t *v = json_object_get(o, key);
+	double d;
+
+	*out = 0;
+	if (!v || json_is_null(v))
+		return required ? bad(ld, "%s: member \"%s\" is missing", where, key) : 0;
+	if (!json_is_number(v))
+		return bad(ld, "%s.%s: not a number", where, key);
+	d = json_number_value(v);
+	if (!isfinite(d) || d < 0 || d > 1e18)
+		return bad(ld, "%s.%s: %g is out of range", where, key, d);
+	*out = d;
+	return 0;
+}
+
+/* A non-negative integer member. */
+static int get_count(struct ld *ld, const json_t *o, const char *where, const char *key,
+		     bool required, uint64_t *out)
+{
+	const json_t *v = json_object_get(o, key);
+
+	*out = 0;
+	if (!v || json_is_null(v))
+		return required ? bad(ld, "%s: member \"%s\" is missing", where, key) : 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return bad(ld, "%s.%s: not a non-negative integer", where, key);
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+static void check_free(struct result_check *c)
+{
+	free(c->id);
+	free(c->area);
+	free(c->title);
+	free(c->evidence);
+	free(c->why);
+	free(c->fix);
+}
+
+static int load_check(struct ld *ld, const json_t *o, const char *where, struct result_check *c)
+{
+	char *status = NULL;
+	const json_t *tid;
+	int err;
+
+	if (!json_is_object(o))
+		return bad(ld, "%s: not an object", where);
+	err = get_str(ld, o, where, "id", true, &c->id);
+	err = err ?: get_str(ld, o, where, "area", false, &c->area);
+	err = err ?: get_str(ld, o, where, "title", false, &c->title);
+	err = err ?: get_str(ld, o, where, "evidence", false, &c->evidence);
+	err = err ?: get_str(ld, o, where, "why", false, &c->why);
+	err = err ?: get_str(ld, o, where, "fix", false, &c->fix);
+	err = err ?: get_str(ld, o, where, "status", true, &status);
+	if (err)
+		goto out;
+	if (!c->id[0]) {
+		err = bad(ld, "%s.id: empty", where);
+		goto out;
+	}
+	if (status_parse(status, &c->status)) {
+		err = bad(ld, "%s.status: \"%.40s\" is not one of pass, warn, fail, info, skip",
+			  where, status);
+		goto out;
+	}
+	/* No area: take the id's prefix ("sched" of "sched.rt_throttling"). */
+	if (!c->area[0]) {
+		size_t n = strcspn(c->id, ".");
+		char *a = strndup(c->id, n);
+
+		if (!a) {
+			err = -ENOMEM;
+			goto out;
+		}
+		free(c->area);
+		c->area = a;
+	}
+	tid = json_object_get(o, "tid");
+	if (tid && !json_is_null(tid)) {
+		if (!json_is_integer(tid) || json_integer_value(tid) < 0 ||
+		    json_integer_value(tid) > 0x7fffffff) {
+			err = bad(ld, "%s.tid: not a thread id", where);
+			goto out;
+		}
+		c->tid = (long)json_integer_value(tid);
+	}
+out:
+	free(status);
+	return err;
+}
+
+static int cmp_check_key(const void *a, const void *b)
+{
+	const struct result_check *x = *(const struct result_check *const *)a;
+	const struct result_check *y = *(const struct result_check *const *)b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/*
+ * Each (id, thread) once: the outputs key series and test cases by it
+ * (Prometheus refuses duplicate series). Sorting pointers keeps this
+ * O(n log n) on a hostile file.
+ */
+static int unique_checks(struct ld *ld, const struct result *r, const char *key)
+{
+	const struct result_check **p;
+	int err = 0;
+
+	if (r->n_checks < 2)
+		return 0;
+	p = calloc(r->n_checks, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n_checks; i++)
+		p[i] = &r->checks[i];
+	qsort(p, r->n_checks, sizeof(*p), cmp_check_key);
+	for (size_t i = 1; i < r->n_checks && !err; i++)
+		if (cmp_check_key(&p[i - 1], &p[i]) == 0)
+			err = bad(ld, "%s: \"%.60s\" appears twice", key, p[i]->id);
+	free(p);
+	return err;
+}
+
+static int load_checks(struct ld *ld, const json_t *arr, const char *key, struct result *r)
+{
+	char where[64];
+	size_t n;
+	int err;
+
+	if (!json_is_array(arr))
+		return bad(ld, "%s: not an array", key);
+	n = json_array_size(arr);
+	if (n > RESULT_MAX_CHECKS)
+		return bad(ld, "%s: %zu entries, more than %u", key, n, RESULT_MAX_CHECKS);
+	r->checks = calloc(n ? n : 1, sizeof(*r->checks));
+	if (!r->checks)
+		return -ENOMEM;
+	r->has_checks = true;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(where, sizeof(where), "%s[%zu]", key, i);
+		r->n_checks = i + 1;
+		err = load_check(ld, json_array_get(arr, i), where, &r->checks[i]);
+		if (err)
+			return err;
+	}
+	return unique_checks(ld, r, key);
+}
+
+static int load_histogram(struct ld *ld, const json_t *h, const char *where,
+			  struct result_thread *t)
+{
+	const json_t *counts;
+	size_t n;
+	int err;
+
+	if (!h || json_is_null(h))
+		return 0;
+	if (!json_is_object(h))
+		return bad(ld, "%s.histogram: not an object", where);
+	err = get_count(ld, h, where, "bucket_ns", true, &t->bucket_ns);
+	if (err)
+		return err;
+	if (t->bucket_ns == 0 || t->bucket_ns > 1000000000ull)
+		return bad(ld, "%s.histogram.bucket_ns: must be 1 ns to 1 s", where);
+	counts = json_object_get(h, "counts");
+	if (!json_is_array(counts))
+		return bad(ld, "%s.histogram.counts: not an array", where);
+	n = json_array_size(counts);
+	if (n > RESULT_MAX_BUCKETS)
+		return bad(ld, "%s.histogram.counts: %zu buckets, more than %u", where, n,
+			   RESULT_MAX_BUCKETS);
+	t->counts = calloc(n ? n : 1, sizeof(*t->counts));
+	if (!t->counts)
+		return -ENOMEM;
+	t->n_counts = n;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *c = json_array_get(counts, i);
+
+		if (!json_is_integer(c) || json_integer_value(c) < 0)
+			return bad(ld, "%s.histogram.counts[%zu]: not a non-negative integer",
+				   where, i);
+		t->counts[i] = (uint64_t)json_integer_value(c);
+	}
+	return 0;
+}
+
+static int load_thread(struct ld *ld, const json_t *o, const char *where, bool need_cpu,
+		       struct result_thread *t)
+{
+	const json_t *cpu;
+	int err;
+
+	if (!json_is_object(o))
+		return bad(ld, "%s: not an object", where);
+	t->cpu = -1;
+	cpu = json_object_get(o, "cpu");
+	if (need_cpu || (cpu && !json_is_null(cpu))) {
+		if (!json_is_integer(cpu) || json_integer_value(cpu) < 0 ||
+		    json_integer_value(cpu) > 65535)
+			return bad(ld, "%s.cpu: not a CPU number", where);
+		t->cpu = (int)json_integer_value(cpu);
+	}
+	err = get_count(ld, o, where, "samples", true, &t->samples);
+	err = err ?: get_count(ld, o, where, "overflows", false, &t->overflows);
+	err = err ?: get_num(ld, o, where, "min_ns", true, &t->min_ns);
+	err = err ?: get_num(ld, o, where, "avg_ns", true, &t->avg_ns);
+	err = err ?: get_num(ld, o, where, "max_ns", true, &t->max_ns);
+	err = err ?: get_num(ld, o, where, "p50_ns", false, &t->p50_ns);
+	err = err ?: get_num(ld, o, where, "p99_ns", false, &t->p99_ns);
+	err = err ?: get_num(ld, o, where, "p999_ns", false, &t->p999_ns);
+	err = err ?: load_histogram(ld, json_object_get(o, "histogram"), where, t);
+	return err;
+}
+
+static void thread_free(struct result_thread *t)
+{
+	free(t->counts);
+	t->counts = NULL;
+	t->n_counts = 0;
+}
+
+/* "none", "", absent or false: the run was idle. */
+static bool load_is_idle(const char *load)
+{
+	return !load[0] || strcmp(load, "none") == 0 || strcmp(load, "off") == 0;
+}
+
+/*
+ * A latency result: {config, threads: [...], summary}. Its load comes from
+ * config.load (a name; "none" or absent for an idle run).
+ */
+static int load_latency(struct ld *ld, const json_t *o, const char *where, int forced_phase,
+			struct result *r)
+{
+	const json_t *cfg = json_object_get(o, "config"), *threads = json_object_get(o, "threads");
+	const json_t *sum = json_object_get(o, "summary"), *loadv;
+	struct result_latency *lat;
+	char w[96], *load = NULL;
+	enum result_phase phase;
+	size_t n;
+	int err = 0;
+
+	if (!json_is_object(o))
+		return bad(ld, "%s: not an object", where);
+	if (cfg && !json_is_object(cfg))
+		return bad(ld, "%s.config: not an object", where);
+	loadv = cfg ? json_object_get(cfg, "load") : NULL;
+	if (!loadv || json_is_null(loadv) || json_is_false(loadv)) {
+		load = strdup("none");
+	} else if (json_is_string(loadv)) {
+		load = strdup(json_string_value(loadv));
+	} else {
+		return bad(ld, "%s.config.load: not a string", where);
+	}
+	if (!load)
+		return -ENOMEM;
+	if (forced_phase >= 0)
+		phase = (enum result_phase)forced_phase;
+	else
+		phase = load_is_idle(load) ? PHASE_IDLE : PHASE_LOAD;
+	lat = &r->lat[phase];
+	if (lat->present) {
+		free(load);
+		return bad(ld, "%s: a second %s latency result in one file", where,
+			   result_phase_name(phase));
+	}
+	lat->present = true;
+	lat->load = load;
+	if (cfg) {
+		snprintf(w, sizeof(w), "%s.config", where);
+		/* latency writes interval_ns and duration_ns; older writers used us and s. */
+		if (json_is_number(json_object_get(cfg, "interval_ns"))) {
+			err = get_num(ld, cfg, w, "interval_ns", false, &lat->interval_us);
+			lat->interval_us /= 1000.0;
+		} else {
+			err = get_num(ld, cfg, w, "interval_us", false, &lat->interval_us);
+		}
+		if (!err && json_is_number(json_object_get(cfg, "duration_s")))
+			err = get_num(ld, cfg, w, "duration_s", false, &lat->duration_s);
+		else if (!err && json_is_number(json_object_get(cfg, "duration_ns"))) {
+			err = get_num(ld, cfg, w, "duration_ns", false, &lat->duration_s);
+			lat->duration_s /= 1e9;
+		}
+		if (err)
+			return err;
+	}
+	if (!json_is_array(threads))
+		return bad(ld, "%s.threads: missing or not an array", where);
+	n = json_array_size(threads);
+	if (n > RESULT_MAX_THREADS)
+		return bad(ld, "%s.threads: %zu entries, more than %u", where, n,
+			   RESULT_MAX_THREADS);
+	lat->threads = calloc(n ? n : 1, sizeof(*lat->threads));
+	if (!lat->threads)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && !err; i++) {
+		snprintf(w, sizeof(w), "%s.threads[%zu]", where, i);
+		lat->n_threads = i + 1;
+		err = load_thread(ld, json_array_get(threads, i), w, true, &lat->threads[i]);
+	}
+	if (!err && sum && !json_is_null(sum)) {
+		snprintf(w, sizeof(w), "%s.summary", where);
+		err = load_thread(ld, sum, w, false, &lat->summary);
+		lat->summary.cpu = -1;
+		lat->has_summary = err == 0;
+	}
+	return err;
+}
+
+static int load_threshold(struct ld *ld, const json_t *o, const char *where,
+			  struct result_threshold *t)
+{
+	char *phase = NULL, *status = NULL;
+	const json_t *cpu = json_object_get(o, "cpu");
+	int err;
+
+	if (!json_is_object(o))
+		return bad(ld, "%s: not an object", where);
+	err = get_str(ld, o, where, "name", true, &t->name);
+	err = err ?: get_str(ld, o, where, "phase", true, &phase);
+	err = err ?: get_str(ld, o, where, "status", true, &status);
+	err = err ?: get_num(ld, o, where, "limit_ns", true, &t->limit_ns);
+	err = err ?: get_num(ld, o, where, "value_ns", true, &t->value_ns);
+	if (err)
+		goto out;
+	if (strcmp(phase, "idle") == 0)
+		t->phase = PHASE_IDLE;
+	else if (strcmp(phase, "load") == 0)
+		t->phase = PHASE_LOAD;
+	else
+		err = bad(ld, "%s.phase: \"%.20s\" is not idle or load", where, phase);
+	if (!err && status_parse(status, &t->status))
+		err = bad(ld, "%s.status: \"%.20s\" is not a status", where, status);
+	t->cpu = -1;
+	if (!err && cpu && !json_is_null(cpu)) {
+		if (!json_is_integer(cpu) || json_integer_value(cpu) < 0 ||
+		    json_integer_value(cpu) > 65535)
+			err = bad(ld, "%s.cpu: not a CPU number", where);
+		else
+			t->cpu = (int)json_integer_value(cpu);
+	}
+out:
+	free(phase);
+	free(status);
+	return err;
+}
+
+static int load_verdict(struct ld *ld, const json_t *o, struct result_verdict *v)
+{
+	const json_t *th;
+	char *status = NULL, w[48];
+	size_t n;
+	int err;
+
+	if (!json_is_object(o))
+		return bad(ld, "verdict: not an object");
+	err = get_str(ld, o, "verdict", "status", true, &status);
+	err = err ?: get_str(ld, o, "verdict", "reason", false, &v->reason);
+	err = err ?: get_num(ld, o, "verdict", "max_latency_us", false, &v->max_latency_us);
+	if (!err && (status_parse(status, &v->status) ||
+		     (v->status != RTR_PASS && v->status != RTR_WARN && v->status != RTR_FAIL)))
+		err = bad(ld, "verdict.status: \"%.20s\" is not pass, warn or fail", status);
+	free(status);
+	if (err)
+		return err;
+	v->present = true;
+	th = json_object_get(o, "thresholds");
+	if (!th || json_is_null(th))
+		return 0;
+	if (!json_is_array(th))
+		return bad(ld, "verdict.thresholds: not an array");
+	n = json_array_size(th);
+	if (n > RESULT_MAX_THRESHOLDS)
+		return bad(ld, "verdict.thresholds: %zu entries, more than %u", n,
+			   RESULT_MAX_THRESHOLDS);
+	v->thresholds = calloc(n ? n : 1, sizeof(*v->thresholds));
+	if (!v->thresholds)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && !err; i++) {
+		snprintf(w, sizeof(w), "verdict.thresholds[%zu]", i);
+		v->n_thresholds = i + 1;
+		err = load_threshold(ld, json_array_get(th, i), w, &v->thresholds[i]);
+	}
+	return err;
+}
+
+static int load_host(struct ld *ld, const json_t *h, struct result *r)
+{
+	int err;
+
+	if (h && !json_is_object(h))
+		return bad(ld, "host: not an object");
+	err = get_str(ld, h, "host", "hostname", false, &r->hostname);
+	err = err ?: get_str(ld, h, "host", "kernel", false, &r->kernel);
+	err = err ?: get_str(ld, h, "host", "cpus_online", false, &r->cpus_online);
+	err = err ?: get_str(ld, h, "host", "rt_cpus", false, &r->rt_cpus);
+	err = err ?: get_str(ld, h, "host", "root", false, &r->root);
+	return err;
+}
+
+static int load_verify(struct ld *ld, const json_t *j, struct result *r)
+{
+	const json_t *chk = json_object_get(j, "check"), *v;
+	static const char *const keys[PHASE_COUNT] = { "latency_idle", "latency_load" };
+	int err = 0;
+
+	if (chk && !json_is_null(chk)) {
+		if (!json_is_object(chk))
+			return bad(ld, "check: not an object");
+		if (!json_object_get(chk, "checks"))
+			return bad(ld, "check: member \"checks\" is missing");
+		err = load_checks(ld, json_object_get(chk, "checks"), "check.checks", r);
+	}
+	for (int p = 0; p < PHASE_COUNT && !err; p++) {
+		v = json_object_get(j, keys[p]);
+		if (v && !json_is_null(v))
+			err = load_latency(ld, v, keys[p], p, r);
+	}
+	v = json_object_get(j, "verdict");
+	if (!err && v && !json_is_null(v))
+		err = load_verdict(ld, v, &r->verdict);
+	return err;
+}
+
+int result_from_json(const json_t *j, const char *label, struct result *r, char *err,
+		     size_t errlen)
+{
+	struct ld ld = { err, errlen };
+	const json_t *tool;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->label = strdup(label ? label : "");
+	if (!r->label)
+		return -ENOMEM;
+	if (!json_is_object(j))
+		return bad(&ld, "not a JSON object");
+	tool = json_object_get(j, "tool");
+	if (!json_is_string(tool) || strcmp(json_string_value(tool), "rtready") != 0)
+		return bad(&ld, "not an rtready result (\"tool\" is not \"rtready\")");
+	rc = get_str(&ld, j, "result", "command", true, &r->command);
+	rc = rc ?: get_str(&ld, j, "result", "version", false, &r->version);
+	rc = rc ?: load_host(&ld, json_object_get(j, "host"), r);
+	if (rc)
+		return rc;
+	if (strcmp(r->command, "check") == 0)
+		return load_checks(&ld, json_object_get(j, "checks"), "checks", r);
+	if (strcmp(r->command, "inspect") == 0 || strcmp(r->command, "run") == 0)
+		return load_checks(&ld, json_object_get(j, "findings"), "findings", r);
+	if (strcmp(r->command, "latency") == 0)
+		return load_latency(&ld, j, "latency", -1, r);
+	if (strcmp(r->command, "verify") == 0)
+		return load_verify(&ld, j, r);
+	return bad(&ld, "command \"%.40s\" has no report (check, latency, verify, inspect, run)",
+		   r->command);
+}
+
+/* Read at most RESULT_MAX_FILE_BYTES + 1 bytes of @fd into *buf. */
+static int read_capped(int fd, char **buf, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *b = malloc(cap), *nb;
+	ssize_t got;
+
+	if (!b)
+		return -ENOMEM;
+	for (;;) {
+		if (n == cap) {
+			if (cap > RESULT_MAX_FILE_BYTES) {
+				free(b);
+				return -EFBIG;
+			}
+			cap *= 2;
+			nb = realloc(b, cap);
+			if (!nb) {
+				free(b);
+				return -ENOMEM;
+			}
+			b = nb;
+		}
+		got = read(fd, b + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = -errno;
+
+			free(b);
+			return e;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if (n > RESULT_MAX_FILE_BYTES) {
+			free(b);
+			return -EFBIG;
+		}
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+int result_load_file(const char *path, struct result *r, char *err, size_t errlen)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	char *buf = NULL, msg[200];
+	json_error_t je;
+	struct stat st;
+	json_t *j;
+	size_t len = 0;
+	int fd, rc;
+
+	memset(r, 0, sizeof(*r));
+	/* Non-blocking open, so a FIFO without a writer cannot hang us before fstat. */
+	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		return rc;
+	}
+	/* Files and pipes (`<(cmd)`); devices only as our own standard input. */
+	if (fstat(fd, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) ||
+				    (is_stdin && S_ISCHR(st.st_mode)))) {
+		snprintf(err, errlen, "%s: not a regular file or a pipe", path);
+		rc = -EINVAL;
+		goto out;
+	}
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > RESULT_MAX_FILE_BYTES) {
+		snprintf(err, errlen, "%s: larger than %u MiB, not a result file", path,
+			 RESULT_MAX_FILE_BYTES >> 20);
+		rc = -EFBIG;
+		goto out;
+	}
+	if (!is_stdin)
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	rc = read_capped(fd, &buf, &len);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", path,
+			 rc == -EFBIG ? "too large for a result file" : strerror(-rc));
+		goto out;
+	}
+	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!j) {
+		snprintf(err, errlen, "%s: not valid JSON: %s (line %d, column %d)", path, je.text,
+			 je.line, je.column);
+		rc = -EINVAL;
+		goto out;
+	}
+	rc = result_from_json(j, path, r, msg, sizeof(msg));
+	json_decref(j);
+	if (rc == -EINVAL)
+		snprintf(err, errlen, "%s: %s", path, msg);
+	else if (rc)
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+out:
+	free(buf);
+	if (!is_stdin)
+		close(fd);
+	return rc;
+}
+
+static void latency_free(struct result_latency *l)
+{
+	for (size_t i = 0; i < l->n_threads; i++)
+		thread_free(&l->threads[i]);
+	free(l->threads);
+	thread_free(&l->summary);
+	free(l->load);
+	memset(l, 0, sizeof(*l));
+}
+
+void result_verdict_free(struct result_verdict *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->n_thresholds; i++)
+		free(v->thresholds[i].name);
+	free(v->thresholds);
+	free(v->reason);
+	memset(v, 0, sizeof(*v));
+}
+
+void result_free(struct result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->n_checks; i++)
+		check_free(&r->checks[i]);
+	free(r->checks);
+	for (int p = 0; p < PHASE_COUNT; p++)
+		latency_free(&r->lat[p]);
+	result_verdict_free(&r->verdict);
+	free(r->label);
+	free(r->command);
+	free(r->version);
+	free(r->hostname);
+	free(r->kernel);
+	free(r->cpus_online);
+	free(r->rt_cpus);
+	free(r->root);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Take @src's string when @dst's is empty. */
+static void take_if_empty(char **dst, char **src)
+{
+	if (*dst && (*dst)[0])
+		return;
+	free(*dst);
+	*dst = *src;
+	*src = NULL;
+}
+
+static int join(char **dst, const char *sep, const char *add)
+{
+	char *j;
+
+	if (asprintf(&j, "%s%s%s", *dst, sep, add) < 0)
+		return -ENOMEM;
+	free(*dst);
+	*dst = j;
+	return 0;
+}
+
+int result_merge(struct result *dst, struct result *src)
+{
+	int err;
+
+	if (strcmp(dst->command, "verify") == 0 || strcmp(src->command, "verify") == 0 ||
+	    dst->verdict.present || src->verdict.present)
+		return -EEXIST;
+	if (dst->has_checks && src->has_checks)
+		return -EEXIST;
+	for (int p = 0; p < PHASE_COUNT; p++)
+		if (dst->lat[p].present && src->lat[p].present)
+			return -EEXIST;
+	if (dst->hostname[0] && src->hostname[0] && strcmp(dst->hostname, src->hostname) != 0)
+		return -EEXIST;
+	err = join(&dst->label, " + ", src->label);
+	err = err ?: join(&dst->command, " + ", src->command);
+	if (err)
+		return err;
+	if (src->has_checks) {
+		dst->checks = src->checks;
+		dst->n_checks = src->n_checks;
+		dst->has_checks = true;
+		src->checks = NULL;
+		src->n_checks = 0;
+		src->has_checks = false;
+	}
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		if (!src->lat[p].present)
+			continue;
+		dst->lat[p] = src->lat[p];
+		memset(&src->lat[p], 0, sizeof(src->lat[p]));
+	}
+	take_if_empty(&dst->version, &src->version);
+	take_if_empty(&dst->hostname, &src->hostname);
+	take_if_empty(&dst->kernel, &src->kernel);
+	take_if_empty(&dst->cpus_online, &src->cpus_online);
+	take_if_empty(&dst->rt_cpus, &src->rt_cpus);
+	take_if_empty(&dst->root, &src->root);
+	return 0;
+}
+
+struct summary result_check_summary(const struct result *r)
+{
+	struct summary s = { 0 };
+
+	for (size_t i = 0; i < r->n_checks; i++) {
+		switch (r->checks[i].status) {
+		case RTR_PASS: s.pass++; break;
+		case RTR_WARN: s.warn++; break;
+		case RTR_FAIL: s.fail++; break;
+		case RTR_INFO: s.info++; break;
+		case RTR_SKIP: s.skip++; break;
+		}
+	}
+	return s;
+}

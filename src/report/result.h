@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The results that `rtready report` renders, read back from the JSON that
+ * check, latency and verify write. A result file is untrusted input (it may
+ * come from another machine, or be edited by hand): the loader caps its
+ * size, checks every member it uses, and turns anything unexpected into a
+ * one-line message naming the file and the member, never a crash.
+ *
+ * A check result fills the checks; a latency result fills the idle or the
+ * loaded phase (by its config's load); a verify result fills all of them and
+ * carries the verdict. Renderers (src/render/html.c, junit.c, prometheus.c)
+ * only display this model; the verdict is decided in verdict.c.
+ */
+#ifndef RTR_REPORT_RESULT_H
+#define RTR_REPORT_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "core/report.h"	/* struct summary */
+#include "rtready/selfcheck.h"	/* enum rtr_status */
+
+/* Bounds on untrusted input. */
+#define RESULT_MAX_FILE_BYTES (64u << 20)
+#define RESULT_MAX_CHECKS 100000u
+#define RESULT_MAX_THREADS 8192u
+#define RESULT_MAX_BUCKETS (1u << 20)
+#define RESULT_MAX_THRESHOLDS 100000u
+
+enum result_phase { PHASE_IDLE, PHASE_LOAD, PHASE_COUNT };
+
+/* "idle" or "load" (the names in JSON, Prometheus labels and test names). */
+const char *result_phase_name(enum result_phase p);
+
+struct result_check {
+	char *id, *area, *title, *evidence, *why, *fix;
+	enum rtr_status status;
+	long tid;		/* 0: not about one thread */
+};
+
+/* The figures of one measuring thread (or of all of them: cpu = -1). */
+struct result_thread {
+	int cpu;
+	uint64_t samples;
+	uint64_t overflows;	/* samples past the histogram's range */
+	double min_ns, avg_ns, max_ns, p50_ns, p99_ns, p999_ns;
+	uint64_t bucket_ns;	/* 0: no histogram */
+	uint64_t *counts;
+	size_t n_counts;
+};
+
+struct result_latency {
+	bool present;
+	char *load;		/* the load that ran ("none" when idle) */
+	double interval_us;	/* 0 when not given */
+	double duration_s;	/* 0 when not given */
+	struct result_thread *threads;
+	size_t n_threads;
+	struct result_thread summary;
+	bool has_summary;
+};
+
+/* One latency threshold, judged: the worst value of a phase on a CPU against a limit. */
+struct result_threshold {
+	char *name;		/* "latency.load.cpu3.max" */
+	enum result_phase phase;
+	int cpu;
+	double limit_ns;
+	double value_ns;
+	enum rtr_status status;	/* pass, fail, or skip (no samples) */
+};
+
+struct result_verdict {
+	bool present;
+	enum rtr_status status;	/* pass, warn or fail */
+	char *reason;
+	double max_latency_us;	/* the limit judged against, 0: none */
+	struct result_threshold *thresholds;
+	size_t n_thresholds;
+};
+
+struct result {
+	char *label;		/* what the page calls it: the file name */
+	char *command;		/* "check", "latency", "verify", "inspect", "run" */
+	char *version;
+	char *hostname, *kernel, *cpus_online, *rt_cpus, *root;
+	bool has_checks;
+	struct result_check *checks;
+	size_t n_checks;
+	struct result_latency lat[PHASE_COUNT];
+	struct result_verdict verdict;
+};
+
+/*
+ * Fill @r from the parsed result @j; @label names it in messages and
+ * output. Return: 0, -EINVAL with "member: what is wrong" in @err, -ENOMEM.
+ */
+int result_from_json(const json_t *j, const char *label, struct result *r, char *err,
+		     size_t errlen) __attribute__((warn_unused_result));
+
+/*
+ * Read and parse @path ("-" for standard input), at most
+ * RESULT_MAX_FILE_BYTES, regular files or pipes only. The label is the
+ * path. Return: 0, or -errno with "PATH: what is wrong" in @err.
+ */
+int result_load_file(const char *path, struct result *r, char *err, size_t errlen)
+	__attribute__((warn_unused_result));
+
+void result_free(struct result *r);
+
+/*
+ * Merge the parts of @src into @dst when they complement each other: the
+ * check, the idle and the loaded latency results of one host (say
+ * `report check.json idle.json load.json`) make one result. Nothing is
+ * merged into or from a verify result, nor a part @dst already has, nor
+ * across host names. On success @src is emptied (free it as usual).
+ * Return: 0, -EEXIST when they do not merge, -ENOMEM.
+ */
+int result_merge(struct result *dst, struct result *src) __attribute__((warn_unused_result));
+
+/* Count the checks of @r by status. */
+struct summary result_check_summary(const struct result *r);
+
+/* Worst status first: fail, warn, skip, info, pass (for ordering). */
+int result_status_rank(enum rtr_status s);
+
+/*
+ * Decide the verdict of @r into @v (replacing what was there): a failed
+ * check fails; with @max_latency_us > 0, every measured CPU of every phase
+ * is a threshold and one above the limit fails; a warning, or a result in
+ * which nothing could be judged (no checks, no limit), gives "warn". The
+ * reason is one sentence.
+ * Return: 0 or -ENOMEM.
+ */
+int result_judge(const struct result *r, double max_latency_us, struct result_verdict *v)
+	__attribute__((warn_unused_result));
+
+void result_verdict_free(struct result_verdict *v);
+
+/* The verdict as JSON, the "verdict" member of verify's result. NULL on ENOMEM. */
+json_t *result_verdict_to_json(const struct result_verdict *v);
+
+#endif

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The verdict of a result: the one place that decides whether a machine
+ * passed. Checks that failed fail it; with a latency limit, every measured
+ * CPU of every phase is a threshold (its maximum against the limit), and one
+ * above the limit fails it. Without a limit the latency is shown but not
+ * judged, and the reason says so: a number on an idle machine proves
+ * little and we will not call it good on our own.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/result.h"
+#include "util/strbuf.h"
+
+/* The thread with the highest maximum among those with samples, or NULL. */
+static const struct result_thread *worst(const struct result_latency *l)
+{
+	const struct result_thread *w = NULL;
+
+	for (size_t i = 0; i < l->n_threads; i++) {
+		const struct result_thread *t = &l->threads[i];
+
+		if (t->samples && (!w || t->max_ns > w->max_ns))
+			w = t;
+	}
+	return w;
+}
+
+/* "a, b, c and 4 more" of the checks with status @s. */
+static void list_ids(struct strbuf *sb, const struct result *r, enum rtr_status s)
+{
+	size_t shown = 0, total = 0;
+
+	for (size_t i = 0; i < r->n_checks; i++) {
+		if (r->checks[i].status != s)
+			continue;
+		if (shown < 3)
+			strbuf_printf(sb, "%s%s", shown ? ", " : "", r->checks[i].id);
+		shown += shown < 3;
+		total++;
+	}
+	if (total > shown)
+		strbuf_printf(sb, " and %zu more", total - shown);
+}
+
+static int add_thresholds(const struct result *r, double limit_ns, struct result_verdict *v)
+{
+	size_t n = 0;
+
+	for (int p = 0; p < PHASE_COUNT; p++)
+		n += r->lat[p].n_threads;
+	v->thresholds = calloc(n ? n : 1, sizeof(*v->thresholds));
+	if (!v->thresholds)
+		return -ENOMEM;
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		const struct result_latency *l = &r->lat[p];
+
+		for (size_t i = 0; i < l->n_threads; i++) {
+			const struct result_thread *t = &l->threads[i];
+			struct result_threshold *th = &v->thresholds[v->n_thresholds];
+
+			if (asprintf(&th->name, "latency.%s.cpu%d.max", result_phase_name(p),
+				     t->cpu) < 0) {
+				th->name = NULL;
+				return -ENOMEM;
+			}
+			v->n_thresholds++;
+			th->phase = p;
+			th->cpu = t->cpu;
+			th->limit_ns = limit_ns;
+			th->value_ns = t->max_ns;
+			if (!t->samples)
+				th->status = RTR_SKIP;
+			else
+				th->status = t->max_ns > limit_ns ? RTR_FAIL : RTR_PASS;
+		}
+	}
+	return 0;
+}
+
+static void describe_latency(struct strbuf *sb, const struct result *r,
+			     const struct result_verdict *v)
+{
+	const struct result_threshold *over = NULL;
+	bool any = false;
+
+	for (size_t i = 0; i < v->n_thresholds; i++) {
+		const struct result_threshold *t = &v->thresholds[i];
+
+		/* The worst excess, loaded phase first (that is what the limit is for). */
+		if (t->status == RTR_FAIL &&
+		    (!over || t->phase > over->phase ||
+		     (t->phase == over->phase && t->value_ns > over->value_ns)))
+			over = t;
+	}
+	if (over) {
+		strbuf_printf(sb, "; %s max %.1f us on CPU %d exceeds the %.0f us limit",
+			      over->phase == PHASE_LOAD ? "loaded" : "idle", over->value_ns / 1000.0,
+			      over->cpu, v->max_latency_us);
+		return;
+	}
+	for (int p = PHASE_COUNT - 1; p >= 0; p--) {
+		const struct result_thread *w = worst(&r->lat[p]);
+
+		if (!w)
+			continue;
+		strbuf_printf(sb, "; worst %s latency %.1f us on CPU %d",
+			      p == PHASE_LOAD ? "loaded" : "idle", w->max_ns / 1000.0, w->cpu);
+		if (v->max_latency_us > 0)
+			strbuf_printf(sb, ", within the %.0f us limit", v->max_latency_us);
+		else
+			strbuf_puts(sb, " (not judged: no latency limit given)");
+		any = true;
+		break;
+	}
+	if (!any && v->max_latency_us > 0)
+		strbuf_puts(sb, "; no latency was measured to judge against the limit");
+}
+
+int result_judge(const struct result *r, double max_latency_us, struct result_verdict *v)
+{
+	struct summary s = result_check_summary(r);
+	struct strbuf sb = STRBUF_INIT;
+	bool lat_fail = false;
+	int err = 0;
+
+	result_verdict_free(v);
+	v->present = true;
+	v->max_latency_us = max_latency_us > 0 ? max_latency_us : 0;
+	if (v->max_latency_us > 0)
+		err = add_thresholds(r, v->max_latency_us * 1000.0, v);
+	if (err)
+		goto out;
+	for (size_t i = 0; i < v->n_thresholds; i++)
+		lat_fail |= v->thresholds[i].status == RTR_FAIL;
+
+	if (s.fail) {
+		strbuf_printf(&sb, "%u check%s failed (", s.fail, s.fail == 1 ? "" : "s");
+		list_ids(&sb, r, RTR_FAIL);
+		strbuf_puts(&sb, ")");
+	} else if (s.warn) {
+		strbuf_printf(&sb, "no check failed, %u warned (", s.warn);
+		list_ids(&sb, r, RTR_WARN);
+		strbuf_puts(&sb, ")");
+	} else if (r->has_checks) {
+		strbuf_puts(&sb, "no check failed or warned");
+	} else {
+		strbuf_puts(&sb, "no checks in this result");
+	}
+	describe_latency(&sb, r, v);
+	if (s.fail || lat_fail)
+		v->status = RTR_FAIL;
+	else if (s.warn || (!r->has_checks && !v->n_thresholds))
+		v->status = RTR_WARN;	/* a warning, or nothing was judged at all */
+	else
+		v->status = RTR_PASS;
+	if (sb.err) {
+		err = sb.err;
+		goto out;
+	}
+	v->reason = strbuf_take(&sb);
+	if (!v->reason)
+		v->reason = strdup("");
+	if (!v->reason)
+		err = -ENOMEM;
+out:
+	strbuf_free(&sb);
+	if (err)
+		result_verdict_free(v);
+	return err;
+}
+
+json_t *result_verdict_to_json(const struct result_verdict *v)
+{
+	json_t *o = json_object(), *arr = json_array();
+
+	if (!o || !arr)
+		goto fail;
+	json_object_set_new(o, "status", json_string(rtr_status_name(v->status)));
+	json_object_set_new(o, "reason", json_string(v->reason ? v->reason : ""));
+	if (v->max_latency_us > 0)
+		json_object_set_new(o, "max_latency_us", json_real(v->max_latency_us));
+	for (size_t i = 0; i < v->n_thresholds; i++) {
+		const struct result_threshold *t = &v->thresholds[i];
+		json_t *th = json_pack("{s:s, s:s, s:i, s:f, s:f, s:s}", "name", t->name, "phase",
+				       result_phase_name(t->phase), "cpu", t->cpu, "limit_ns",
+				       t->limit_ns, "value_ns", t->value_ns, "status",
+				       rtr_status_name(t->status));
+
+		if (!th || json_array_append_new(arr, th))
+			goto fail;
+	}
+	json_object_set_new(o, "thresholds", arr);
+	return o;
+fail:
+	json_decref(o);
+	json_decref(arr);
+	return NULL;
+}
