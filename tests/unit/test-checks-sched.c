@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/* The sched.* checks as pure functions of hand-made facts: every status path. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "checks-helper.h"
+
+static void add_task(struct facts *f, int pid, int tid, const char *comm, int policy, int prio,
+		     bool kthread, const char *cpus)
+{
+	struct task_info t = { .pid = pid, .tid = tid, .policy = policy, .rt_priority = prio,
+			       .kthread = kthread, .last_cpu = 0 };
+
+	snprintf(t.comm, sizeof(t.comm), "%s", comm);
+	assert_int_equal(rtr_cpuset_parse_list(&t.allowed, cpus), 0);
+	f->tasks.err = 0;
+	assert_int_equal(tasks_append(&f->tasks, &t), 0);
+	rtr_cpuset_free(&t.allowed);
+}
+
+static void throttling(void **state)
+{
+	struct facts *f = facts_blank();
+	struct sched_facts *s = &f->sched;
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run_check(f, "", "sched.rt_throttling", &r), RTR_SKIP);
+	s->rt_runtime_err = 0;
+	s->rt_runtime_us = 950000;
+	assert_int_equal(run_check(f, "", "sched.rt_throttling", &r), RTR_WARN);
+	assert_has(r.evidence, "sched_rt_period_us unreadable");
+	s->rt_period_err = 0;
+	s->rt_period_us = 1000000;
+	assert_int_equal(run_check(f, "", "sched.rt_throttling", &r), RTR_WARN);
+	assert_has(r.evidence, "none runs for 50000 us");
+	assert_string_equal(r.fix, "");	/* the row's fix */
+	s->rt_runtime_us = -1;
+	assert_int_equal(run_check(f, "", "sched.rt_throttling", &r), RTR_PASS);
+	s->rt_runtime_us = 1000000;	/* the whole period: no throttling either */
+	assert_int_equal(run_check(f, "", "sched.rt_throttling", &r), RTR_PASS);
+
+	/* 6.12+: the fair server. */
+	f->kernel.major = 6;
+	f->kernel.minor = 12;
+	s->rt_runtime_us = -1;
+	assert_int_equal(run_check(f, "", "sched.rt_throttling", &r), RTR_PASS);
+	assert_has(r.evidence, "not readable");
+	s->fair_server_err = 0;
+	s->fair_server_cpus = 4;
+	s->fair_runtime_min_ns = s->fair_runtime_max_ns = 50000000;
+	s->fair_period_ns = 1000000000;
+	assert_int_equal(run_check(f, "", "sched.rt_throttling", &r), RTR_WARN);
+	assert_has(r.evidence, "50000000..50000000 ns per 1000000000 ns");
+	assert_has(r.fix, "fair_server/cpuN/runtime");
+	s->rt_runtime_us = 950000;
+	assert_int_equal(run_check(f, "", "sched.rt_throttling", &r), RTR_WARN);
+	assert_has(r.fix, "sched_rt_runtime_us=-1");
+	assert_has(r.fix, "fair_server");
+	s->rt_runtime_us = -1;
+	s->fair_runtime_min_ns = s->fair_runtime_max_ns = 0;
+	assert_int_equal(run_check(f, "", "sched.rt_throttling", &r), RTR_PASS);
+	/* Before 6.12 there is no fair server to speak of. */
+	f->kernel.minor = 6;
+	s->fair_runtime_max_ns = 50000000;
+	assert_int_equal(run_check(f, "", "sched.rt_throttling", &r), RTR_PASS);
+	facts_blank_free(f);
+}
+
+static void rt_group(void **state)
+{
+	struct facts *f = facts_blank();
+	struct sched_facts *s = &f->sched;
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_SKIP);
+	set_config(f, "# CONFIG_RT_GROUP_SCHED is not set\n");
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_PASS);
+	set_config(f, "CONFIG_RT_GROUP_SCHED=y\n");
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_PASS);
+	assert_has(r.evidence, "no cgroup");
+	s->rt_group_err = 0;
+	strcpy(s->rt_group_mount, "/sys/fs/cgroup/cpu");
+	s->rt_groups = 5;
+	s->rt_groups_zero = 2;
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_PASS);
+	s->rt_groups_zero_busy = 1;
+	strcpy(s->rt_zero_example, "/sys/fs/cgroup/cpu/system.slice/app.service");
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_WARN);
+	assert_has(r.evidence, "app.service");
+	assert_has(r.fix, "echo 950000 > /sys/fs/cgroup/cpu/system.slice/app.service/cpu.rt_runtime_us");
+	set_cmdline(f, "rt_group_sched=0");
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_PASS);
+	facts_blank_free(f);
+}
+
+static void prio99(void **state)
+{
+	struct facts *f = facts_blank();
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run_check(f, "", "sched.prio99", &r), RTR_SKIP);
+	f->tasks.err = 0;
+	assert_int_equal(run_check(f, "", "sched.prio99", &r), RTR_SKIP);	/* empty list */
+	f->tasks.unreadable = 3;
+	f->tasks.first_unreadable_err = -EACCES;
+	strcpy(f->tasks.first_unreadable, "/proc/1/task/1/stat");
+	assert_int_equal(run_check(f, "", "sched.prio99", &r), RTR_SKIP);
+	assert_has(r.evidence, "/proc/1/task/1/stat");
+	f->tasks.unreadable = 0;
+	add_task(f, 1, 1, "init", 0, 0, false, "0-3");
+	assert_int_equal(run_check(f, "", "sched.prio99", &r), RTR_PASS);
+	add_task(f, 15, 15, "migration/0", 1, 99, true, "0");
+	assert_int_equal(run_check(f, "", "sched.prio99", &r), RTR_PASS);
+	assert_has(r.evidence, "1 kernel threads");
+	add_task(f, 500, 502, "a) (b", 2, 99, false, "2-3");
+	assert_int_equal(run_check(f, "", "sched.prio99", &r), RTR_FAIL);
+	assert_has(r.evidence, "a) (b (pid 500 tid 502) RR 99 cpus 2-3");
+	facts_blank_free(f);
+}
+
+static void rt_tasks(void **state)
+{
+	struct facts *f = facts_blank();
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run_check(f, "", "sched.rt_tasks", &r), RTR_SKIP);
+	add_task(f, 1, 1, "init", 0, 0, false, "0-3");
+	assert_int_equal(run_check(f, "", "sched.rt_tasks", &r), RTR_INFO);
+	assert_has(r.evidence, "1 tasks, 0 realtime");
+	add_task(f, 30, 30, "irq/9-acpi", 1, 50, true, "0");
+	add_task(f, 700, 700, "cyclictest", 1, 80, false, "2");
+	f->tasks.vanished = 2;
+	f->tasks.unreadable = 1;
+	f->tasks.first_unreadable_err = -EINVAL;
+	strcpy(f->tasks.first_unreadable, "/proc/9/task/9/stat");
+	assert_int_equal(run_check(f, "", "sched.rt_tasks", &r), RTR_INFO);
+	assert_has(r.evidence, "cyclictest (pid 700) FIFO 80 cpus 2");
+	assert_has(r.evidence, "1 of them IRQ threads");
+	assert_has(r.evidence, "1 tasks unreadable");
+	facts_blank_free(f);
+}
+
+static void deadline_mix(void **state)
+{
+	struct facts *f = facts_blank();
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_SKIP);
+	add_task(f, 700, 700, "ctl", 1, 80, false, "2");
+	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_PASS);
+	add_task(f, 800, 800, "dl", 6, 0, false, "3");
+	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_WARN);
+	assert_has(r.evidence, "dl (pid 800) DEADLINE");
+	probe_tasks_free(&f->tasks);
+	add_task(f, 800, 800, "dl", 6, 0, false, "3");
+	add_task(f, 15, 15, "migration/0", 1, 99, true, "0");	/* kernel: not counted */
+	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_PASS);
+	facts_blank_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(throttling),
+		cmocka_unit_test(rt_group),
+		cmocka_unit_test(prio99),
+		cmocka_unit_test(rt_tasks),
+		cmocka_unit_test(deadline_mix),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
