@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The mem.*, limits.*, clock.source and sys.virtualized checks as pure
+ * functions of hand-made facts: every status path.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "checks-helper.h"
+
+static void swap(void **state)
+{
+	struct facts *f = facts_blank();
+	struct memory_facts *m = &f->memory;
+	struct result r;
+
+	(void)state;
+	m->swaps_err = -EFBIG;
+	assert_int_equal(run_check(f, "", "mem.swap", &r), RTR_SKIP);
+	assert_has(r.evidence, "/proc/swaps");
+	m->swaps_err = 0;
+	assert_int_equal(run_check(f, "", "mem.swap", &r), RTR_PASS);
+	m->swap_devices = 1;
+	m->swap_total_kb = 2048 * 1024;
+	m->swap_used_kb = 1024;
+	m->swappiness = (struct knob){ 0, 60 };
+	assert_int_equal(run_check(f, "", "mem.swap", &r), RTR_WARN);
+	assert_has(r.evidence, "2048 MiB");
+	assert_has(r.evidence, "vm.swappiness = 60");
+	facts_blank_free(f);
+}
+
+static void thp(void **state)
+{
+	struct facts *f = facts_blank();
+	struct memory_facts *m = &f->memory;
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run_check(f, "", "mem.thp", &r), RTR_PASS);	/* not built */
+	m->thp_enabled_err = -EINVAL;
+	assert_int_equal(run_check(f, "", "mem.thp", &r), RTR_SKIP);
+	m->thp_enabled_err = 0;
+	strcpy(m->thp_enabled, "always");
+	assert_int_equal(run_check(f, "", "mem.thp", &r), RTR_WARN);
+	assert_has(r.fix, "tmpfiles.d");
+	assert_has(r.fix, "transparent_hugepage=madvise");
+	strcpy(m->thp_enabled, "madvise");
+	m->thp_defrag_err = 0;
+	strcpy(m->thp_defrag, "always");
+	assert_int_equal(run_check(f, "", "mem.thp", &r), RTR_WARN);
+	assert_has(r.fix, "defrag");
+	strcpy(m->thp_defrag, "madvise");
+	assert_int_equal(run_check(f, "", "mem.thp", &r), RTR_PASS);
+	strcpy(m->thp_enabled, "never");
+	strcpy(m->thp_defrag, "always");
+	assert_int_equal(run_check(f, "", "mem.thp", &r), RTR_PASS);
+	facts_blank_free(f);
+}
+
+static void ksm(void **state)
+{
+	struct facts *f = facts_blank();
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run_check(f, "", "mem.ksm", &r), RTR_PASS);
+	f->memory.ksm_run = (struct knob){ -EINVAL, 0 };
+	assert_int_equal(run_check(f, "", "mem.ksm", &r), RTR_SKIP);
+	f->memory.ksm_run = (struct knob){ 0, 1 };
+	assert_int_equal(run_check(f, "", "mem.ksm", &r), RTR_WARN);
+	assert_has(r.fix, "echo 2 > /sys/kernel/mm/ksm/run");
+	f->memory.ksm_run = (struct knob){ 0, 0 };
+	assert_int_equal(run_check(f, "", "mem.ksm", &r), RTR_PASS);
+	facts_blank_free(f);
+}
+
+static void numa(void **state)
+{
+	struct facts *f = facts_blank();
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run_check(f, "", "mem.numa_balancing", &r), RTR_PASS);
+	f->memory.numa_balancing = (struct knob){ -EACCES, 0 };
+	assert_int_equal(run_check(f, "", "mem.numa_balancing", &r), RTR_SKIP);
+	f->memory.numa_balancing = (struct knob){ 0, 1 };
+	assert_int_equal(run_check(f, "", "mem.numa_balancing", &r), RTR_WARN);
+	f->memory.numa_balancing = (struct knob){ 0, 0 };
+	assert_int_equal(run_check(f, "", "mem.numa_balancing", &r), RTR_PASS);
+	facts_blank_free(f);
+}
+
+static void rtprio(void **state)
+{
+	struct facts *f = facts_blank();
+	struct memory_facts *m = &f->memory;
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run_check(f, "", "limits.rtprio", &r), RTR_SKIP);
+	m->limits_err = 0;
+	assert_int_equal(run_check(f, "", "limits.rtprio", &r), RTR_SKIP);	/* no row */
+	m->limits.rtprio = (struct proc_limit){ true, 0, 0 };
+	assert_int_equal(run_check(f, "", "limits.rtprio", &r), RTR_WARN);
+	assert_has(r.evidence, "EPERM");
+	m->limits.rtprio.hard = 95;
+	assert_int_equal(run_check(f, "", "limits.rtprio", &r), RTR_WARN);
+	assert_has(r.evidence, "ulimit -r 95");
+	m->cap_err = 0;
+	m->cap_eff = 1ull << 23;	/* CAP_SYS_NICE */
+	assert_int_equal(run_check(f, "", "limits.rtprio", &r), RTR_INFO);
+	m->limits.rtprio.soft = 95;
+	assert_int_equal(run_check(f, "", "limits.rtprio", &r), RTR_PASS);
+	facts_blank_free(f);
+}
+
+static void memlock(void **state)
+{
+	struct facts *f = facts_blank();
+	struct memory_facts *m = &f->memory;
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run_check(f, "", "limits.memlock", &r), RTR_SKIP);
+	m->limits_err = 0;
+	assert_int_equal(run_check(f, "", "limits.memlock", &r), RTR_SKIP);
+	m->limits.memlock = (struct proc_limit){ true, 65536, 65536 };
+	assert_int_equal(run_check(f, "", "limits.memlock", &r), RTR_WARN);
+	assert_has(r.evidence, "65536 bytes");
+	m->cap_err = 0;
+	m->cap_eff = 1ull << 14;	/* CAP_IPC_LOCK */
+	assert_int_equal(run_check(f, "", "limits.memlock", &r), RTR_INFO);
+	m->limits.memlock.soft = m->limits.memlock.hard = PROC_LIMIT_INFINITY;
+	assert_int_equal(run_check(f, "", "limits.memlock", &r), RTR_PASS);
+	assert_has(r.evidence, "unlimited");
+	facts_blank_free(f);
+}
+
+static void clocksource(void **state)
+{
+	struct facts *f = facts_blank();
+	struct platform_facts *p = &f->platform;
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run_check(f, "", "clock.source", &r), RTR_SKIP);
+	p->clocksource_err = 0;
+	strcpy(p->clocksource, "tsc");
+	assert_int_equal(run_check(f, "", "clock.source", &r), RTR_PASS);
+	assert_has(r.evidence, "available: ?");
+	strcpy(p->clocksource, "kvm-clock");
+	assert_int_equal(run_check(f, "", "clock.source", &r), RTR_PASS);
+	strcpy(p->clocksource, "hpet");
+	p->clocksources_err = 0;
+	strcpy(p->clocksources, "tsc hpet acpi_pm");
+	assert_int_equal(run_check(f, "", "clock.source", &r), RTR_FAIL);
+	assert_has(r.fix, "clocksource=tsc");
+	strcpy(p->clocksources, "hpet acpi_pm");
+	assert_int_equal(run_check(f, "", "clock.source", &r), RTR_FAIL);
+	assert_string_equal(r.fix, "");
+	strcpy(p->clocksource, "timer-imx-gpt");
+	assert_int_equal(run_check(f, "", "clock.source", &r), RTR_INFO);
+	facts_blank_free(f);
+}
+
+static void virtualized(void **state)
+{
+	struct facts *f = facts_blank();
+	struct platform_facts *p = &f->platform;
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run_check(f, "", "sys.virtualized", &r), RTR_SKIP);
+	p->cpuinfo_err = 0;
+	assert_int_equal(run_check(f, "", "sys.virtualized", &r), RTR_PASS);
+	p->sys_vendor_err = 0;
+	strcpy(p->sys_vendor, "Dell Inc.");
+	p->product_name_err = 0;
+	strcpy(p->product_name, "PowerEdge R750");
+	assert_int_equal(run_check(f, "", "sys.virtualized", &r), RTR_PASS);
+	assert_has(r.evidence, "Dell Inc. / PowerEdge R750");
+	strcpy(p->sys_vendor, "QEMU");
+	assert_int_equal(run_check(f, "", "sys.virtualized", &r), RTR_WARN);
+	strcpy(p->sys_vendor, "Dell Inc.");
+	p->cpu_hypervisor_flag = true;
+	assert_int_equal(run_check(f, "", "sys.virtualized", &r), RTR_WARN);
+	assert_has(r.evidence, "'hypervisor'");
+	p->cpu_hypervisor_flag = false;
+	p->hypervisor_type_err = 0;
+	strcpy(p->hypervisor_type, "xen");
+	assert_int_equal(run_check(f, "", "sys.virtualized", &r), RTR_WARN);
+	assert_has(r.evidence, "xen");
+	facts_blank_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(swap),
+		cmocka_unit_test(thp),
+		cmocka_unit_test(ksm),
+		cmocka_unit_test(numa),
+		cmocka_unit_test(rtprio),
+		cmocka_unit_test(memlock),
+		cmocka_unit_test(clocksource),
+		cmocka_unit_test(virtualized),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
