@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The irq.* checks as pure functions of hand-made facts: IRQs named with
+ * their /proc/interrupts name and count on RT CPUs, effective affinity
+ * outside the request, irqbalance with and without bans (and its own
+ * default of banning isolated CPUs), no RT CPUs, unreadable facts.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "checks/run.h"
+
+static const char interrupts[] =
+	"  CPU0 CPU1 CPU2 CPU3\n"
+	" 24:  1  2  3  4 IO-APIC 5-edge eth0\n"
+	" 25:  9  0  0  0 IO-APIC 6-edge nvme0q0\n";
+
+static void set(struct rtr_cpuset *s, const char *list)
+{
+	assert_int_equal(rtr_cpuset_parse_list(s, list), 0);
+}
+
+static void add_irq(struct facts *f, int irq, const char *req, const char *eff)
+{
+	struct irq_info *q = &f->irq.irqs[f->irq.n++];
+
+	memset(q, 0, sizeof(*q));
+	q->irq = irq;
+	set(&q->affinity, req);
+	if (eff)
+		set(&q->effective, eff);
+	else
+		q->effective_err = -ENOENT;
+}
+
+/* 4 CPUs, RT CPUs 2-3 isolated, IRQs kept on 0-1, no irqbalance. */
+static void tuned(struct facts *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->host = true;
+	set(&f->cpu.online, "0-3");
+	set(&f->cpu.isolated, "2-3");
+	set(&f->irq.default_affinity, "0-1");
+	f->irq.irqs = calloc(8, sizeof(*f->irq.irqs));
+	add_irq(f, 24, "0-1", "1");
+	add_irq(f, 25, "0", "0");
+	assert_int_equal(interrupts_parse(interrupts, strlen(interrupts), &f->irq.interrupts), 0);
+	f->irq.balance_err = -ENOENT;
+	f->tasks.tasks = calloc(1, sizeof(*f->tasks.tasks));
+	f->tasks.cap = 1;
+}
+
+static void release(struct facts *f)
+{
+	probe_cpu_free(&f->cpu);
+	probe_irq_free(&f->irq);
+	probe_tasks_free(&f->tasks);
+}
+
+static void run_irqbalance(struct facts *f)
+{
+	struct task_info t = { .pid = 600, .tid = 600, .comm = "irqbalance" };
+
+	set(&t.allowed, "0-3");
+	assert_int_equal(tasks_append(&f->tasks, &t), 0);
+	rtr_cpuset_free(&t.allowed);
+}
+
+struct result {
+	enum rtr_status status;
+	char evidence[4096];
+	char fix[4096];
+};
+
+static struct result run(const struct facts *f, const char *rt, const char *id)
+{
+	struct rtr_cpuset set_rt = RTR_CPUSET_INIT;
+	struct check_ctx ctx = { f, &set_rt, rt ? "--rt-cpus" : NULL };
+	struct check_out out = { RTR_SKIP, STRBUF_INIT, STRBUF_INIT };
+	struct result r;
+
+	if (rt)
+		set(&set_rt, rt);
+	for (size_t i = 0; i < checks_count(); i++)
+		if (strcmp(checks_at(i)->id, id) == 0)
+			checks_at(i)->fn(&ctx, &out);
+	r.status = out.status;
+	snprintf(r.evidence, sizeof(r.evidence), "%s", strbuf_str(&out.evidence));
+	snprintf(r.fix, sizeof(r.fix), "%s", strbuf_str(&out.fix));
+	strbuf_free(&out.evidence);
+	strbuf_free(&out.fix);
+	rtr_cpuset_free(&set_rt);
+	return r;
+}
+
+#define assert_contains(hay, needle)                                                     \
+	do {                                                                             \
+		if (!strstr((hay), (needle)))                                            \
+			fail_msg("'%s' not in '%s'", (needle), (hay));                  \
+	} while (0)
+
+static void test_tuned_passes(void **state)
+{
+	static const char *const ids[] = { "irq.default_affinity", "irq.affinity",
+					   "irq.effective_affinity", "irq.balance" };
+	struct facts f;
+
+	(void)state;
+	tuned(&f);
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		struct result r = run(&f, "2-3", ids[i]);
+
+		if (r.status != RTR_PASS)
+			fail_msg("%s: status %d: %s", ids[i], r.status, r.evidence);
+	}
+	release(&f);
+}
+
+static void test_default_affinity(void **state)
+{
+	struct facts f;
+	struct result r;
+
+	(void)state;
+	tuned(&f);
+	set(&f.irq.default_affinity, "0-3");
+	r = run(&f, "2-3", "irq.default_affinity");
+	assert_int_equal(r.status, RTR_WARN);
+	assert_contains(r.fix, "echo 00000003 > /proc/irq/default_smp_affinity");
+	assert_contains(r.fix, "irqaffinity=0-1");
+	assert_int_equal(run(&f, NULL, "irq.default_affinity").status, RTR_INFO);
+	f.irq.default_err = -EACCES;
+	r = run(&f, "2-3", "irq.default_affinity");
+	assert_int_equal(r.status, RTR_SKIP);
+	assert_contains(r.evidence, "Permission denied");
+	release(&f);
+}
+
+static void test_affinity(void **state)
+{
+	struct facts f;
+	struct result r;
+
+	(void)state;
+	tuned(&f);
+	add_irq(&f, 30, "0-1", "3");	/* effective on an RT CPU */
+	add_irq(&f, 31, "3", NULL);	/* requested RT, no effective file */
+	/* Kept sorted: find() relies on it. */
+	r = run(&f, "2-3", "irq.affinity");
+	assert_int_equal(r.status, RTR_WARN);
+	assert_contains(r.evidence, "2 may be delivered to an RT CPU");
+	assert_contains(r.evidence, "IRQ 30 -> 0-1, effective 3");
+	assert_contains(r.evidence, "IRQ 31 -> 3");
+	assert_contains(r.fix, "for i in 30 31; do echo 0-1 > /proc/irq/$i/smp_affinity_list");
+	assert_contains(r.fix, "managed_irq");
+	/* With its name and RT count from /proc/interrupts. */
+	f.irq.irqs[0].affinity.bits[0] = 0xf;
+	r = run(&f, "2-3", "irq.affinity");
+	assert_contains(r.evidence, "IRQ 24 (eth0) -> 0-3, effective 1, 7 on RT");
+	assert_int_equal(run(&f, NULL, "irq.affinity").status, RTR_INFO);
+	f.irq.err = -ENOENT;
+	assert_int_equal(run(&f, "2-3", "irq.affinity").status, RTR_SKIP);
+	release(&f);
+}
+
+static void test_effective(void **state)
+{
+	struct facts f;
+	struct result r;
+
+	(void)state;
+	tuned(&f);
+	add_irq(&f, 40, "0", "2");
+	r = run(&f, "2-3", "irq.effective_affinity");
+	assert_int_equal(r.status, RTR_WARN);
+	assert_contains(r.evidence, "IRQ 40: requested 0, delivered to 2 (an RT CPU)");
+	release(&f);
+	tuned(&f);
+	add_irq(&f, 41, "0", "1");
+	assert_int_equal(run(&f, "2-3", "irq.effective_affinity").status, RTR_INFO);
+	release(&f);
+	/* No effective affinity anywhere. */
+	tuned(&f);
+	for (size_t i = 0; i < f.irq.n; i++)
+		f.irq.irqs[i].effective_err = -ENOENT;
+	assert_int_equal(run(&f, "2-3", "irq.effective_affinity").status, RTR_INFO);
+	release(&f);
+}
+
+static void test_balance(void **state)
+{
+	struct facts f;
+	struct result r;
+
+	(void)state;
+	/* Running, no file: it bans the isolated CPUs itself. */
+	tuned(&f);
+	run_irqbalance(&f);
+	r = run(&f, "2-3", "irq.balance");
+	assert_int_equal(r.status, RTR_PASS);
+	assert_contains(r.evidence, "irqbalance runs (pid 600)");
+	/* RT CPUs beyond the isolated ones: not banned. */
+	r = run(&f, "1-3", "irq.balance");
+	assert_int_equal(r.status, RTR_WARN);
+	assert_contains(r.evidence, "not banned 1");
+	assert_contains(r.fix, "IRQBALANCE_BANNED_CPULIST=1-3 in /etc/default/irqbalance");
+	/* A ban list replaces the automatic one. */
+	f.irq.balance_err = 0;
+	strcpy(f.irq.balance_path, "/etc/default/irqbalance");
+	f.irq.balance.has_cpulist = true;
+	set(&f.irq.balance.cpulist, "3");
+	r = run(&f, "2-3", "irq.balance");
+	assert_int_equal(r.status, RTR_WARN);
+	assert_contains(r.evidence, "not banned 2");
+	/* Both variables: only what both ban counts. */
+	set(&f.irq.balance.cpulist, "2-3");
+	f.irq.balance.has_mask = true;
+	set(&f.irq.balance.mask, "3");
+	assert_int_equal(run(&f, "2-3", "irq.balance").status, RTR_WARN);
+	set(&f.irq.balance.mask, "2-3");
+	assert_int_equal(run(&f, "2-3", "irq.balance").status, RTR_PASS);
+	assert_int_equal(run(&f, NULL, "irq.balance").status, RTR_INFO);
+	f.tasks.err = -ENOENT;
+	assert_int_equal(run(&f, "2-3", "irq.balance").status, RTR_SKIP);
+	release(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tuned_passes),
+		cmocka_unit_test(test_default_affinity),
+		cmocka_unit_test(test_affinity),
+		cmocka_unit_test(test_effective),
+		cmocka_unit_test(test_balance),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
