@@ -202,7 +202,7 @@ static int read_process(const struct rootfs *fs, int pid, struct tasks_facts *ou
 	while (err >= 0 && (de = readdir(d))) {
 		int tid = numeric(de->d_name);
 
-		if (tid < 0 || (tid == pid && main_read == 1))
+		if (tid < 0 || tid == pid)	/* the main thread was read above */
 			continue;
 		if (out->n >= TASKS_MAX) {
 			out->truncated = true;
