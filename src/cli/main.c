@@ -23,6 +23,7 @@ static const struct verb verbs[] = {
 	{ "tune", cmd_tune, "apply the runtime fixes with a crash-safe revert; write boot files" },
 	{ "latency", cmd_latency, "measure wake-up latency per CPU (cyclictest-class, with percentiles)" },
 	{ "load", cmd_load, "generate messaging, CPU, memory and OOM load (hackbench-class)" },
+	{ "pi", cmd_pi, "prove that priority inheritance bounds lock waits on this system" },
 	{ "report", cmd_report, "render results as one HTML page, JUnit XML and Prometheus text" },
 
 };
