@@ -18,9 +18,7 @@ int dma_latency_read(const char *path, struct dma_latency_state *st)
 	ssize_t n;
 	int fd, err = 0;
 
-	st->present = false;
-	st->current_us = 0;
-	st->read_err = 0;
+	memset(st, 0, sizeof(*st));
 	/* O_NONBLOCK: a FIFO put there by mistake must not hang us. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {

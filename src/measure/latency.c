@@ -205,11 +205,13 @@ static void *worker_main(void *arg)
 	if (w->cap_ovf)
 		memset(w->ovf_cycles, 0, w->cap_ovf * sizeof(*w->ovf_cycles));
 
-	/* Join the grid at its first point ahead: a late start is not a late wake-up. */
+	/*
+	 * The grid is start + k * interval, k >= 1. Join it at its first point
+	 * ahead of now: a late start is not a late wake-up.
+	 */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	late = rtr_ts_diff_ns(now, next);
-	if (late >= 0)
-		next = rtr_ts_add_ns(next, (late / interval + 1) * interval);
+	next = rtr_ts_add_ns(next, (late >= 0 ? late / interval + 1 : 1) * interval);
 
 	for (;;) {
 		uint64_t v;
@@ -258,7 +260,14 @@ static void *worker_main(void *arg)
 		if (late >= interval) {
 			int64_t k = late / interval;
 
-			w->missed += (uint64_t)k;
+			/* Only grid points inside the run count as missed. */
+			if (run->has_end) {
+				int64_t left = rtr_ts_diff_ns(run->end, next) / interval;
+
+				w->missed += (uint64_t)(k < left ? k : left);
+			} else {
+				w->missed += (uint64_t)k;
+			}
 			next = rtr_ts_add_ns(next, (k + 1) * interval);
 		} else {
 			next = rtr_ts_add_ns(next, interval);

@@ -1,0 +1,103 @@
+#!/bin/bash
+# rtready latency, whole runs as root: sane JSON from a 2 s run on every CPU,
+# the run ends on time, the histogram file has cyclictest's shape, a
+# threshold stops early with exit 1, bad options are refused with exit 2.
+# Never asserts absolute latencies: this may be a noisy VM.
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v python3 >/dev/null || skip "needs python3"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Refusals (exit 2, a message naming the problem).
+expect_rc 2 "$RTREADY" latency -p 99
+"$RTREADY" latency -p 99 2>&1 | grep -q 'priority 99 is refused' || fail "-p 99 message"
+expect_rc 2 "$RTREADY" latency -i 1
+expect_rc 2 "$RTREADY" latency --policy other
+expect_rc 2 "$RTREADY" latency -a 4095 -D 1
+"$RTREADY" latency -a 4095 -D 1 2>&1 | grep -q 'CPU 4095 is not online' || fail "-a offline message"
+expect_rc 2 "$RTREADY" latency -t 4096 -D 1
+expect_rc 2 "$RTREADY" latency --bucket 300 --histfile "$tmp/h"
+
+# A 2 s run on every CPU, timed from outside.
+t0=$(date +%s%N)
+"$RTREADY" latency -D 2 -q -f json --output "$tmp/r.json" --histfile "$tmp/r.hist" -h 500 \
+	|| fail "2 s run exited $?"
+t1=$(date +%s%N)
+ms=$(( (t1 - t0) / 1000000 ))
+[ "$ms" -lt 2500 ] || fail "-D 2 took ${ms} ms (limit 2500)"
+[ "$ms" -ge 2000 ] || fail "-D 2 took only ${ms} ms"
+
+python3 - "$tmp/r.json" "$tmp/r.hist" "$(cat /sys/devices/system/cpu/online)" <<'PY' || fail "results"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+assert d["command"] == "latency" and d["tool"] == "rtready"
+assert d["config"]["cpus"] == sys.argv[3], (d["config"]["cpus"], sys.argv[3])
+assert d["config"]["priority"] == 80 and d["config"]["policy"] == "FIFO"
+assert d["stop"]["reason"] == "duration"
+expected = 2000  # 2 s / 1 ms
+threads = d["threads"]
+for t in threads:
+    n, miss = t["samples"], t["missed"]
+    # Every grid point is either a sample or counted as missed.
+    # (A thread that starts late joins the grid later: allow 5% for that.)
+    assert expected * 0.95 <= n + miss <= expected, ("samples+missed", t["cpu"], n, miss)
+    assert n >= expected // 2, ("too few samples", n)
+    assert t["min_ns"] <= t["p50_ns"] <= t["p99_ns"] <= t["p999_ns"] <= t["max_ns"], t
+    assert t["min_ns"] <= t["avg_ns"] <= t["max_ns"]
+    h = t["histogram"]
+    assert h["bucket_ns"] == 1000 and h["range_ns"] == 500000
+    assert sum(h["counts"]) + t["overflows"] == n, "buckets + overflows != samples"
+    assert len(t["outliers"]) == min(t["overflows"], 64)
+    assert t["outliers"] == sorted(t["outliers"], reverse=True)
+    assert all(v >= 500000 for v in t["outliers"])
+s = d["summary"]
+assert s["samples"] == sum(t["samples"] for t in threads)
+assert s["overflows"] == sum(t["overflows"] for t in threads)
+assert s["max_ns"] == max(t["max_ns"] for t in threads)
+assert s["min_ns"] == min(t["min_ns"] for t in threads)
+assert s["min_ns"] <= s["p50_ns"] <= s["p99_ns"] <= s["max_ns"]
+assert d["dma_latency"]["held"] is False
+
+# The histogram file, read the way cyclictest's plot scripts read it.
+lines = open(sys.argv[2]).read().split("\n")
+assert lines[0] == "# Histogram"
+rows = [l for l in lines if re.match(r"^\d{6} ", l)]
+assert len(rows) == 500, len(rows)
+cols = [list(map(int, l.split())) for l in rows]
+assert [c[0] for c in cols] == list(range(500))
+assert all(len(c) == 1 + len(threads) for c in cols)
+assert all("\t" in l for l in rows) or len(threads) == 1
+def trailer(name):
+    l = [x for x in lines if x.startswith("# " + name + ":")]
+    assert len(l) == 1, name
+    return list(map(int, l[0].split(":")[1].split()))
+total, ovf = trailer("Total"), trailer("Histogram Overflows")
+mx, mn = trailer("Max Latencies"), trailer("Min Latencies")
+for i, t in enumerate(threads):
+    assert sum(c[1 + i] for c in cols) == total[i] == t["samples"] - t["overflows"]
+    assert ovf[i] == t["overflows"]
+    assert mx[i] == t["max_ns"] // 1000 and mn[i] == t["min_ns"] // 1000
+assert "# Histogram Overflow at cycle number:" in lines
+for i in range(len(threads)):
+    assert any(l.startswith("# Thread %d:" % i) for l in lines)
+PY
+
+# --threshold: stops at the first late wake-up, names it, exits 1.
+t0=$(date +%s%N)
+rc=0
+"$RTREADY" latency --threshold 1 -D 10 -q >"$tmp/thr.out" 2>"$tmp/thr.err" || rc=$?
+t1=$(date +%s%N)
+[ "$rc" -eq 1 ] || fail "--threshold 1 exited $rc"
+[ $(( (t1 - t0) / 1000000 )) -lt 3000 ] || fail "--threshold did not stop early"
+grep -Eq 'threshold 1\.0 us exceeded on CPU [0-9]+ at wake-up [0-9]+: [0-9.]+ us' "$tmp/thr.err" \
+	|| fail "threshold message: $(cat "$tmp/thr.err")"
+grep -q 'threshold' "$tmp/thr.out" || fail "threshold not in the summary"
+
+# -a and -t pick CPUs; --format text has one row per CPU.
+"$RTREADY" latency -a 0 -D 300ms -q -f json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [t["cpu"] for t in d["threads"]] == [0], d["threads"]' || fail "-a 0"
+"$RTREADY" latency -t 1 -D 200ms -q | grep -Eq '^ +[0-9]+ +[0-9]+ +[0-9]+ ' || fail "-t 1 text"
+echo ok

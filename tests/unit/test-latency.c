@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of `rtready latency` apart from the measurement: option
+ * parsing (cyclictest's letters, the refusals), the statistics taken from a
+ * histogram, the default CPU set, the /dev/cpu_dma_latency reader on a
+ * stand-in file, and the JSON and text renderers on a hand-made result.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cli/cmd_latency.h"
+#include "measure/dma_latency.h"
+#include "render/latency.h"
+
+static char errbuf[512];
+
+/* Parse a NULL-terminated list of arguments after "latency". */
+static int parse(struct latency_opts *o, ...)
+{
+	char *argv[32] = { "latency" };
+	int argc = 1;
+	va_list ap;
+	char *a;
+
+	va_start(ap, o);
+	while ((a = va_arg(ap, char *)) != NULL && argc < 31)
+		argv[argc++] = a;
+	va_end(ap);
+	errbuf[0] = '\0';
+	return latency_opts_parse(argc, argv, o, errbuf, sizeof(errbuf));
+}
+
+static void test_defaults(void **state)
+{
+	struct latency_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, NULL), 0);
+	assert_int_equal(o.cfg.policy, RTR_SCHED_FIFO);
+	assert_int_equal(o.cfg.priority, 80);
+	assert_int_equal(o.cfg.interval_ns, 1000000);
+	assert_int_equal(o.cfg.duration_ns, 10000000000ULL);
+	assert_int_equal(o.cfg.bucket_ns, 1000);
+	assert_int_equal(o.cfg.range_ns, 10000000);
+	assert_int_equal(o.cfg.threshold_ns, 0);
+	assert_true(o.cfg.mlock);
+	assert_false(o.cpus_given);
+	assert_int_equal(o.threads, 0);
+	assert_int_equal(o.dma_us, -1);
+	assert_false(o.quiet);
+	assert_null(o.histfile);
+	latency_opts_free(&o);
+}
+
+static void test_cyclictest_letters(void **state)
+{
+	struct latency_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, "-m", "-S", "-p", "70", "-i", "250", "-D", "2m", "-a", "0-1",
+			       "-q", "-h", "400", "--laptop", "--histfile", "/tmp/x", NULL), 0);
+	assert_int_equal(o.cfg.priority, 70);
+	assert_int_equal(o.cfg.interval_ns, 250000);
+	assert_int_equal(o.cfg.duration_ns, 120000000000ULL);
+	assert_true(o.cpus_given);
+	assert_int_equal(rtr_cpuset_count(&o.cfg.cpus), 2);
+	assert_true(o.quiet);
+	assert_int_equal(o.cfg.range_ns, 400000);
+	assert_string_equal(o.histfile, "/tmp/x");
+	latency_opts_free(&o);
+
+	assert_int_equal(parse(&o, "-D", "1.5s", "-i", "1ms", "--bucket", "500",
+			       "--threshold", "300", "--dma-latency", "0", "--policy", "rr",
+			       "--no-mlock", "-f", "json", "--output", "o.json", NULL), 0);
+	assert_int_equal(o.cfg.duration_ns, 1500000000);
+	assert_int_equal(o.cfg.interval_ns, 1000000);
+	assert_int_equal(o.cfg.bucket_ns, 500);
+	assert_int_equal(o.cfg.threshold_ns, 300000);
+	assert_int_equal(o.dma_us, 0);
+	assert_int_equal(o.cfg.policy, RTR_SCHED_RR);
+	assert_false(o.cfg.mlock);
+	assert_int_equal(o.format, FORMAT_JSON);
+	assert_string_equal(o.output, "o.json");
+	latency_opts_free(&o);
+
+	assert_int_equal(parse(&o, "-D", "0", NULL), 0);
+	assert_int_equal(o.cfg.duration_ns, 0);
+	latency_opts_free(&o);
+}
+
+static void test_threads_forms(void **state)
+{
+	struct latency_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, "-t", "3", "-q", NULL), 0);
+	assert_int_equal(o.threads, 3);
+	assert_true(o.quiet);
+	latency_opts_free(&o);
+	assert_int_equal(parse(&o, "-t2", NULL), 0);
+	assert_int_equal(o.threads, 2);
+	latency_opts_free(&o);
+	assert_int_equal(parse(&o, "-t", "-q", NULL), 0);
+	assert_int_equal(o.threads, 0);
+	assert_true(o.quiet);
+	latency_opts_free(&o);
+	assert_int_equal(parse(&o, "--threads=4", NULL), 0);
+	assert_int_equal(o.threads, 4);
+	latency_opts_free(&o);
+	assert_int_equal(parse(&o, "-t0", NULL), -EINVAL);
+	latency_opts_free(&o);
+}
+
+static void refused(const char *want, ...)
+{
+	char *argv[16] = { "latency" };
+	struct latency_opts o;
+	int argc = 1;
+	va_list ap;
+	char *a;
+
+	va_start(ap, want);
+	while ((a = va_arg(ap, char *)) != NULL && argc < 15)
+		argv[argc++] = a;
+	va_end(ap);
+	errbuf[0] = '\0';
+	assert_int_equal(latency_opts_parse(argc, argv, &o, errbuf, sizeof(errbuf)), -EINVAL);
+	if (!strstr(errbuf, want))
+		fail_msg("message '%s' lacks '%s'", errbuf, want);
+	latency_opts_free(&o);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	refused("priority 99 is refused", "-p", "99", NULL);
+	refused("1..98", "-p", "0", NULL);
+	refused("1..98", "-p", "100", NULL);
+	refused("1..98", "-p", "x", NULL);
+	refused("not fifo or rr", "--policy", "other", NULL);
+	refused("not fifo or rr", "--policy", "deadline", NULL);
+	refused("out of range", "-i", "5", NULL);
+	refused("out of range", "-i", "20s", NULL);
+	refused("not a duration", "-D", "ten", NULL);
+	refused("not a duration", "-D", "-1", NULL);
+	refused("at least one --bucket", "-h", "1", "--bucket", "5us", NULL);
+	refused("--histfile needs microsecond rows", "--bucket", "300", "--histfile", "f", NULL);
+	refused("not a CPU list", "-a", "x", NULL);
+	refused("out of range", "--threshold", "0", NULL);
+	refused("0..2000000000", "--dma-latency", "-1", NULL);
+	refused("not one of text, json", "-f", "xml", NULL);
+	refused("unknown option", "--frobnicate", NULL);
+	refused("needs a value", "-i", NULL);
+	refused("unexpected argument", "extra", NULL);
+}
+
+static void test_stats(void **state)
+{
+	struct latency_stats s;
+	struct rtr_hist h;
+
+	(void)state;
+	assert_int_equal(rtr_hist_init(&h, 1000, 100000, 4), 0);
+	latency_stats_compute(&h, 0, &s);
+	assert_int_equal(s.samples, 0);
+	assert_int_equal(s.min_ns, 0);
+	assert_int_equal(s.max_ns, 0);
+	assert_int_equal(s.p99_ns, 0);
+	/* 1000 samples: 990 at 5.5 us, 9 at 50.5 us, one overflow at 200 us. */
+	for (int i = 0; i < 990; i++)
+		rtr_hist_add(&h, 5500);
+	for (int i = 0; i < 9; i++)
+		rtr_hist_add(&h, 50500);
+	rtr_hist_add(&h, 200000);
+	latency_stats_compute(&h, 7, &s);
+	assert_int_equal(s.samples, 1000);
+	assert_int_equal(s.min_ns, 5500);
+	assert_int_equal(s.max_ns, 200000);
+	assert_int_equal(s.overflows, 1);
+	assert_int_equal(s.missed, 7);
+	assert_int_equal(s.avg_ns, (990 * 5500 + 9 * 50500 + 200000) / 1000);
+	assert_true(s.min_ns <= s.p50_ns && s.p50_ns <= s.p99_ns && s.p99_ns <= s.p999_ns &&
+		    s.p999_ns <= s.max_ns);
+	assert_int_equal(s.p50_ns, 5999);	/* upper edge of the 5 us bucket */
+	assert_int_equal(s.p99_ns, 5999);
+	assert_int_equal(s.p999_ns, 50999);
+	rtr_hist_free(&h);
+}
+
+static void set(struct rtr_cpuset *s, const char *list)
+{
+	assert_int_equal(rtr_cpuset_parse_list(s, list), 0);
+}
+
+static void test_default_cpus(void **state)
+{
+	struct rtr_cpuset online = RTR_CPUSET_INIT, iso = RTR_CPUSET_INIT;
+	struct rtr_cpuset allowed = RTR_CPUSET_INIT, out = RTR_CPUSET_INIT;
+	char buf[64];
+
+	(void)state;
+	/* Isolated CPUs are not in an inherited mask, but are measured. */
+	set(&online, "0-3");
+	set(&iso, "2-3");
+	set(&allowed, "0-1");
+	assert_int_equal(latency_default_cpus(&online, &iso, &allowed, &out), 0);
+	rtr_cpuset_format_list(&out, buf, sizeof(buf));
+	assert_string_equal(buf, "0-3");
+	/* A CPU we may use but that went offline is dropped. */
+	set(&online, "0,2-3");
+	set(&iso, "");
+	set(&allowed, "0-3");
+	assert_int_equal(latency_default_cpus(&online, &iso, &allowed, &out), 0);
+	rtr_cpuset_format_list(&out, buf, sizeof(buf));
+	assert_string_equal(buf, "0,2-3");
+	set(&online, "0-1");
+	set(&allowed, "4");
+	assert_int_equal(latency_default_cpus(&online, &iso, &allowed, &out), -ENOENT);
+	rtr_cpuset_free(&online);
+	rtr_cpuset_free(&iso);
+	rtr_cpuset_free(&allowed);
+	rtr_cpuset_free(&out);
+}
+
+static void test_dma_latency_read(void **state)
+{
+	char path[] = "/tmp/rtr-dma-XXXXXX", text[160];
+	struct dma_latency_state st;
+	int32_t v = 20;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, &v, sizeof(v)), sizeof(v));
+	close(fd);
+	assert_int_equal(dma_latency_read(path, &st), 0);
+	assert_true(st.present);
+	assert_int_equal(st.current_us, 20);
+	dma_latency_describe(&st, text, sizeof(text));
+	assert_non_null(strstr(text, "20 us, requested by another process"));
+
+	st.current_us = DMA_LATENCY_NONE_US;
+	dma_latency_describe(&st, text, sizeof(text));
+	assert_non_null(strstr(text, "no request"));
+	st.held = true;
+	st.held_us = 0;
+	st.current_us = 0;
+	dma_latency_describe(&st, text, sizeof(text));
+	assert_non_null(strstr(text, "held at 0 us by this run"));
+
+	/* A short read is an error, not a value. */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "ab", 2), 2);
+	close(fd);
+	assert_int_equal(dma_latency_read(path, &st), -EIO);
+	unlink(path);
+	assert_int_equal(dma_latency_read(path, &st), 0);
+	assert_false(st.present);
+	dma_latency_describe(&st, text, sizeof(text));
+	assert_non_null(strstr(text, "absent"));
+}
+
+/* Two CPUs, the second crossed a threshold. */
+static void make_result(struct latency_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	latency_config_init(&r->cfg);
+	r->cfg.range_ns = 10000;
+	r->cfg.threshold_ns = 8000;
+	set(&r->cfg.cpus, "2-3");
+	r->n_cpus = 2;
+	r->cpus = calloc(2, sizeof(*r->cpus));
+	assert_non_null(r->cpus);
+	assert_int_equal(rtr_hist_init(&r->total, 1000, 10000, 4), 0);
+	for (int i = 0; i < 2; i++) {
+		struct latency_cpu_result *c = &r->cpus[i];
+
+		c->cpu = 2 + i;
+		c->tid = 100 + i;
+		assert_int_equal(rtr_hist_init(&c->hist, 1000, 10000, 4), 0);
+		rtr_hist_add(&c->hist, 1500);
+		rtr_hist_add(&c->hist, 2500);
+		if (i == 1)
+			rtr_hist_add(&c->hist, 25000);
+		latency_stats_compute(&c->hist, 0, &c->stats);
+		assert_int_equal(rtr_hist_merge(&r->total, &c->hist), 0);
+	}
+	latency_stats_compute(&r->total, 0, &r->total_stats);
+	r->stop = LATENCY_STOP_THRESHOLD;
+	r->hit_cpu = 3;
+	r->hit_cycle = 2;
+	r->hit_ns = 25000;
+	r->elapsed_ns = 3000000;
+	r->dma.present = true;
+	r->dma.current_us = DMA_LATENCY_NONE_US;
+}
+
+static json_int_t jint(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	assert_non_null(v);
+	assert_true(json_is_integer(v));
+	return json_integer_value(v);
+}
+
+static void test_json(void **state)
+{
+	struct host_info host = { "6.0", "0-3", "", "/" };
+	struct latency_result r;
+	json_t *j, *threads, *t1, *h, *counts, *stop, *sum;
+	json_int_t total = 0;
+
+	(void)state;
+	make_result(&r);
+	j = latency_to_json(&r, &host);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j, "command")), "latency");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "config"),
+							      "cpus")), "2-3");
+	threads = json_object_get(j, "threads");
+	assert_int_equal(json_array_size(threads), 2);
+	t1 = json_array_get(threads, 1);
+	assert_int_equal(jint(t1, "cpu"), 3);
+	assert_int_equal(jint(t1, "samples"), 3);
+	assert_int_equal(jint(t1, "overflows"), 1);
+	assert_int_equal(jint(t1, "max_ns"), 25000);
+	assert_int_equal(jint(t1, "min_ns"), 1500);
+	jint(t1, "p50_ns");
+	jint(t1, "p99_ns");
+	jint(t1, "p999_ns");
+	jint(t1, "avg_ns");
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(t1, "outliers"), 0)),
+			 25000);
+	h = json_object_get(t1, "histogram");
+	assert_int_equal(jint(h, "bucket_ns"), 1000);
+	assert_int_equal(jint(h, "range_ns"), 10000);
+	counts = json_object_get(h, "counts");
+	/* Trailing empty buckets are left out. */
+	assert_int_equal(json_array_size(counts), 3);
+	for (size_t i = 0; i < json_array_size(counts); i++)
+		total += json_integer_value(json_array_get(counts, i));
+	assert_int_equal(total + jint(t1, "overflows"), jint(t1, "samples"));
+	sum = json_object_get(j, "summary");
+	assert_int_equal(jint(sum, "samples"), 5);
+	assert_int_equal(jint(sum, "cpus"), 2);
+	stop = json_object_get(j, "stop");
+	assert_string_equal(json_string_value(json_object_get(stop, "reason")), "threshold");
+	assert_int_equal(jint(json_object_get(stop, "threshold"), "cpu"), 3);
+	assert_int_equal(jint(json_object_get(stop, "threshold"), "cycle"), 2);
+	assert_int_equal(jint(json_object_get(stop, "threshold"), "value_ns"), 25000);
+	assert_true(json_is_false(json_object_get(json_object_get(j, "dma_latency"), "held")));
+	json_decref(j);
+	latency_result_free(&r);
+}
+
+static void test_text(void **state)
+{
+	struct latency_result r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	make_result(&r);
+	fp = open_memstream(&buf, &len);
+	assert_int_equal(latency_text_write(fp, &r, false), 0);
+	fclose(fp);
+	assert_non_null(strstr(buf, "CPU 2-3: SCHED_FIFO 80, interval 1000 us"));
+	assert_non_null(strstr(buf, "threshold 8.0 us exceeded on CPU 3 at wake-up 2: 25.0 us late"));
+	assert_non_null(strstr(buf, "CPU 3: 25.0 us"));
+	assert_non_null(strstr(buf, "  all "));
+	assert_null(strstr(buf, "\033["));
+	free(buf);
+	latency_result_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_cyclictest_letters),
+		cmocka_unit_test(test_threads_forms),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_default_cpus),
+		cmocka_unit_test(test_dma_latency_read),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
