@@ -1,0 +1,74 @@
+#!/bin/bash
+# `rtready check --root` on the machine trees under tests/fixtures: each
+# check's status on each tree is part of the contract. One table per tree
+# and per set of options: "id status" lines, compared with the JSON output.
+. "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || skip "no python3"
+fx=$SRCDIR/tests/fixtures
+tmp=$(mktemp -d /tmp/rtr-fixtures-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect TREE "OPTIONS" <<TABLE: the listed checks must have these statuses.
+expect() {
+	local tree=$1 opts=$2 rc=0
+	cat >"$tmp/want"
+	# shellcheck disable=SC2086
+	timeout 60 "$RTREADY" check --root "$fx/$tree" --format json $opts >"$tmp/got.json" \
+		2>"$tmp/err" || rc=$?
+	[ "$rc" -le 1 ] || { cat "$tmp/err"; fail "$tree ($opts): exit $rc"; }
+	python3 - "$tmp/got.json" "$tmp/want" "$tree $opts" <<'PY' || fail "$tree ($opts)"
+import json, sys
+got = {c["id"]: c for c in json.load(open(sys.argv[1]))["checks"]}
+bad = []
+for line in open(sys.argv[2]):
+    if not line.strip() or line.startswith("#"):
+        continue
+    cid, want = line.split()
+    c = got.get(cid)
+    if c is None:
+        bad.append("%s: missing" % cid)
+    elif c["status"] != want:
+        bad.append("%s: %s, expected %s (%s)" % (cid, c["status"], want, c["evidence"][:300]))
+if bad:
+    print(sys.argv[3] + ":\n  " + "\n  ".join(bad))
+    sys.exit(1)
+PY
+}
+
+# The development VM as captured: nothing isolated, 2 CPUs, no cpufreq/cpuidle.
+expect vm "" <<'T'
+cpu.isolation warn
+cpu.maxcpus pass
+cpu.smt info
+cpu.cache_sharing info
+cpu.tasks_on_rt_cpus info
+cpu.workqueue info
+cpu.governor info
+cpu.idle info
+cpu.timer_migration warn
+irq.default_affinity info
+irq.affinity info
+irq.effective_affinity pass
+irq.balance pass
+T
+# The same VM with CPU 1 declared RT: everything that can fire does.
+expect vm "--rt-cpus 1" <<'T'
+cpu.isolation warn
+cpu.maxcpus pass
+cpu.smt pass
+cpu.cache_sharing skip
+cpu.tasks_on_rt_cpus warn
+cpu.workqueue warn
+cpu.governor info
+cpu.idle info
+cpu.timer_migration warn
+irq.default_affinity warn
+irq.affinity warn
+irq.effective_affinity pass
+irq.balance pass
+T
+# An RT CPU that is not online.
+expect vm "--rt-cpus 3" <<'T'
+cpu.maxcpus fail
+T
+echo ok
