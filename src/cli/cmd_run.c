@@ -51,7 +51,7 @@ static const char usage_text[] =
 	"  -n, --nice N            nice value -20..19\n"
 	"      --memlock-limit SIZE  RLIMIT_MEMLOCK (like 512M, or 'unlimited')\n"
 	"  -m, --mlock             lock all of the program's memory (mlockall through the\n"
-	"                          preloaded library); RLIMIT_MEMLOCK unlimited unless given\n"
+	"                          preloaded library); raises RLIMIT_MEMLOCK to its hard limit\n"
 	"Budget for a non-realtime program (a cgroup of its own, removed at its end):\n"
 	"      --cpu-max PERCENT   CPU time cap in percent of one CPU (20, 150 for 1.5 CPUs)\n"
 	"      --memory-max SIZE   memory cap (like 256M)\n"
@@ -168,10 +168,6 @@ static int validate(struct run_opts *o, bool prio_set, bool out_opts, char *err,
 	if (!o->help && !o->version && o->n_cmd == 0) {
 		snprintf(err, errlen, "no command given (rtready run [OPTIONS] -- COMMAND ...)");
 		return -EINVAL;
-	}
-	if (o->mlock && !o->memlock_set) {
-		o->memlock_set = true;
-		o->memlock_bytes = UINT64_MAX;
 	}
 	return 0;
 }
@@ -419,6 +415,7 @@ static int start(struct run_state *st, const struct run_opts *o)
 		.cpus = o->cpus_set ? &o->cpus : NULL,
 		.memlock_set = o->memlock_set,
 		.memlock_bytes = o->memlock_bytes,
+		.memlock_raise = o->mlock,
 		.cg = st->cg.n_procs ? &st->cg : NULL,
 	};
 	char err[PATH_MAX + 256];

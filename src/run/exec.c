@@ -245,6 +245,14 @@ static int child_setup(const struct spawn_config *c, int *step)
 			c->memlock_bytes == UINT64_MAX ? RLIM_INFINITY : (rlim_t)c->memlock_bytes;
 		if (setrlimit(RLIMIT_MEMLOCK, &rl) < 0)
 			return -1;
+	} else if (c->memlock_raise) {
+		struct rlimit rl;
+
+		/* Best effort: without CAP_IPC_LOCK, mlockall() needs the room. */
+		if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			(void)setrlimit(RLIMIT_MEMLOCK, &rl);
+		}
 	}
 	*step = STEP_EXEC;
 	return 0;

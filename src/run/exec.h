@@ -60,6 +60,7 @@ struct spawn_config {
 	const struct rtr_cpuset *cpus;	/* NULL: leave */
 	bool memlock_set;
 	uint64_t memlock_bytes;		/* UINT64_MAX: unlimited */
+	bool memlock_raise;		/* raise the soft limit to the hard one, if lower */
 	const struct run_cgroup *cg;	/* NULL or the cgroup to join */
 };
 
