@@ -167,14 +167,17 @@ static void list_checks(FILE *out)
 
 static int fill_host(struct report *r, const struct facts *f, const struct rtr_cpuset *rt)
 {
-	char list[4096];
+	char list[4096], online[4096] = "";
 	int err = 0;
 
 	rtr_cpuset_format_list(rt, list, sizeof(list));
+	if (!f->cpu.online_err)
+		rtr_cpuset_format_list(&f->cpu.online, online, sizeof(online));
 	err = err ? err : report_set_host(&r->host.rt_cpus, list);
 	err = err ? err : report_set_host(&r->host.root, f->root);
-	err = err ? err : report_set_host(&r->host.kernel, "");
-	err = err ? err : report_set_host(&r->host.cpus_online, "");
+	err = err ? err : report_set_host(&r->host.kernel,
+					  f->kernel.release_err ? "" : f->kernel.release);
+	err = err ? err : report_set_host(&r->host.cpus_online, online);
 	return err;
 }
 
