@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rtready run's pure parts: the option parser, the cgroup layout parsers
+ * (mountinfo and /proc/self/cgroup lines of pure v2, hybrid and v1
+ * machines), the ELF inspection that tells a static program, and the
+ * reader of the runtime checker's JSON lines.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli/cmd_run.h"
+#include "run/cgroup.h"
+#include "run/exec.h"
+#include "run/findings.h"
+
+/* o->cmd points into argv: keep it alive until the next call. */
+static char *argv_store[32];
+
+static int parse(struct run_opts *o, char *err, size_t errlen, int argc, ...)
+{
+	char **argv = argv_store;
+	va_list ap;
+
+	va_start(ap, argc);
+	for (int i = 0; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	va_end(ap);
+	argv[argc] = NULL;
+	return run_opts_parse(argc, argv, o, err, errlen);
+}
+
+static void test_opts_defaults(void **state)
+{
+	struct run_opts o;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(parse(&o, err, sizeof(err), 4, "run", "--prio", "20", "prog"), 0);
+	assert_int_equal(o.policy, SCHED_FIFO);
+	assert_int_equal(o.prio, 20);
+	assert_int_equal(o.n_cmd, 1);
+	assert_string_equal(o.cmd[0], "prog");
+	run_opts_free(&o);
+
+	assert_int_equal(parse(&o, err, sizeof(err), 4, "run", "--policy", "rr", "prog"), 0);
+	assert_int_equal(o.policy, SCHED_RR);
+	assert_int_equal(o.prio, 80);
+	run_opts_free(&o);
+
+	/* The command's own options stay the command's. */
+	assert_int_equal(parse(&o, err, sizeof(err), 5, "run", "--check", "prog", "--strict",
+			       "-p"), 0);
+	assert_true(o.check);
+	assert_false(o.strict);
+	assert_int_equal(o.n_cmd, 3);
+	run_opts_free(&o);
+
+	assert_int_equal(parse(&o, err, sizeof(err), 8, "run", "--cpu-max", "20%", "--memory-max",
+			       "64M", "--nice", "5", "prog"), 0);
+	assert_int_equal(o.cpu_max_pct, 20);
+	assert_int_equal(o.memory_max_bytes, 64u << 20);
+	assert_int_equal(o.nice, 5);
+	assert_int_equal(o.policy, -1);
+	run_opts_free(&o);
+}
+
+static void test_opts_errors(void **state)
+{
+	static const char *const bad[][6] = {
+		{ "run", NULL },
+		{ "run", "--prio", "99", "prog", NULL },
+		{ "run", "--prio", "0", "prog", NULL },
+		{ "run", "--policy", "other", "--prio", "5" },
+		{ "run", "--policy", "batch", "prog", NULL },
+		{ "run", "--cpu-max", "0", "prog", NULL },
+		{ "run", "--cpu-max", "abc", "prog", NULL },
+		{ "run", "--memory-max", "0", "prog", NULL },
+		{ "run", "--memory-max", "1X", "prog", NULL },
+		{ "run", "--nice", "-21", "prog", NULL },
+		{ "run", "--report", "f", "prog", NULL },
+		{ "run", "--policy", "fifo", "--cpu-max", "20" },
+		{ "run", "--prio", NULL },
+	};
+	struct run_opts o;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[8] = { NULL };
+		int argc = 0;
+
+		while (argc < 6 && bad[i][argc]) {
+			argv[argc] = (char *)bad[i][argc];
+			argc++;
+		}
+		if (argc == 6)	/* rows that fill the array need a command */
+			argv[argc++] = "prog";
+		err[0] = '\0';
+		assert_int_equal(run_opts_parse(argc, argv, &o, err, sizeof(err)), -EINVAL);
+		assert_true(err[0] != '\0');
+		run_opts_free(&o);
+	}
+	assert_int_equal(parse(&o, err, sizeof(err), 5, "run", "--prio", "99", "--allow-prio99",
+			       "prog"), 0);
+	run_opts_free(&o);
+}
+
+static const char hybrid_mountinfo[] =
+	"22 1 0:21 / /sys rw,nosuid - sysfs sysfs rw\n"
+	"30 22 0:27 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
+	"31 30 0:28 / /sys/fs/cgroup/cpu,cpuacct rw,relatime shared:9 - cgroup cgroup rw,cpu,cpuacct\n"
+	"34 30 0:31 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n"
+	"40 30 0:37 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n";
+
+static void test_mountinfo(void **state)
+{
+	struct cgroup_mounts *m = calloc(1, sizeof(*m));
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(cgroup_parse_mountinfo(hybrid_mountinfo, m), 0);
+	assert_string_equal(m->v2, "/sys/fs/cgroup/unified");
+	assert_string_equal(m->v1_cpu, "/sys/fs/cgroup/cpu,cpuacct");
+	assert_string_equal(m->v1_memory, "/sys/fs/cgroup/memory");
+	assert_string_equal(m->v1_cpu_root, "/");
+
+	/* Pure v2, a mount point with a blank (escaped), cpuacct alone is not cpu. */
+	assert_int_equal(cgroup_parse_mountinfo(
+				 "25 20 0:22 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw,nsdelegate\n"
+				 "26 20 0:23 /x /mnt/my\\040cg rw - cgroup cgroup rw,cpuacct\n",
+				 m),
+			 0);
+	assert_string_equal(m->v2, "/sys/fs/cgroup");
+	assert_string_equal(m->v1_cpu, "");
+	assert_int_equal(cgroup_parse_mountinfo("garbage\n", m), -EINVAL);
+	free(m);
+}
+
+static void test_self_cgroup(void **state)
+{
+	struct cgroup_self *s = calloc(1, sizeof(*s));
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(cgroup_parse_self("9:name=systemd:/\n4:memory:/process_api/ae06\n"
+					   "2:cpu,cpuacct:/a b\n0::/user.slice/s.scope\n",
+					   s),
+			 0);
+	assert_string_equal(s->v2, "/user.slice/s.scope");
+	assert_string_equal(s->v1_memory, "/process_api/ae06");
+	assert_string_equal(s->v1_cpu, "/a b");
+	assert_int_equal(cgroup_parse_self("nonsense\n", s), -EINVAL);
+	free(s);
+}
+
+static void test_elf(void **state)
+{
+	unsigned char buf[512];
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph;
+	struct elf_facts f;
+
+	(void)state;
+	memset(buf, 0, sizeof(buf));
+	memset(&eh, 0, sizeof(eh));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_phoff = sizeof(eh);
+	eh.e_phentsize = sizeof(ph);
+	eh.e_phnum = 2;
+	memcpy(buf, &eh, sizeof(eh));
+	memset(&ph, 0, sizeof(ph));
+	ph.p_type = PT_LOAD;
+	memcpy(buf + sizeof(eh), &ph, sizeof(ph));
+	ph.p_type = PT_INTERP;
+	memcpy(buf + sizeof(eh) + sizeof(ph), &ph, sizeof(ph));
+	run_inspect_elf(buf, sizeof(buf), &f);
+	assert_true(f.elf);
+	assert_true(f.dynamic);
+
+	ph.p_type = PT_NOTE;	/* no interpreter: static */
+	memcpy(buf + sizeof(eh) + sizeof(ph), &ph, sizeof(ph));
+	run_inspect_elf(buf, sizeof(buf), &f);
+	assert_true(f.elf);
+	assert_false(f.dynamic);
+
+	/* Program headers past the bytes read, or a huge count: no crash, not dynamic. */
+	eh.e_phoff = 1u << 30;
+	memcpy(buf, &eh, sizeof(eh));
+	run_inspect_elf(buf, sizeof(buf), &f);
+	assert_false(f.dynamic);
+	run_inspect_elf((const unsigned char *)"#!/bin/sh\n", 10, &f);
+	assert_true(f.script);
+	assert_false(f.elf);
+	run_inspect_elf((const unsigned char *)"\x7f" "EL", 3, &f);
+	assert_false(f.elf);
+}
+
+static const char lines[] =
+	"{\"type\":\"hello\",\"pid\":100,\"ppid\":1,\"exe\":\"/bin/app\",\"mlock_by_rtready\":false}\n"
+	"{\"type\":\"finding\",\"pid\":100,\"id\":\"app.alloc_in_rt\",\"tid\":101,\"thread\":\"w\","
+	"\"count\":3,\"total\":3,\"arg\":64,\"detail\":\"malloc\",\"in_signal_handler\":false,"
+	"\"frames\":[{\"addr\":\"0x10\",\"obj\":\"/bin/app\",\"off\":\"0x10\",\"sym\":\"work\","
+	"\"symoff\":\"0x4\"}]}\n"
+	"{\"type\":\"bye\",\"pid\":100,\"why\":\"exec\",\"records\":1,\"dropped\":0}\n"
+	/* the exec failed; the same record is written again at exit, with more */
+	"{\"type\":\"finding\",\"pid\":100,\"id\":\"app.alloc_in_rt\",\"tid\":101,\"thread\":\"w\","
+	"\"count\":7,\"total\":7,\"arg\":64,\"detail\":\"malloc\",\"in_signal_handler\":false,"
+	"\"frames\":[]}\n"
+	"{\"type\":\"finding\",\"pid\":100,\"id\":\"app.prio99\",\"tid\":100,\"thread\":\"app\","
+	"\"count\":1,\"total\":1,\"arg\":99,\"detail\":\"pthread_setschedparam\","
+	"\"in_signal_handler\":false,\"frames\":[]}\n"
+	"{\"type\":\"finding\",\"pid\":100,\"id\":\"app.made_up\",\"tid\":1}\n"
+	"not json at all\n"
+	"{\"type\":\"bye\",\"pid\":100,\"why\":\"exit\",\"records\":2,\"dropped\":0}\n"
+	"{\"type\":\"finding\",\"pid\":100,\"id\":\"app.mut";	/* truncated last line */
+
+static void test_findings(void **state)
+{
+	struct app_context ctx = { 100, "/bin/app", false, false, false, 0 };
+	struct app_check c;
+	json_t *extras = json_array();
+	struct report r;
+
+	(void)state;
+	assert_int_equal(app_check_parse(lines, strlen(lines), &c), 0);
+	assert_int_equal(c.n_procs, 1);
+	assert_true(c.procs[0].bye);
+	assert_string_equal(c.procs[0].why, "exit");
+	assert_int_equal(c.n_recs, 2);
+	assert_int_equal(c.bad_lines, 3);
+	assert_true(app_check_attached(&c, 100));
+
+	report_init(&r, "run");
+	assert_int_equal(app_check_to_report(&c, &ctx, &r, extras), 0);
+	assert_int_equal(r.n_findings, 2);
+	/* Both fail; sorted by id. */
+	assert_string_equal(r.findings[0].id, "app.alloc_in_rt");
+	assert_int_equal(r.findings[0].tid, 101);
+	assert_non_null(strstr(r.findings[0].evidence, "malloc(64 bytes)"));
+	assert_non_null(strstr(r.findings[0].evidence, "7 times"));
+	assert_string_equal(r.findings[1].id, "app.prio99");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(extras, 0), "count")),
+			 7);
+	report_free(&r);
+	json_decref(extras);
+	app_check_free(&c);
+}
+
+static void test_not_attached(void **state)
+{
+	struct app_context ctx = { 200, "/bin/static", true, false, false, 0 };
+	struct app_check c;
+	json_t *extras = json_array();
+	struct report r;
+
+	(void)state;
+	assert_int_equal(app_check_parse("", 0, &c), 0);
+	report_init(&r, "run");
+	assert_int_equal(app_check_to_report(&c, &ctx, &r, extras), 0);
+	assert_int_equal(r.n_findings, 1);
+	assert_string_equal(r.findings[0].id, "app.checker");
+	assert_int_equal(r.findings[0].status, RTR_SKIP);
+	assert_non_null(strstr(r.findings[0].evidence, "statically linked"));
+	report_free(&r);
+	json_decref(extras);
+	app_check_free(&c);
+}
+
+static void test_frame_text(void **state)
+{
+	json_t *f = json_pack("{s:s, s:s, s:s, s:s, s:s}", "addr", "0x5555", "obj", "/bin/a",
+			      "off", "0x11a9", "sym", "work", "symoff", "0x1a");
+	char buf[128];
+
+	(void)state;
+	app_frame_text(f, buf, sizeof(buf));
+	assert_string_equal(buf, "work+0x1a (/bin/a+0x11a9)");
+	json_object_del(f, "sym");
+	app_frame_text(f, buf, sizeof(buf));
+	assert_string_equal(buf, "0x5555 (/bin/a+0x11a9)");
+	json_decref(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_opts_defaults), cmocka_unit_test(test_opts_errors),
+		cmocka_unit_test(test_mountinfo),     cmocka_unit_test(test_self_cgroup),
+		cmocka_unit_test(test_elf),	      cmocka_unit_test(test_findings),
+		cmocka_unit_test(test_not_attached),  cmocka_unit_test(test_frame_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
