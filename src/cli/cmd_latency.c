@@ -45,7 +45,9 @@ static const char usage_text[] =
 	"  -b, --threshold US    stop at the first wake-up later than US; exit 1\n"
 	"      --dma-latency US  hold /dev/cpu_dma_latency at US for the run (default:\n"
 	"                        leave it alone and report its state)\n"
-	"      --load KIND       run `rtready load` KIND during the measurement\n"
+	"      --load KIND       put the machine under load while measuring, at\n"
+	"                        SCHED_OTHER on every CPU: hackbench, cpu, memory or all\n"
+	"                        (what `rtready load` does; stopped at the end)\n"
 	"  -q, --quiet           no live lines, only the summary at the end\n"
 	"  -f, --format FMT      text (default) or json\n"
 	"      --output FILE     write the summary to FILE instead of standard output\n"
@@ -255,7 +257,13 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 			}
 			break;
 		case OPT_LOAD:
-			o->load = optarg;
+			if (latency_load_parse(optarg, &o->load)) {
+				snprintf(err, errlen,
+					 "--load: '%s' is not one of hackbench, cpu, memory, all",
+					 optarg);
+				rc = -EINVAL;
+			}
+			o->has_load = true;
 			break;
 		case 'q':
 			o->quiet = true;
@@ -453,6 +461,46 @@ static int measure(const struct latency_opts *o, struct latency_result *res,
 	return err;
 }
 
+static int start_load(const struct latency_opts *o, const char *online, struct load **out)
+{
+	struct rtr_cpuset cpus = RTR_CPUSET_INIT;
+	struct load_config lc;
+	int err;
+
+	err = rtr_cpuset_parse_list(&cpus, online);
+	err = err ?: latency_load_config(o->load, (unsigned int)rtr_cpuset_count(&cpus), &lc);
+	err = err ?: load_start(&lc, out);
+	if (err)
+		cli_error("latency", "--load %s: cannot start the load: %s", latency_load_name(o->load),
+			  strerror(-err));
+	load_config_free(&lc);
+	rtr_cpuset_free(&cpus);
+	return err;
+}
+
+/* Stop the load and note what it did; a load that failed is an error of the run. */
+static int stop_load(const struct latency_opts *o, struct load *load, struct latency_result *res)
+{
+	struct latency_load_info *li = &res->load;
+	struct load_stats st;
+	int err = load_stop(load);
+
+	load_stats(load, &st);
+	li->kind = latency_load_name(o->load);
+	li->runs = st.runs;
+	li->messages = st.messages;
+	li->cpu_loops = st.cpu_loops;
+	li->memory_cycles = st.memory_cycles;
+	if (err || st.error) {
+		snprintf(li->error, sizeof(li->error), "%s",
+			 st.error_text[0] ? st.error_text : strerror(-(err ?: st.error)));
+		cli_error("latency", "--load %s failed during the measurement: %s", li->kind,
+			  li->error);
+		return -EIO;
+	}
+	return 0;
+}
+
 static int fill_host(struct host_info *h, const char *online, const char *isolated)
 {
 	struct utsname u;
@@ -480,7 +528,8 @@ static int run_latency(struct latency_opts *o)
 	struct latency_result res;
 	struct host_info host;
 	struct cli_output out = { 0 };
-	bool written = false;
+	struct load *load = NULL;
+	bool written = false, load_failed;
 	int rc = EXIT_USAGE, err;
 
 	memset(&res, 0, sizeof(res));
@@ -498,13 +547,14 @@ static int run_latency(struct latency_opts *o)
 		cli_error("latency", "cannot write %s: %s", o->output, strerror(-err));
 		goto out;
 	}
-	if (o->load) {
-		cli_error("latency", "--load: the load generator is not available in this build");
+	/* Before the run: the load's supervisor must not inherit the blocked signals. */
+	if (o->has_load && start_load(o, online, &load))
 		goto out;
-	}
-	if (measure(o, &res, &out))
+	err = measure(o, &res, &out);
+	load_failed = load && stop_load(o, load, &res);
+	if (err)
 		goto out;
-	rc = outcome(&res);
+	rc = load_failed ? EXIT_USAGE : outcome(&res);
 	err = render(o, &res, &out, &host);
 	if (err) {
 		cli_error("latency", "cannot write the result: %s", strerror(-err));
@@ -520,6 +570,7 @@ out:
 			  strerror(-err));
 		rc = EXIT_USAGE;
 	}
+	load_free(load);
 	latency_result_free(&res);
 	host_free(&host);
 	return rc;

@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "measure/latency.h"
+#include "measure/latency_load.h"
 
 struct latency_opts {
 	struct latency_config cfg;	/* cpus: the -a list, empty when not given */
@@ -22,7 +23,8 @@ struct latency_opts {
 	const char *histfile;		/* --histfile FILE */
 	bool quiet;			/* -q: no live lines */
 	int32_t dma_us;			/* --dma-latency US; -1: leave it alone */
-	const char *load;		/* --load KIND, NULL: none */
+	bool has_load;			/* --load KIND given */
+	enum latency_load_kind load;
 	bool help;
 	bool version;
 };

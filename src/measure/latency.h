@@ -98,6 +98,16 @@ enum latency_stop {
 /* Return: "duration", "signal", "threshold", "runaway", "error". */
 const char *latency_stop_name(enum latency_stop s);
 
+/* The load that ran during the measurement (--load), as the CLI saw it. */
+struct latency_load_info {
+	const char *kind;		/* NULL: no load */
+	uint64_t runs;			/* messaging runs completed */
+	uint64_t messages;
+	uint64_t cpu_loops;		/* CPU hog work units (~1M iterations each) */
+	uint64_t memory_cycles;		/* allocate-touch-free cycles */
+	char error[160];		/* "" when the load ran to the end */
+};
+
 struct latency_result {
 	struct latency_config cfg;	/* what was asked (own copy) */
 	size_t n_cpus;
@@ -112,6 +122,7 @@ struct latency_result {
 	int64_t elapsed_ns;		/* from the first deadline to the stop */
 	int error;			/* with LATENCY_STOP_ERROR: -errno of the sleep */
 	struct dma_latency_state dma;	/* /dev/cpu_dma_latency during the run */
+	struct latency_load_info load;
 };
 
 void latency_result_free(struct latency_result *r);

@@ -73,6 +73,7 @@ static json_t *config(const struct latency_result *r)
 	json_object_set_new(o, "threshold_ns", c->threshold_ns ? u64(c->threshold_ns) : json_null());
 	json_object_set_new(o, "mlock", json_boolean(c->mlock));
 	json_object_set_new(o, "clock", json_string("CLOCK_MONOTONIC"));
+	json_object_set_new(o, "load", r->load.kind ? json_string(r->load.kind) : json_null());
 	return o;
 }
 
@@ -99,6 +100,20 @@ static const char *signame(int sig)
 	case SIGHUP: return "SIGHUP";
 	}
 	return "other";
+}
+
+static json_t *load(const struct latency_load_info *li)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "kind", json_string(li->kind));
+	json_object_set_new(o, "policy", json_string("OTHER"));
+	json_object_set_new(o, "runs", u64(li->runs));
+	json_object_set_new(o, "messages", u64(li->messages));
+	json_object_set_new(o, "cpu_loops", u64(li->cpu_loops));
+	json_object_set_new(o, "memory_cycles", u64(li->memory_cycles));
+	json_object_set_new(o, "error", li->error[0] ? json_string(li->error) : json_null());
+	return o;
 }
 
 static json_t *stop(const struct latency_result *r)
@@ -130,6 +145,8 @@ json_t *latency_to_json(const struct latency_result *r, const struct host_info *
 		return NULL;
 	json_object_set_new(root, "config", config(r));
 	json_object_set_new(root, "dma_latency", dma(&r->dma));
+	if (r->load.kind)
+		json_object_set_new(root, "load", load(&r->load));
 	threads = json_array();
 	for (size_t i = 0; threads && i < r->n_cpus; i++) {
 		const struct latency_cpu_result *c = &r->cpus[i];

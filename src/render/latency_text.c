@@ -77,8 +77,14 @@ int latency_text_write(FILE *out, const struct latency_result *r, bool color)
 		" us, %.2f s measured (%s)\n",
 		bold, reset, cpus, rtr_policy_name(r->cfg.policy), r->cfg.priority,
 		r->cfg.interval_ns / 1000, (double)r->elapsed_ns / 1e9, latency_stop_name(r->stop));
-	fprintf(out, "memory %s; /dev/cpu_dma_latency: %s\n\n",
+	fprintf(out, "memory %s; /dev/cpu_dma_latency: %s\n",
 		r->cfg.mlock ? "locked and prefaulted" : "NOT locked (--no-mlock)", dma);
+	if (r->load.kind)
+		fprintf(out, "load: %s at SCHED_OTHER on every CPU: %" PRIu64 " messaging runs (%" PRIu64
+			" messages), %" PRIu64 " CPU work units, %" PRIu64 " memory cycles%s%s\n",
+			r->load.kind, r->load.runs, r->load.messages, r->load.cpu_loops,
+			r->load.memory_cycles, r->load.error[0] ? "; FAILED: " : "", r->load.error);
+	fputc('\n', out);
 	fprintf(out, "%5s %8s %10s %8s %8s %8s %8s %8s %9s %9s %7s\n", "CPU", "tid", "samples",
 		"min", "avg", "p50", "p99", "p99.9", "max", "overflows", "missed");
 	for (size_t i = 0; i < r->n_cpus; i++) {

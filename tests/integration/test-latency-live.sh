@@ -37,6 +37,9 @@ while read -r tid cpu; do
 	allowed=$(awk '/^Cpus_allowed_list/{print $2}' /proc/"$pid"/task/"$tid"/status)
 	[ "$allowed" = "$cpu" ] || fail "thread $tid allowed on '$allowed', want '$cpu'"
 done < <(lat_threads "$pid")
+# The runaway guard: RLIMIT_RTTIME is set while the threads run.
+grep -Eq '^Max realtime timeout +[0-9]+ +[0-9]+ +us' /proc/"$pid"/limits ||
+	fail "no RLIMIT_RTTIME: $(grep 'realtime timeout' /proc/"$pid"/limits)"
 # Process-wide fault counters (fields 10 and 12) must not move during the run.
 f1=$(sed 's/.*) //' /proc/"$pid"/stat | awk '{print $(10-2), $(12-2)}')
 sleep 1

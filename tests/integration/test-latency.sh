@@ -100,4 +100,11 @@ import json, sys
 d = json.load(sys.stdin)
 assert [t["cpu"] for t in d["threads"]] == [0], d["threads"]' || fail "-a 0"
 "$RTREADY" latency -t 1 -D 200ms -q | grep -Eq '^ +[0-9]+ +[0-9]+ +[0-9]+ ' || fail "-t 1 text"
+# --load: the load runs during the measurement and is reported.
+"$RTREADY" latency --load cpu -D 1 -q -f json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["config"]["load"] == "cpu"
+assert d["load"]["kind"] == "cpu" and d["load"]["cpu_loops"] > 0 and d["load"]["error"] is None, d["load"]
+assert all(t["samples"] > 0 for t in d["threads"])' || fail "--load cpu"
 echo ok

@@ -164,6 +164,44 @@ static void test_refusals(void **state)
 	refused("unexpected argument", "extra", NULL);
 }
 
+static void test_load_kinds(void **state)
+{
+	enum latency_load_kind k;
+	struct load_config c;
+	struct latency_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, "--load", "all", NULL), 0);
+	assert_true(o.has_load);
+	assert_int_equal(o.load, LATENCY_LOAD_ALL);
+	latency_opts_free(&o);
+	refused("not one of hackbench, cpu, memory, all", "--load", "oom", NULL);
+	assert_int_equal(latency_load_parse("hackbench", &k), 0);
+	assert_string_equal(latency_load_name(k), "hackbench");
+	assert_int_equal(latency_load_parse("HACKBENCH", &k), -EINVAL);
+
+	/* Every kind runs until stopped, and only what it names. */
+	assert_int_equal(latency_load_config(LATENCY_LOAD_HACKBENCH, 4, &c), 0);
+	assert_true(c.groups > 0);
+	assert_int_equal(c.runs, 0);
+	assert_int_equal(c.duration_ns, 0);
+	assert_int_equal(c.cpu_hogs, 0);
+	assert_int_equal(c.memory_bytes, 0);
+	load_config_free(&c);
+	assert_int_equal(latency_load_config(LATENCY_LOAD_CPU, 4, &c), 0);
+	assert_int_equal(c.groups, 0);
+	assert_int_equal(c.cpu_hogs, 4);
+	load_config_free(&c);
+	assert_int_equal(latency_load_config(LATENCY_LOAD_MEMORY, 4, &c), 0);
+	assert_int_equal(c.groups, 0);
+	assert_int_equal(c.memory_bytes, LATENCY_LOAD_MEMORY_BYTES);
+	load_config_free(&c);
+	assert_int_equal(latency_load_config(LATENCY_LOAD_ALL, 2, &c), 0);
+	assert_true(c.groups > 0 && c.cpu_hogs == 2 && c.memory_bytes > 0);
+	assert_false(c.oom);
+	load_config_free(&c);
+}
+
 static void test_stats(void **state)
 {
 	struct latency_stats s;
@@ -394,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_cyclictest_letters),
 		cmocka_unit_test(test_threads_forms),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_load_kinds),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_default_cpus),
 		cmocka_unit_test(test_dma_latency_read),
