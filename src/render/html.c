@@ -254,33 +254,73 @@ static void legend(FILE *out, const struct result_thread *idle, const struct res
 			MT - 7);
 }
 
+/* Grow @end_ns to cover @t: its last non-empty bucket and its maximum. */
+static void cover_end(double *end_ns, const struct result_thread *t)
+{
+	if (!t)
+		return;
+	*end_ns = fmax(*end_ns, hist_end_ns(t));
+	if (t->samples)
+		*end_ns = fmax(*end_ns, t->max_ns);
+}
+
+static void cover_count(const struct plot *p, uint64_t *maxc, const struct result_thread *t)
+{
+	uint64_t m;
+
+	if (!has_hist(t))
+		return;
+	m = hist_max_count(t, merge_of(p, t));
+	*maxc = m > *maxc ? m : *maxc;
+}
+
+/*
+ * Axes covering @end_ns (a round number a little past it, at least 1 us);
+ * the y axis starts below 1 sample so a single late wake-up shows as a bar.
+ * plot_set_count() then sets the top decade from the highest step.
+ */
+static struct plot plot_scale(double end_ns)
+{
+	struct plot p = { nice_ceil(fmax(end_ns * 1.05, 1000)), log10(0.5), 1 };
+
+	return p;
+}
+
+static void plot_set_count(struct plot *p, uint64_t maxc)
+{
+	p->yhi = maxc > 1 ? ceil(log10((double)maxc) + 1e-9) : 1;
+}
+
+static void plot_histogram(FILE *out, const struct result_thread *idle,
+			   const struct result_thread *load, double limit_ns, const char *title,
+			   const struct plot *shared);
+
 void html_write_histogram(FILE *out, const struct result_thread *idle,
 			  const struct result_thread *load, double limit_ns, const char *title)
 {
+	plot_histogram(out, idle, load, limit_ns, title, NULL);
+}
+
+/* With @shared, use its axes (plots side by side compare at one scale). */
+static void plot_histogram(FILE *out, const struct result_thread *idle,
+			   const struct result_thread *load, double limit_ns, const char *title,
+			   const struct plot *shared)
+{
 	const struct result_thread *th[2] = { idle, load };
-	struct plot p = { 0, log10(0.5), 1 };
-	double end = 0;
+	struct plot p;
+	double end = limit_ns > 0 ? limit_ns : 0;
 	uint64_t maxc = 0;
 	char buf[32];
 	int row = 0;
 
-	for (int i = 0; i < 2; i++) {
-		if (!th[i])
-			continue;
-		end = fmax(end, hist_end_ns(th[i]));
-		if (th[i]->samples)
-			end = fmax(end, th[i]->max_ns);
-	}
-	if (limit_ns > 0)
-		end = fmax(end, limit_ns);
-	p.xmax_ns = nice_ceil(fmax(end * 1.05, 1000));
-	for (int i = 0; i < 2; i++)
-		if (has_hist(th[i])) {
-			uint64_t m = hist_max_count(th[i], merge_of(&p, th[i]));
-
-			maxc = m > maxc ? m : maxc;
-		}
-	p.yhi = maxc > 1 ? ceil(log10((double)maxc) + 1e-9) : 1;
+	cover_end(&end, idle);
+	cover_end(&end, load);
+	p = plot_scale(end);
+	cover_count(&p, &maxc, idle);
+	cover_count(&p, &maxc, load);
+	plot_set_count(&p, maxc);
+	if (shared)
+		p = *shared;
 
 	fprintf(out, "<svg class=\"hist\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
 		     "width=\"%d\" height=\"%d\" role=\"img\" font-size=\"11\" "
@@ -309,7 +349,8 @@ void html_write_histogram(FILE *out, const struct result_thread *idle,
 		{
 			char label[64];
 
-			snprintf(label, sizeof(label), "max %s %s", i ? "loaded" : "idle", buf);
+			snprintf(label, sizeof(label), "max %s %s \xc2\xb5s", i ? "loaded" : "idle",
+				 buf);
 			vline(out, &p, th[i]->max_ns, i ? "mx-load" : "mx-idle", label, row++);
 		}
 	}
@@ -317,7 +358,7 @@ void html_write_histogram(FILE *out, const struct result_thread *idle,
 		char label[48];
 
 		fmt_us(buf, sizeof(buf), limit_ns);
-		snprintf(label, sizeof(label), "limit %s", buf);
+		snprintf(label, sizeof(label), "limit %s \xc2\xb5s", buf);
 		vline(out, &p, limit_ns, "lim", label, row++);
 	}
 	legend(out, idle, load);
@@ -685,7 +726,8 @@ static int cpu_union(const struct result *const *rs, size_t n, int **cpus, size_
 	return 0;
 }
 
-static void figure(FILE *out, const struct result *r, int cpu, bool label)
+static void figure(FILE *out, const struct result *r, int cpu, bool label,
+		   const struct plot *shared)
 {
 	const struct result_thread *idle = find_cpu(&r->lat[PHASE_IDLE], cpu);
 	const struct result_thread *load = find_cpu(&r->lat[PHASE_LOAD], cpu);
@@ -714,8 +756,28 @@ static void figure(FILE *out, const struct result *r, int cpu, bool label)
 	if (!idle && !load)
 		fputs("<p class=\"muted\">not measured in this result</p>", out);
 	else
-		html_write_histogram(out, idle, load, r->verdict.max_latency_us * 1000.0, title);
+		plot_histogram(out, idle, load, r->verdict.max_latency_us * 1000.0, title, shared);
 	fputs("</figure>\n", out);
+}
+
+/* One scale for a CPU's plots across results, so before and after compare at a glance. */
+static struct plot shared_scale(const struct result *const *lr, size_t nl, int cpu)
+{
+	double end = 0;
+	uint64_t maxc = 0;
+	struct plot p;
+
+	for (size_t i = 0; i < nl; i++) {
+		end = fmax(end, lr[i]->verdict.max_latency_us * 1000.0);
+		for (int ph = 0; ph < PHASE_COUNT; ph++)
+			cover_end(&end, find_cpu(&lr[i]->lat[ph], cpu));
+	}
+	p = plot_scale(end);
+	for (size_t i = 0; i < nl; i++)
+		for (int ph = 0; ph < PHASE_COUNT; ph++)
+			cover_count(&p, &maxc, find_cpu(&lr[i]->lat[ph], cpu));
+	plot_set_count(&p, maxc);
+	return p;
 }
 
 static bool over_limit(const struct result *r, enum result_phase p, int cpu)
@@ -778,14 +840,17 @@ static int write_latency(FILE *out, const struct result *const *rs, size_t n)
 	if (nl == 1) {
 		fputs("<div class=\"plots\">\n", out);
 		for (size_t c = 0; c < nc; c++)
-			figure(out, lr[0], cpus[c], false);
+			figure(out, lr[0], cpus[c], false, NULL);
 		fputs("</div>\n", out);
 	} else {
 		/* Side by side: one column per result, one row per CPU. */
 		fprintf(out, "<div class=\"cols\" style=\"--n:%d\">\n", n_cols(nl));
-		for (size_t c = 0; c < nc; c++)
+		for (size_t c = 0; c < nc; c++) {
+			struct plot shared = shared_scale(lr, nl, cpus[c]);
+
 			for (size_t i = 0; i < nl; i++)
-				figure(out, lr[i], cpus[c], true);
+				figure(out, lr[i], cpus[c], true, &shared);
+		}
 		fputs("</div>\n", out);
 	}
 	fputs("<h3>Percentiles (\xc2\xb5s)</h3>\n<div class=\"wrap\"><table><thead><tr>", out);

@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The report pipeline without the binary: loading results from JSON
+ * (shape, defaults, refusals with the member named), the verdict, merging
+ * complementary results, and the three renderers (HTML structure and
+ * escaping, JUnit counts, Prometheus line syntax and family order), plus
+ * the `report` option parser.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <regex.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "cli/cmd_report.h"
+#include "render/html.h"
+#include "render/junit.h"
+#include "render/prometheus.h"
+#include "report/result.h"
+
+static const char check_json[] =
+	"{\"tool\":\"rtready\",\"version\":\"0.1.0\",\"command\":\"check\","
+	"\"host\":{\"hostname\":\"rig\",\"kernel\":\"6.12\",\"cpus_online\":\"0-1\","
+	"\"rt_cpus\":\"1\",\"root\":\"/\"},"
+	"\"checks\":["
+	"{\"id\":\"sched.rt_throttling\",\"area\":\"sched\",\"status\":\"warn\",\"title\":\"T\","
+	"\"evidence\":\"950000\",\"why\":\"w\",\"fix\":\"sysctl -w x=-1\"},"
+	"{\"id\":\"irq.affinity\",\"status\":\"fail\",\"title\":\"<IRQ>\","
+	"\"evidence\":\"IRQ 24 & 31\",\"why\":\"w\",\"fix\":\"echo 0 > f\"},"
+	"{\"id\":\"mem.swap\",\"area\":\"mem\",\"status\":\"pass\",\"title\":\"S\"}],"
+	"\"summary\":{}}";
+
+/* A latency result of CPUs 0 and 1; @load names the load ("none": idle). */
+static char *latency_json(const char *load, int max0_us, int max1_us)
+{
+	char *s;
+
+	assert_true(asprintf(&s,
+		"{\"tool\":\"rtready\",\"version\":\"0.1.0\",\"command\":\"latency\","
+		"\"host\":{\"hostname\":\"rig\"},"
+		"\"config\":{\"interval_ns\":1000000,\"duration_ns\":2000000000,\"load\":\"%s\"},"
+		"\"threads\":["
+		"{\"cpu\":0,\"samples\":100,\"min_ns\":1000,\"avg_ns\":2000.5,\"max_ns\":%d,"
+		"\"p50_ns\":2000,\"p99_ns\":5000,\"p999_ns\":6000,\"overflows\":0,"
+		"\"histogram\":{\"bucket_ns\":1000,\"counts\":[0,10,80,9,1]}},"
+		"{\"cpu\":1,\"samples\":100,\"min_ns\":1000,\"avg_ns\":2000,\"max_ns\":%d,"
+		"\"p50_ns\":2000,\"p99_ns\":5000,\"p999_ns\":6000,\"overflows\":2,"
+		"\"histogram\":{\"bucket_ns\":1000,\"counts\":[0,10,80,8]}}],"
+		"\"summary\":{\"cpus\":2,\"samples\":200,\"min_ns\":1000,\"avg_ns\":2000,"
+		"\"max_ns\":%d,\"p50_ns\":2000,\"p99_ns\":5000,\"p999_ns\":6000}}",
+		load, max0_us * 1000, max1_us * 1000,
+		(max0_us > max1_us ? max0_us : max1_us) * 1000) > 0);
+	return s;
+}
+
+static int from_text(const char *text, struct result *r, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *j = json_loads(text, 0, &je);
+	int rc;
+
+	assert_non_null(j);
+	rc = result_from_json(j, "t.json", r, err, errlen);
+	json_decref(j);
+	return rc;
+}
+
+static void load_ok(const char *text, struct result *r)
+{
+	char err[256] = "";
+	int rc = from_text(text, r, err, sizeof(err));
+
+	if (rc)
+		fail_msg("load failed: %s", err);
+}
+
+static void expect_refused(const char *text, const char *msg_part)
+{
+	struct result r;
+	char err[256] = "";
+
+	assert_int_equal(from_text(text, &r, err, sizeof(err)), -EINVAL);
+	if (!strstr(err, msg_part))
+		fail_msg("message '%s' lacks '%s'", err, msg_part);
+	result_free(&r);
+}
+
+static char *render(int (*fn)(FILE *, const struct result *const *, size_t),
+		    const struct result *const *rs, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(fn(f, rs, n), 0);
+	fclose(f);
+	return buf;
+}
+
+/* Not inlined: GCC's dangling-pointer analysis misreads the strstr loop after free(). */
+__attribute__((noinline)) static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static void test_load_check(void **state)
+{
+	struct result r;
+
+	(void)state;
+	load_ok(check_json, &r);
+	assert_string_equal(r.command, "check");
+	assert_string_equal(r.hostname, "rig");
+	assert_true(r.has_checks);
+	assert_int_equal(r.n_checks, 3);
+	assert_int_equal(r.checks[1].status, RTR_FAIL);
+	/* No "area": taken from the id's prefix. */
+	assert_string_equal(r.checks[1].area, "irq");
+	assert_string_equal(r.checks[2].fix, "");
+	assert_false(r.lat[PHASE_IDLE].present);
+	result_free(&r);
+	result_free(&r);	/* idempotent */
+}
+
+static void test_load_latency(void **state)
+{
+	struct result r;
+	char *idle = latency_json("none", 5, 4), *load = latency_json("all", 30, 12);
+
+	(void)state;
+	load_ok(idle, &r);
+	assert_true(r.lat[PHASE_IDLE].present);
+	assert_false(r.lat[PHASE_LOAD].present);
+	assert_int_equal(r.lat[PHASE_IDLE].n_threads, 2);
+	assert_true(r.lat[PHASE_IDLE].threads[0].avg_ns > 2000.4);
+	assert_int_equal(r.lat[PHASE_IDLE].threads[0].n_counts, 5);
+	assert_int_equal(r.lat[PHASE_IDLE].threads[1].overflows, 2);
+	assert_true(r.lat[PHASE_IDLE].has_summary);
+	assert_int_equal(r.lat[PHASE_IDLE].summary.cpu, -1);
+	assert_true(r.lat[PHASE_IDLE].interval_us > 999 && r.lat[PHASE_IDLE].interval_us < 1001);
+	assert_true(r.lat[PHASE_IDLE].duration_s > 1.9 && r.lat[PHASE_IDLE].duration_s < 2.1);
+	result_free(&r);
+	load_ok(load, &r);
+	assert_false(r.lat[PHASE_IDLE].present);
+	assert_true(r.lat[PHASE_LOAD].present);
+	assert_string_equal(r.lat[PHASE_LOAD].load, "all");
+	result_free(&r);
+	free(idle);
+	free(load);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	expect_refused("[]", "not a JSON object");
+	expect_refused("{\"tool\":\"cyclictest\"}", "not an rtready result");
+	expect_refused("{\"tool\":\"rtready\"}", "\"command\" is missing");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"dance\"}", "has no report");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"check\"}", "checks: not an array");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"check\",\"checks\":[{\"id\":\"a\","
+		       "\"status\":\"bad\"}]}", "checks[0].status");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"check\",\"checks\":[{\"id\":\"\","
+		       "\"status\":\"pass\"}]}", "checks[0].id: empty");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"check\",\"checks\":[{\"id\":5,"
+		       "\"status\":\"pass\"}]}", "checks[0].id: not a string");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"check\",\"checks\":[{\"id\":\"a\","
+		       "\"status\":\"pass\"},{\"id\":\"b\",\"status\":\"pass\"},{\"id\":\"a\","
+		       "\"status\":\"fail\"}]}", "\"a\" appears twice");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"check\",\"host\":[],\"checks\":[]}",
+		       "host: not an object");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"latency\",\"threads\":[{\"cpu\":-1,"
+		       "\"samples\":1,\"min_ns\":1,\"avg_ns\":1,\"max_ns\":1}]}",
+		       "threads[0].cpu");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"latency\",\"threads\":[{\"cpu\":0,"
+		       "\"samples\":1,\"min_ns\":-1,\"avg_ns\":1,\"max_ns\":1}]}",
+		       "threads[0].min_ns");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"latency\",\"threads\":[{\"cpu\":0,"
+		       "\"samples\":1,\"min_ns\":1,\"avg_ns\":1,\"max_ns\":1,"
+		       "\"histogram\":{\"bucket_ns\":1000,\"counts\":[1,\"x\"]}}]}",
+		       "counts[1]");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"verify\",\"verdict\":{\"status\":"
+		       "\"skip\"}}", "verdict.status");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"verify\",\"check\":{}}",
+		       "\"checks\" is missing");
+}
+
+static void test_load_file_errors(void **state)
+{
+	char err[256], path[] = "/tmp/rtr-test-report-XXXXXX";
+	struct result r;
+	int fd;
+
+	(void)state;
+	assert_int_equal(result_load_file("/nonexistent/x.json", &r, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "/nonexistent/x.json"));
+	result_free(&r);
+	assert_int_equal(result_load_file("/tmp", &r, err, sizeof(err)), -EINVAL);
+	result_free(&r);
+	/* A sparse file past the cap is refused without reading it. */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)RESULT_MAX_FILE_BYTES + 1), 0);
+	close(fd);
+	assert_int_equal(result_load_file(path, &r, err, sizeof(err)), -EFBIG);
+	result_free(&r);
+	/* Truncated JSON names line and column. */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "{\"tool\":", 8), 8);
+	close(fd);
+	assert_int_equal(result_load_file(path, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not valid JSON"));
+	assert_non_null(strstr(err, "line 1"));
+	result_free(&r);
+	unlink(path);
+}
+
+static void test_verdict(void **state)
+{
+	struct result chk, lat;
+	struct result_verdict v = { 0 };
+	char *load = latency_json("all", 30, 120);
+	json_t *j;
+
+	(void)state;
+	load_ok(check_json, &chk);
+	assert_int_equal(result_judge(&chk, 0, &v), 0);
+	assert_int_equal(v.status, RTR_FAIL);
+	assert_non_null(strstr(v.reason, "1 check failed (irq.affinity)"));
+	assert_int_equal(v.n_thresholds, 0);
+
+	load_ok(load, &lat);
+	/* Latency alone, no limit: nothing judged, so a warning, and the reason says so. */
+	assert_int_equal(result_judge(&lat, 0, &v), 0);
+	assert_int_equal(v.status, RTR_WARN);
+	assert_non_null(strstr(v.reason, "not judged"));
+	/* With a limit: a threshold per CPU; CPU 1 (120 us) fails a 100 us limit. */
+	assert_int_equal(result_judge(&lat, 100, &v), 0);
+	assert_int_equal(v.status, RTR_FAIL);
+	assert_int_equal(v.n_thresholds, 2);
+	assert_string_equal(v.thresholds[0].name, "latency.load.cpu0.max");
+	assert_int_equal(v.thresholds[0].status, RTR_PASS);
+	assert_int_equal(v.thresholds[1].status, RTR_FAIL);
+	assert_non_null(strstr(v.reason, "loaded max 120.0 us on CPU 1 exceeds the 100 us limit"));
+	assert_int_equal(result_judge(&lat, 200, &v), 0);
+	assert_int_equal(v.status, RTR_PASS);
+	assert_non_null(strstr(v.reason, "within the 200 us limit"));
+
+	/* The verdict survives a round trip through JSON. */
+	j = json_pack("{s:s, s:s, s:o}", "tool", "rtready", "command", "verify", "verdict",
+		      result_verdict_to_json(&v));
+	assert_non_null(j);
+	result_verdict_free(&v);
+	{
+		struct result back;
+		char err[256];
+
+		assert_int_equal(result_from_json(j, "v", &back, err, sizeof(err)), 0);
+		assert_true(back.verdict.present);
+		assert_int_equal(back.verdict.status, RTR_PASS);
+		assert_int_equal(back.verdict.n_thresholds, 2);
+		assert_true(back.verdict.max_latency_us > 199 && back.verdict.max_latency_us < 201);
+		result_free(&back);
+	}
+	json_decref(j);
+	result_free(&chk);
+	result_free(&lat);
+	free(load);
+}
+
+static void test_merge(void **state)
+{
+	struct result a, b, c, d;
+	char *idle = latency_json("none", 5, 4), *load = latency_json("all", 30, 12);
+	char *idle2 = latency_json("none", 6, 6);
+
+	(void)state;
+	load_ok(check_json, &a);
+	load_ok(idle, &b);
+	load_ok(load, &c);
+	load_ok(idle2, &d);
+	assert_int_equal(result_merge(&a, &b), 0);
+	assert_int_equal(result_merge(&a, &c), 0);
+	assert_true(a.has_checks && a.lat[PHASE_IDLE].present && a.lat[PHASE_LOAD].present);
+	assert_string_equal(a.label, "t.json + t.json + t.json");
+	/* A second idle run does not merge: it is another result (side by side). */
+	assert_int_equal(result_merge(&a, &d), -EEXIST);
+	result_free(&b);
+	result_free(&c);
+	/* Different hosts never merge. */
+	free(d.hostname);
+	d.hostname = strdup("other");
+	load_ok(check_json, &b);
+	assert_int_equal(result_merge(&d, &b), -EEXIST);
+	result_free(&a);
+	result_free(&b);
+	result_free(&d);
+	free(idle);
+	free(load);
+	free(idle2);
+}
+
+static void judged(struct result *r, double limit)
+{
+	assert_int_equal(result_judge(r, limit, &r->verdict), 0);
+}
+
+static void test_html(void **state)
+{
+	struct result a, b;
+	const struct result *rs[2] = { &a, &b };
+	char *idle = latency_json("none", 5, 4), *load = latency_json("all", 30, 12), *html;
+
+	(void)state;
+	load_ok(check_json, &a);
+	load_ok(idle, &b);
+	assert_int_equal(result_merge(&a, &b), 0);
+	result_free(&b);
+	load_ok(load, &b);
+	assert_int_equal(result_merge(&a, &b), 0);
+	result_free(&b);
+	judged(&a, 20);
+	html = render(html_write, rs, 1);
+	assert_non_null(strstr(html, "<!DOCTYPE html>"));
+	assert_non_null(strstr(html, "Content-Security-Policy"));
+	assert_null(strstr(html, "<script"));
+	/* Nothing fetched: no src= at all, no link to another site. */
+	assert_null(strstr(html, "src="));
+	assert_null(strstr(html, "href=\"http"));
+	/* One plot per CPU, idle and loaded overlaid in each. */
+	assert_int_equal(count(html, "<svg class=\"hist\""), 2);
+	assert_int_equal(count(html, "<path class=\"idle\""), 2);
+	assert_int_equal(count(html, "<path class=\"load\""), 2);
+	/* The limit line, and CPU 0's loaded max (30 us) marked over it in the table. */
+	assert_non_null(strstr(html, "class=\"lim\""));
+	assert_int_equal(count(html, "class=\"n over\""), 1);
+	/* Escaped title and evidence; failures before warnings before passes. */
+	assert_non_null(strstr(html, "&lt;IRQ&gt;"));
+	assert_non_null(strstr(html, "IRQ 24 &amp; 31"));
+	assert_true(strstr(html, "irq.affinity") < strstr(html, "sched.rt_throttling"));
+	assert_true(strstr(html, "sched.rt_throttling") < strstr(html, "mem.swap"));
+	assert_non_null(strstr(html, "@media print"));
+	free(html);
+
+	/* Side by side: two results, four plots, two verdict cards. */
+	load_ok(check_json, &b);
+	judged(&b, 0);
+	html = render(html_write, rs, 2);
+	assert_int_equal(count(html, "<svg class=\"hist\""), 2);	/* b has no latency */
+	assert_int_equal(count(html, "<div class=\"card"), 2);
+	free(html);
+	result_free(&a);
+	result_free(&b);
+	free(idle);
+	free(load);
+}
+
+static void test_histogram_svg(void **state)
+{
+	uint64_t counts[] = { 0, 3, 1000000, 2, 0, 1 };
+	struct result_thread t = { .cpu = 0, .samples = 1000006, .max_ns = 5500, .bucket_ns = 1000,
+				   .counts = counts, .n_counts = 6 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	html_write_histogram(f, &t, NULL, 0, "CPU <0>");
+	html_write_histogram(f, NULL, NULL, 0, "empty");
+	fclose(f);
+	assert_int_equal(count(buf, "<svg"), 2);
+	assert_int_equal(count(buf, "</svg>"), 2);
+	assert_non_null(strstr(buf, "<title>CPU &lt;0&gt;</title>"));
+	/* Log scale: a million samples needs the 1M decade label. */
+	assert_non_null(strstr(buf, ">1M<"));
+	assert_non_null(strstr(buf, "no histogram in this result"));
+	assert_null(strstr(buf, "nan"));
+	assert_null(strstr(buf, "inf"));
+	free(buf);
+}
+
+static int junit_default(FILE *f, const struct result *const *rs, size_t n)
+{
+	struct junit_style st = { false };
+
+	return junit_write(f, rs, n, &st);
+}
+
+static int junit_strict(FILE *f, const struct result *const *rs, size_t n)
+{
+	struct junit_style st = { true };
+
+	return junit_write(f, rs, n, &st);
+}
+
+static void test_junit(void **state)
+{
+	struct result a, b;
+	const struct result *rs[1] = { &a };
+	char *load = latency_json("all", 30, 12), *x;
+
+	(void)state;
+	load_ok(check_json, &a);
+	load_ok(load, &b);
+	assert_int_equal(result_merge(&a, &b), 0);
+	result_free(&b);
+	judged(&a, 20);
+	x = render(junit_default, rs, 1);
+	/* 3 checks + 2 thresholds; irq.affinity and CPU 0 (30 > 20 us) fail. */
+	assert_non_null(strstr(x, "<testsuites name=\"rtready\" tests=\"5\" failures=\"2\""));
+	assert_non_null(strstr(x, "name=\"latency.load.cpu0.max\""));
+	assert_int_equal(count(x, "<failure"), 2);
+	assert_non_null(strstr(x, "message=\"&lt;IRQ&gt;: IRQ 24 &amp; 31\""));
+	free(x);
+	x = render(junit_strict, rs, 1);
+	assert_int_equal(count(x, "<failure"), 3);	/* the warning too */
+	free(x);
+	result_free(&a);
+	free(load);
+}
+
+/*
+ * Every line is # HELP or # TYPE (gauge) of a family, or a sample of the
+ * family announced last, with well-formed labels. Return: NULL, or a
+ * message about the first bad line (static storage).
+ */
+static const char *exposition_error(const char *text)
+{
+	static char msg[256];
+	regex_t sample, help, type;
+	char family[128] = "", *copy = strdup(text), *save = NULL;
+	const char *bad = NULL;
+	size_t samples = 0;
+
+	assert_int_equal(regcomp(&sample, "^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([a-zA-Z_][a-zA-Z0-9_]*="
+				 "\"([^\"\\\\]|\\\\.)*\"(,[a-zA-Z_][a-zA-Z0-9_]*=\"([^\"\\\\]|"
+				 "\\\\.)*\")*)?\\})? [-+0-9.eE]+$", REG_EXTENDED), 0);
+	assert_int_equal(regcomp(&help, "^# HELP ([a-zA-Z_:][a-zA-Z0-9_:]*) .+$", REG_EXTENDED), 0);
+	assert_int_equal(regcomp(&type, "^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) gauge$", REG_EXTENDED),
+			 0);
+	for (char *l = strtok_r(copy, "\n", &save); l && !bad; l = strtok_r(NULL, "\n", &save)) {
+		regmatch_t m[2];
+
+		if (regexec(&help, l, 2, m, 0) == 0) {
+			snprintf(family, sizeof(family), "%.*s", (int)(m[1].rm_eo - m[1].rm_so),
+				 l + m[1].rm_so);
+			continue;
+		}
+		if (regexec(&type, l, 2, m, 0) == 0) {
+			if ((size_t)(m[1].rm_eo - m[1].rm_so) != strlen(family) ||
+			    strncmp(l + m[1].rm_so, family, strlen(family)) != 0)
+				bad = "TYPE of another family than HELP";
+		} else if (regexec(&sample, l, 2, m, 0) != 0) {
+			bad = "not an exposition line";
+		} else if ((size_t)(m[1].rm_eo - m[1].rm_so) != strlen(family) ||
+			   strncmp(l, family, strlen(family)) != 0) {
+			bad = "sample outside its family";
+		} else {
+			samples++;
+		}
+		if (bad)
+			snprintf(msg, sizeof(msg), "%s: %.200s", bad, l);
+	}
+	if (!bad && !samples)
+		snprintf(msg, sizeof(msg), "no samples");
+	regfree(&sample);
+	regfree(&help);
+	regfree(&type);
+	free(copy);
+	return bad || !samples ? msg : NULL;
+}
+
+static void check_exposition(const char *text)
+{
+	const char *e = exposition_error(text);
+
+	if (e)
+		fail_msg("%s", e);
+}
+
+static void test_exposition_checker(void **state)
+{
+	(void)state;
+	/* The checker itself must catch what a scraper would refuse. */
+	assert_null(exposition_error("# HELP a_b x\n# TYPE a_b gauge\na_b{x=\"1\"} 2\n"));
+	assert_non_null(exposition_error("# HELP a x\n# TYPE a gauge\na{x=\"1\\\"} 2\n"));
+	assert_non_null(exposition_error("# HELP a x\n# TYPE a gauge\na{x=\"\n\"} 2\n"));
+	assert_non_null(exposition_error("# HELP a x\n# TYPE a gauge\nb 2\n"));
+	assert_non_null(exposition_error("# HELP a x\n# TYPE a gauge\na{,x=\"1\"} 2\n"));
+	assert_non_null(exposition_error("# HELP a x\n# TYPE a gauge\na 2 x\n"));
+}
+
+static void test_prometheus(void **state)
+{
+	struct result a, b;
+	const struct result *rs[2] = { &a, &b };
+	char *load = latency_json("all", 30, 12), *p;
+
+	(void)state;
+	load_ok(check_json, &a);
+	load_ok(load, &b);
+	assert_int_equal(result_merge(&a, &b), 0);
+	result_free(&b);
+	judged(&a, 20);
+	free(a.hostname);
+	a.hostname = strdup("rig \"7\"\\x\ny");
+	p = render(prom_write, rs, 1);
+	check_exposition(p);
+	assert_non_null(strstr(p, "rtready_check_status{host=\"rig \\\"7\\\"\\\\x\\ny\","
+				  "id=\"irq.affinity\",area=\"irq\",status=\"fail\"} 1"));
+	assert_non_null(strstr(p, "rtready_latency_max_seconds{host=\"rig \\\"7\\\"\\\\x\\ny\","
+				  "cpu=\"0\",phase=\"load\"} 3e-05"));
+	assert_non_null(strstr(p, "cpu=\"all\",phase=\"load\""));
+	assert_non_null(strstr(p, "rtready_verdict{host=\"rig \\\"7\\\"\\\\x\\ny\",status=\"fail\"} 1"));
+	free(p);
+	/* Two results: a "result" label keeps the series apart. */
+	load_ok(check_json, &b);
+	judged(&b, 0);
+	p = render(prom_write, rs, 2);
+	check_exposition(p);
+	assert_non_null(strstr(p, "result=\"t.json\""));
+	free(p);
+	result_free(&a);
+	result_free(&b);
+	free(load);
+}
+
+static void test_opts(void **state)
+{
+	char *ok[] = { "report", "a.json", "b.json", "--junit", "j.xml", "-m", "150", NULL };
+	char *dflt[] = { "report", "a.json", NULL };
+	char *none[] = { "report", "-o", "x.html", NULL };
+	char *same[] = { "report", "a.json", "-o", "x", "--prometheus", "x", NULL };
+	char *lat[] = { "report", "a.json", "--max-latency", "fast", NULL };
+	char *units[] = { "report", "a.json", "--max-latency", "1ms", NULL };
+	struct report_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(report_opts_parse(7, ok, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.n_inputs, 2);
+	assert_string_equal(o.junit, "j.xml");
+	assert_null(o.html);	/* only what was asked for */
+	assert_true(o.max_latency_us > 149.9 && o.max_latency_us < 150.1);
+	assert_int_equal(report_opts_parse(2, dflt, &o, err, sizeof(err)), 0);
+	assert_string_equal(o.html, "report.html");
+	assert_int_equal(report_opts_parse(3, none, &o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "no result file"));
+	assert_int_equal(report_opts_parse(6, same, &o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "two outputs"));
+	assert_int_equal(report_opts_parse(4, lat, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(report_opts_parse(4, units, &o, err, sizeof(err)), 0);
+	assert_true(o.max_latency_us > 999.9 && o.max_latency_us < 1000.1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_load_check),
+		cmocka_unit_test(test_load_latency),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_load_file_errors),
+		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_histogram_svg),
+		cmocka_unit_test(test_junit),
+		cmocka_unit_test(test_exposition_checker),
+		cmocka_unit_test(test_prometheus),
+		cmocka_unit_test(test_opts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
