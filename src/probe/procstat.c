@@ -348,9 +348,12 @@ int parse_proc_status(const char *buf, size_t len, struct proc_status *out)
 			bit = PROC_ST_CPUS;
 		}
 #undef KEY
+		/* A repeated line wins over an earlier one, garbage included. */
 		if (bit && !err) {
 			out->have |= bit;
 			any = true;
+		} else if (bit) {
+			out->have &= ~bit;
 		}
 next:
 		if (!nl)

@@ -235,6 +235,12 @@ static void status_bad(void **state)
 	assert_int_equal(st.cpus_allowed_err, -EINVAL);
 	assert_int_equal(st.threads, 2);	/* the last line has no newline */
 	proc_status_free(&st);
+	/* A repeated line wins, even when it is garbage. */
+	assert_int_equal(parse_proc_status(S("Cpus_allowed_list:\t1\nCpus_allowed_list:\tx\n"
+					     "Name:\ta\n"), &st), 0);
+	assert_false(st.have & PROC_ST_CPUS);
+	assert_int_equal(st.cpus_allowed_err, -EINVAL);
+	proc_status_free(&st);
 	/* No Cpus_allowed_list line at all. */
 	assert_int_equal(parse_proc_status(S("Name:\tx\n"), &st), 0);
 	assert_int_equal(st.cpus_allowed_err, -ENOENT);
