@@ -40,6 +40,7 @@ struct hb_task {
 	int in_fd;		/* receiver: its read end */
 	const int *out_fds;	/* sender: write ends of the group's receivers */
 	int ready_fd, go_fd;
+	char *buf;		/* thread mode: allocated by the runner */
 };
 
 static void __attribute__((noreturn)) hb_abort(struct load_shared *sh, int err, const char *what)
@@ -110,7 +111,7 @@ static void hb_receive(const struct hb_task *t, char *buf)
 static void *hb_task_main(void *arg)
 {
 	const struct hb_task *t = arg;
-	char *buf = malloc(t->c->datasize);
+	char *buf = t->buf ? t->buf : malloc(t->c->datasize);
 
 	if (!buf)
 		hb_abort(t->sh, -ENOMEM, "message buffer");
@@ -120,7 +121,8 @@ static void *hb_task_main(void *arg)
 		hb_send(t, buf);
 	else
 		hb_receive(t, buf);
-	free(buf);
+	if (!t->buf)
+		free(buf);
 	return NULL;
 }
 
@@ -176,6 +178,13 @@ static int start_task(struct hb_run *r, struct hb_task *t)
 	int err;
 
 	if (r->c->threads) {
+		/*
+		 * The runner allocates: a first malloc() in each new thread would
+		 * make glibc set up a new arena (a 64 MiB mapping) for it.
+		 */
+		t->buf = malloc(r->c->datasize);
+		if (!t->buf)
+			return -ENOMEM;
 		pthread_attr_init(&attr);
 		pthread_attr_setstacksize(&attr, WORKER_STACK);
 		err = pthread_create(&r->threads[r->n_started], &attr, hb_task_main, t);
@@ -330,6 +339,8 @@ int load_hackbench_run(const struct load_config *c, struct load_shared *sh)
 	atomic_store(&sh->cur_ns, load_now_ns() - t0);
 	if (err)
 		load_fail(sh, err, "messaging: a task ended abnormally");
+	for (size_t i = 0; c->threads && i < r.n_started; i++)
+		free(r.tasks[i].buf);
 	free(r.tasks);
 	free(r.fds);
 	free(r.threads);
