@@ -94,13 +94,16 @@ int irqbalance_conf_parse(const char *buf, size_t len, struct irqbalance_conf *o
 		k = (size_t)(eq - line);
 		if (!unquote(eq + 1, n - k - 1, value, sizeof(value)))
 			value[0] = '\x01';	/* unusable: reported as -EINVAL below */
-		if (key_is(line, k, "IRQBALANCE_BANNED_CPULIST") && value[0]) {
-			out->has_cpulist = true;
-			out->cpulist_err = value[0] == '\x01' ? -EINVAL :
+		/* Like the shell, the last assignment wins; an empty one unsets. */
+		if (key_is(line, k, "IRQBALANCE_BANNED_CPULIST")) {
+			rtr_cpuset_clear(&out->cpulist);
+			out->has_cpulist = value[0] != '\0';
+			out->cpulist_err = !value[0] ? 0 : value[0] == '\x01' ? -EINVAL :
 					   rtr_cpuset_parse_list(&out->cpulist, value);
-		} else if (key_is(line, k, "IRQBALANCE_BANNED_CPUS") && value[0]) {
-			out->has_mask = true;
-			out->mask_err = value[0] == '\x01' ? -EINVAL :
+		} else if (key_is(line, k, "IRQBALANCE_BANNED_CPUS")) {
+			rtr_cpuset_clear(&out->mask);
+			out->has_mask = value[0] != '\0';
+			out->mask_err = !value[0] ? 0 : value[0] == '\x01' ? -EINVAL :
 					rtr_cpuset_parse_mask(&out->mask, value);
 		} else if (key_is(line, k, "IRQBALANCE_ONESHOT") && value[0]) {
 			out->oneshot = true;

@@ -162,6 +162,8 @@ static void test_irqbalance(void **state)
 		"IRQBALANCE_ARGS='--journal -o'\n";
 	static const char unterminated[] = "IRQBALANCE_BANNED_CPULIST=\"2-\n";
 	static const char nuls[] = "IRQBALANCE_BANNED_CPULIST=\n\0\0=\nIRQBALANCE_ARGS=-x\0-o\n";
+	static const char twice[] = "IRQBALANCE_BANNED_CPULIST=2-3\nIRQBALANCE_BANNED_CPULIST=\n"
+				    "IRQBALANCE_BANNED_CPUS=c\nIRQBALANCE_BANNED_CPUS=zz\n";
 	struct irqbalance_conf c;
 	char list[64];
 
@@ -184,6 +186,15 @@ static void test_irqbalance(void **state)
 	assert_int_equal(irqbalance_conf_parse(nuls, sizeof(nuls) - 1, &c), 0);
 	assert_false(c.has_cpulist);
 	assert_false(c.oneshot);
+	irqbalance_conf_free(&c);
+
+	/* The last assignment wins, as in the shell; an empty one unsets. */
+	assert_int_equal(irqbalance_conf_parse(twice, sizeof(twice) - 1, &c), 0);
+	assert_false(c.has_cpulist);
+	assert_true(rtr_cpuset_is_empty(&c.cpulist));
+	assert_true(c.has_mask);
+	assert_int_equal(c.mask_err, -EINVAL);
+	assert_true(rtr_cpuset_is_empty(&c.mask));
 	irqbalance_conf_free(&c);
 }
 
