@@ -25,6 +25,7 @@ static const struct verb verbs[] = {
 	{ "load", cmd_load, "generate messaging, CPU, memory and OOM load (hackbench-class)" },
 	{ "pi", cmd_pi, "prove that priority inheritance bounds lock waits on this system" },
 	{ "report", cmd_report, "render results as one HTML page, JUnit XML and Prometheus text" },
+	{ "verify", cmd_verify, "the main job: check, latency idle and under load, one verdict and report" },
 
 };
 

@@ -1,0 +1,701 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rtready verify: the main job in one command. It runs the system check,
+ * a latency measurement on the idle machine and one under load (messaging,
+ * CPU and memory pressure from the load generator), judges the whole, and
+ * leaves one JSON with everything plus the HTML report, JUnit XML and
+ * Prometheus text in a report directory. The verdict is decided by
+ * result_judge() on the same model the report renders, so the page, the CI
+ * file and the exit status always agree.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_check.h"
+#include "cli/cmd_report.h"
+#include "cli/cmd_verify.h"
+#include "measure/latency.h"
+#include "measure/latency_load.h"
+#include "measure/load.h"
+#include "probe/rootfs.h"
+#include "render/json.h"
+#include "render/latency.h"
+#include "render/summary.h"
+#include "report/result.h"
+#include "util/parse.h"
+
+static const char usage_text[] =
+	"Usage: rtready verify [OPTIONS]\n"
+	"\n"
+	"Check this machine, measure wake-up latency on the idle machine and under load\n"
+	"(messaging, CPU and memory), and give one verdict. Everything is written to a\n"
+	"report directory: verify.json, report.html, junit.xml and metrics.prom.\n"
+	"\n"
+	"  -D, --duration TIME     length of each latency run (default 10s; 500ms, 2m)\n"
+	"  -c, --rt-cpus LIST      the realtime CPUs: checked as such, and the CPUs\n"
+	"                          measured (default: the isolated CPUs are checked,\n"
+	"                          every online CPU is measured)\n"
+	"  -m, --max-latency US    fail when a CPU's maximum latency exceeds US (in us;\n"
+	"                          100us, 1ms accepted); without it latency is shown,\n"
+	"                          not judged\n"
+	"  -r, --report DIR        where to write the results (default rtready-report)\n"
+	"  -i, --interval US       wake-up period of the measuring threads (default 1000)\n"
+	"      --load KIND         the load: hackbench, cpu, memory or all (default all)\n"
+	"      --load-cpus LIST    CPUs the load runs on (default: every CPU)\n"
+	"  -f, --format FMT        text (default) or json (the verify.json on stdout)\n"
+	"  -s, --strict            warnings fail too\n"
+	"  -q, --quiet             no progress line\n"
+	"  -h, --help              show this help\n"
+	"  -V, --version           show the version\n"
+	"\n"
+	"Needs root (or CAP_SYS_NICE, RLIMIT_RTPRIO and RLIMIT_MEMLOCK) for the latency\n"
+	"runs. Exit status: 0 passed, 1 a check or a latency limit failed (or warned with\n"
+	"--strict), 2 usage error, or a step could not run (the message says why).\n";
+
+void verify_opts_free(struct verify_opts *o)
+{
+	rtr_cpuset_free(&o->rt_cpus);
+	rtr_cpuset_free(&o->load_cpus);
+	memset(o, 0, sizeof(*o));
+}
+
+static int parse_us_option(const char *opt, const char *arg, int64_t min_ns, int64_t max_ns,
+			   int64_t *out, char *err, size_t errlen)
+{
+	if (parse_duration_ns(arg, 1000, out) || *out < min_ns || *out > max_ns) {
+		snprintf(err, errlen, "%s: '%s' is not a time in us (like 100, 100us or 1ms)", opt,
+			 arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, size_t errlen)
+{
+	enum { OPT_LOAD = 256, OPT_LOAD_CPUS };
+	static const struct option longopts[] = {
+		{ "duration", required_argument, NULL, 'D' },
+		{ "rt-cpus", required_argument, NULL, 'c' },
+		{ "max-latency", required_argument, NULL, 'm' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "load", required_argument, NULL, OPT_LOAD },
+		{ "load-cpus", required_argument, NULL, OPT_LOAD_CPUS },
+		{ "format", required_argument, NULL, 'f' },
+		{ "strict", no_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int64_t v;
+	int c, rc = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->duration_ns = VERIFY_DEFAULT_DURATION_NS;
+	o->interval_ns = LATENCY_DEFAULT_INTERVAL_NS;
+	o->load = LATENCY_LOAD_ALL;
+	o->report_dir = VERIFY_DEFAULT_REPORT_DIR;
+	optind = 0;
+	opterr = 0;
+	while (rc == 0 && (c = getopt_long(argc, argv, ":D:c:m:r:i:f:sqhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'D':
+			/* A verify needs an end: 0 ("until Ctrl-C" in latency) is refused. */
+			if (parse_duration_ns(optarg, 1000000000LL, &v) || v < 100000000LL ||
+			    v > 24LL * 3600 * 1000000000LL) {
+				snprintf(err, errlen, "--duration: '%s' is not a duration from 100ms "
+					 "to 24h (like 10s, 500ms, 2m)", optarg);
+				rc = -EINVAL;
+			}
+			o->duration_ns = v;
+			break;
+		case 'c':
+			rc = cli_parse_cpulist("--rt-cpus", optarg, &o->rt_cpus, err, errlen);
+			o->rt_cpus_given = true;
+			break;
+		case 'm':
+			rc = parse_us_option("--max-latency", optarg, 1000, 3600LL * 1000000000LL, &v,
+					     err, errlen);
+			o->max_latency_us = (double)v / 1000.0;
+			break;
+		case 'r':
+			if (!optarg[0]) {
+				snprintf(err, errlen, "--report: empty directory name");
+				rc = -EINVAL;
+			}
+			o->report_dir = optarg;
+			break;
+		case 'i':
+			rc = parse_us_option("--interval", optarg, (int64_t)LATENCY_MIN_INTERVAL_NS,
+					     (int64_t)LATENCY_MAX_INTERVAL_NS, &v, err, errlen);
+			o->interval_ns = (uint64_t)v;
+			break;
+		case OPT_LOAD:
+			if (latency_load_parse(optarg, &o->load)) {
+				snprintf(err, errlen, "--load: '%s' is not one of hackbench, cpu, "
+					 "memory, all", optarg);
+				rc = -EINVAL;
+			}
+			break;
+		case OPT_LOAD_CPUS:
+			rc = cli_parse_cpulist("--load-cpus", optarg, &o->load_cpus, err, errlen);
+			o->load_cpus_given = true;
+			break;
+		case 'f':
+			rc = cli_parse_format(optarg, &o->format, err, errlen);
+			break;
+		case 's':
+			o->strict = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+			rc = -EINVAL;
+			break;
+		default:
+			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			rc = -EINVAL;
+			break;
+		}
+	}
+	if (rc == 0 && optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
+/* ---- progress on a terminal ------------------------------------------------------------ */
+
+struct progress {
+	FILE *tty;		/* NULL: show nothing */
+	int step;		/* 1..3 */
+	const char *what;
+	int64_t start_ns, duration_ns;
+	uint64_t max_ns;	/* worst wake-up so far in this run */
+};
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void progress_begin(struct progress *p, int step, const char *what, int64_t duration_ns)
+{
+	p->step = step;
+	p->what = what;
+	p->start_ns = mono_ns();
+	p->duration_ns = duration_ns;
+	p->max_ns = 0;
+	if (p->tty) {
+		fprintf(p->tty, "\r\033[K[%d/3] %s ...", step, what);
+		fflush(p->tty);
+	}
+}
+
+static void progress_tick(void *ctx, const struct latency_live_view *v, size_t n)
+{
+	struct progress *p = ctx;
+	int64_t left = p->duration_ns - (mono_ns() - p->start_ns);
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].max_ns > p->max_ns)
+			p->max_ns = v[i].max_ns;
+	if (left < 0)
+		left = 0;
+	fprintf(p->tty, "\r\033[K[%d/3] %s: %lld s left, worst wake-up so far %.1f us", p->step,
+		p->what, (long long)((left + 999999999) / 1000000000), (double)p->max_ns / 1000.0);
+	fflush(p->tty);
+}
+
+static void progress_end(struct progress *p, const char *how)
+{
+	if (!p->tty)
+		return;
+	fprintf(p->tty, "\r\033[K[%d/3] %s: %s\n", p->step, p->what, how);
+	fflush(p->tty);
+}
+
+/* ---- the steps ------------------------------------------------------------------------- */
+
+/* What one verify run holds until it is written. */
+struct verify_run {
+	struct report check;
+	struct latency_result lat[PHASE_COUNT];
+	bool measured[PHASE_COUNT];
+	struct rtr_cpuset cpus;		/* measured */
+	char online[4096];
+	bool interrupted;
+	bool failed_run;		/* a measurement or the load failed: exit 2 */
+};
+
+static int run_check(const struct verify_opts *o, struct verify_run *v)
+{
+	struct check_opts co;
+	int err;
+
+	memset(&co, 0, sizeof(co));
+	co.root = "/";
+	co.format = FORMAT_TEXT;
+	if (o->rt_cpus_given) {
+		err = rtr_cpuset_copy(&co.rt_cpus, &o->rt_cpus);
+		if (err)
+			return err;
+		co.rt_cpus_given = true;
+	}
+	report_init(&v->check, "check");
+	err = check_execute(&co, &v->check);	/* prints its own error */
+	if (!err)
+		report_sort(&v->check);
+	rtr_cpuset_free(&co.rt_cpus);
+	return err;
+}
+
+/* The CPUs to measure: --rt-cpus (each online), else every online CPU we may use. */
+static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
+{
+	struct rtr_cpuset online = RTR_CPUSET_INIT, isolated = RTR_CPUSET_INIT;
+	struct rtr_cpuset allowed = RTR_CPUSET_INIT;
+	char isolated_list[4096] = "";
+	struct rootfs fs;
+	int err, cpu = -1;
+
+	err = rootfs_open(&fs, "/");
+	if (err) {
+		cli_error("verify", "cannot open /: %s", strerror(-err));
+		return err;
+	}
+	err = rootfs_read_str(&fs, "/sys/devices/system/cpu/online", v->online, sizeof(v->online));
+	err = err ?: rtr_cpuset_parse_list(&online, v->online);
+	if (err) {
+		cli_error("verify", "cannot read the online CPUs: %s", strerror(-err));
+		goto out;
+	}
+	/* Absent on old kernels: then nothing is isolated. */
+	if (rootfs_read_str(&fs, "/sys/devices/system/cpu/isolated", isolated_list,
+			    sizeof(isolated_list)) ||
+	    rtr_cpuset_parse_list(&isolated, isolated_list))
+		rtr_cpuset_clear(&isolated);
+	if (o->rt_cpus_given) {
+		while ((cpu = rtr_cpuset_next(&o->rt_cpus, cpu)) >= 0) {
+			if (!rtr_cpuset_test(&online, cpu)) {
+				cli_error("verify", "--rt-cpus: CPU %d is not online (online: %s)", cpu,
+					  v->online);
+				err = -EINVAL;
+				goto out;
+			}
+		}
+		err = rtr_cpuset_copy(&v->cpus, &o->rt_cpus);
+	} else {
+		err = rtr_cpuset_get_affinity(&allowed);
+		err = err ?: latency_default_cpus(&online, &isolated, &allowed, &v->cpus);
+		if (err)
+			cli_error("verify", "no CPU to measure on: %s", strerror(-err));
+	}
+out:
+	rootfs_close(&fs);
+	rtr_cpuset_free(&online);
+	rtr_cpuset_free(&isolated);
+	rtr_cpuset_free(&allowed);
+	return err;
+}
+
+static int start_load(const struct verify_opts *o, const struct verify_run *v, struct load **out)
+{
+	struct rtr_cpuset online = RTR_CPUSET_INIT;
+	struct load_config lc;
+	unsigned int ncpus;
+	int err;
+
+	memset(&lc, 0, sizeof(lc));
+	err = rtr_cpuset_parse_list(&online, v->online);
+	ncpus = (unsigned int)rtr_cpuset_count(o->load_cpus_given ? &o->load_cpus : &online);
+	err = err ?: latency_load_config(o->load, ncpus, &lc);
+	if (!err && o->load_cpus_given)
+		err = rtr_cpuset_copy(&lc.cpus, &o->load_cpus);
+	err = err ?: load_start(&lc, out);
+	if (err)
+		cli_error("verify", "cannot start the %s load: %s", latency_load_name(o->load),
+			  strerror(-err));
+	load_config_free(&lc);
+	rtr_cpuset_free(&online);
+	return err;
+}
+
+/* Stop the load and note what it did in @res; a load that failed fails the run. */
+static int stop_load(const struct verify_opts *o, struct load *load, struct latency_result *res)
+{
+	struct latency_load_info *li = &res->load;
+	struct load_stats st;
+	int err = load_stop(load);
+
+	load_stats(load, &st);
+	li->kind = latency_load_name(o->load);
+	li->runs = st.runs;
+	li->messages = st.messages;
+	li->cpu_loops = st.cpu_loops;
+	li->memory_cycles = st.memory_cycles;
+	if (err || st.error) {
+		snprintf(li->error, sizeof(li->error), "%s",
+			 st.error_text[0] ? st.error_text : strerror(-(err ?: st.error)));
+		cli_error("verify", "the %s load failed during the measurement: %s", li->kind,
+			  li->error);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* One latency run, idle or under load. Return: 0 or -errno (printed). */
+static int run_latency(const struct verify_opts *o, struct verify_run *v, enum result_phase ph,
+		       struct progress *pr)
+{
+	struct latency_result *res = &v->lat[ph];
+	struct latency_run *run = NULL;
+	struct load *load = NULL;
+	struct latency_config cfg;
+	char why[512] = "", done[96];
+	int err;
+
+	latency_config_init(&cfg);
+	cfg.interval_ns = o->interval_ns;
+	cfg.duration_ns = (uint64_t)o->duration_ns;
+	err = rtr_cpuset_copy(&cfg.cpus, &v->cpus);
+	/* The load first: its supervisor must not inherit the signal mask of the run. */
+	if (!err && ph == PHASE_LOAD)
+		err = start_load(o, v, &load);
+	if (err)
+		goto out;
+	err = latency_run_start(&cfg, -1, &run, why, sizeof(why));
+	if (err) {
+		cli_error("verify", "cannot measure latency: %s", why[0] ? why : strerror(-err));
+		goto out;
+	}
+	latency_run_wait(run, pr->tty ? 250000000ULL : 0, pr->tty ? progress_tick : NULL, pr);
+	err = latency_run_finish(run, res);
+	latency_run_free(run);
+	if (err) {
+		cli_error("verify", "cannot collect the latency results: %s", strerror(-err));
+		goto out;
+	}
+	v->measured[ph] = true;
+	if (load && stop_load(o, load, res))
+		v->failed_run = true;
+	switch (res->stop) {
+	case LATENCY_STOP_SIGNAL:
+		v->interrupted = true;
+		break;
+	case LATENCY_STOP_RUNAWAY:
+		cli_error("verify", "a measuring thread ran without sleeping (SIGXCPU from "
+			  "RLIMIT_RTTIME); the run was stopped");
+		v->failed_run = true;
+		break;
+	case LATENCY_STOP_ERROR:
+		cli_error("verify", "a measuring thread failed: %s", strerror(-res->error));
+		v->failed_run = true;
+		break;
+	case LATENCY_STOP_THRESHOLD:
+	case LATENCY_STOP_DURATION:
+		break;
+	}
+	snprintf(done, sizeof(done), "%s, worst wake-up %.1f us",
+		 v->interrupted ? "interrupted" : "done",
+		 (double)res->total_stats.max_ns / 1000.0);
+	progress_end(pr, done);
+out:
+	if (load) {
+		/* Stopped above unless something failed first. */
+		load_stop(load);
+		load_free(load);
+	}
+	latency_config_free(&cfg);
+	return err;
+}
+
+/* ---- the result ------------------------------------------------------------------------ */
+
+static json_t *config_json(const struct verify_opts *o, const struct verify_run *v)
+{
+	char cpus[4096], load_cpus[4096] = "";
+	json_t *c;
+
+	rtr_cpuset_format_list(&v->cpus, cpus, sizeof(cpus));
+	if (o->load_cpus_given)
+		rtr_cpuset_format_list(&o->load_cpus, load_cpus, sizeof(load_cpus));
+	c = json_pack("{s:I, s:I, s:s, s:s, s:s}", "duration_ns", (json_int_t)o->duration_ns,
+		      "interval_ns", (json_int_t)o->interval_ns, "measured_cpus", cpus, "load",
+		      latency_load_name(o->load), "load_cpus",
+		      o->load_cpus_given ? load_cpus : v->online);
+	if (c && o->max_latency_us > 0)
+		json_object_set_new(c, "max_latency_us", json_real(o->max_latency_us));
+	return c;
+}
+
+/*
+ * The verify document: the envelope, config, "check" (the check result),
+ * "latency_idle", "latency_load" (latency results) and "verdict".
+ */
+static json_t *verify_json(const struct verify_opts *o, const struct verify_run *v,
+			   const struct host_info *host)
+{
+	static const char *const keys[PHASE_COUNT] = { "latency_idle", "latency_load" };
+	json_t *j = json_envelope("verify", host), *h;
+	char name[HOST_NAME_MAX + 1] = "";
+
+	if (!j)
+		return NULL;
+	/* An addition to the envelope: the reports label hosts by name. */
+	h = json_object_get(j, "host");
+	if (gethostname(name, sizeof(name) - 1) == 0 && h)
+		json_object_set_new(h, "hostname", json_string(name));
+	json_object_set_new(j, "config", config_json(o, v));
+	json_object_set_new(j, "check", report_to_json(&v->check, "checks"));
+	for (int p = 0; p < PHASE_COUNT; p++)
+		json_object_set_new(j, keys[p], v->measured[p] ? latency_to_json(&v->lat[p], host)
+							       : json_null());
+	if (v->interrupted)
+		json_object_set_new(j, "interrupted", json_true());
+	return j;
+}
+
+static int write_json(const char *path, const json_t *j)
+{
+	struct cli_output out;
+	int err = cli_output_open(&out, path);
+
+	if (!err) {
+		err = json_write(out.fp, j);
+		err = cli_output_close(&out, err == 0) ?: err;
+	}
+	if (err)
+		cli_error("verify", "cannot write %s: %s", path, strerror(-err));
+	return err;
+}
+
+static int make_dir(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0755) == 0)
+		return 0;
+	if (errno != EEXIST) {
+		int err = -errno;
+
+		cli_error("verify", "cannot create %s: %s", dir, strerror(-err));
+		return err;
+	}
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		cli_error("verify", "%s exists and is not a directory", dir);
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
+struct paths {
+	char json[PATH_MAX], html[PATH_MAX], junit[PATH_MAX], prom[PATH_MAX];
+};
+
+static int make_paths(const char *dir, struct paths *p)
+{
+	if ((size_t)snprintf(p->json, sizeof(p->json), "%s/verify.json", dir) >= sizeof(p->json) ||
+	    (size_t)snprintf(p->html, sizeof(p->html), "%s/report.html", dir) >= sizeof(p->html) ||
+	    (size_t)snprintf(p->junit, sizeof(p->junit), "%s/junit.xml", dir) >= sizeof(p->junit) ||
+	    (size_t)snprintf(p->prom, sizeof(p->prom), "%s/metrics.prom", dir) >= sizeof(p->prom)) {
+		cli_error("verify", "--report: directory name too long");
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/*
+ * Judge, write verify.json and the three renderings, print the summary.
+ * Return: the exit status.
+ */
+static int finish(const struct verify_opts *o, struct verify_run *v, const struct host_info *host,
+		  const struct paths *p)
+{
+	const struct result *rp[1];
+	struct report_opts ro;
+	struct result res;
+	char err[256] = "", abs[PATH_MAX];
+	json_t *j = verify_json(o, v, host);
+	int rc = EXIT_USAGE, e;
+
+	memset(&res, 0, sizeof(res));
+	if (!j) {
+		cli_error("verify", "out of memory");
+		return EXIT_USAGE;
+	}
+	/* Judge the model read back from the document, as `rtready report` would. */
+	e = result_from_json(j, "verify", &res, err, sizeof(err));
+	if (e) {
+		cli_error("verify", "internal error in the result: %s", e == -EINVAL ? err :
+			  strerror(-e));
+		goto out;
+	}
+	if (result_judge(&res, o->max_latency_us, &res.verdict) ||
+	    json_object_set_new(j, "verdict", result_verdict_to_json(&res.verdict))) {
+		cli_error("verify", "out of memory");
+		goto out;
+	}
+	if (res.hostname[0]) {
+		free(res.label);
+		res.label = strdup(res.hostname);
+		if (!res.label)
+			goto out;
+	}
+	if (write_json(p->json, j))
+		goto out;
+	memset(&ro, 0, sizeof(ro));
+	ro.html = p->html;
+	ro.junit = p->junit;
+	ro.prometheus = p->prom;
+	ro.strict = o->strict;
+	rp[0] = &res;
+	if (report_render("verify", &ro, rp, 1))
+		goto out;
+	if (o->format == FORMAT_JSON) {
+		if (json_write(stdout, j))
+			goto out;
+	} else {
+		fputc('\n', stdout);
+		summary_write(stdout, &res, cli_use_color(stdout));
+	}
+	if (!realpath(p->html, abs))
+		snprintf(abs, sizeof(abs), "%s", p->html);
+	fprintf(o->format == FORMAT_JSON ? stderr : stdout,
+		"\nReport: %s\n        (with verify.json, junit.xml and metrics.prom beside it)\n",
+		abs);
+	rc = report_results_exit(rp, 1, o->strict);
+	if (v->interrupted) {
+		cli_error("verify", "interrupted: the results above are partial");
+		rc = EXIT_USAGE;
+	} else if (v->failed_run) {
+		rc = EXIT_USAGE;
+	}
+out:
+	fflush(stdout);
+	result_free(&res);
+	json_decref(j);
+	return rc;
+}
+
+static int host_fill(struct host_info *h, const struct report *check, const char *online)
+{
+	struct utsname u;
+	int err;
+
+	memset(h, 0, sizeof(*h));
+	err = report_set_host(&h->kernel, check->host.kernel && check->host.kernel[0] ?
+				  check->host.kernel : (uname(&u) == 0 ? u.release : ""));
+	err = err ?: report_set_host(&h->cpus_online, online);
+	err = err ?: report_set_host(&h->rt_cpus, check->host.rt_cpus);
+	err = err ?: report_set_host(&h->root, "/");
+	return err;
+}
+
+static void host_free(struct host_info *h)
+{
+	free(h->kernel);
+	free(h->cpus_online);
+	free(h->rt_cpus);
+	free(h->root);
+}
+
+static int run_verify(const struct verify_opts *o)
+{
+	struct progress pr = { NULL, 0, NULL, 0, 0, 0 };
+	struct host_info host = { 0 };
+	struct verify_run v;
+	struct paths paths;
+	char what[64];
+	int rc = EXIT_USAGE;
+
+	memset(&v, 0, sizeof(v));
+	if (!o->quiet && isatty(STDERR_FILENO))
+		pr.tty = stderr;
+	/* The output directory first: a bad path must not cost a measurement. */
+	if (make_paths(o->report_dir, &paths) || make_dir(o->report_dir))
+		return EXIT_USAGE;
+	if (measured_cpus(o, &v))
+		goto out;
+
+	progress_begin(&pr, 1, "checking the system", 0);
+	if (run_check(o, &v))
+		goto out;
+	{
+		struct summary s = report_summary(&v.check);
+		char done[96];
+
+		snprintf(done, sizeof(done), "%u fail, %u warn, %u pass", s.fail, s.warn, s.pass);
+		progress_end(&pr, done);
+	}
+	if (host_fill(&host, &v.check, v.online)) {
+		cli_error("verify", "out of memory");
+		goto out;
+	}
+
+	progress_begin(&pr, 2, "latency, idle", o->duration_ns);
+	if (run_latency(o, &v, PHASE_IDLE, &pr))
+		goto out;
+	if (!v.interrupted && !v.failed_run) {
+		snprintf(what, sizeof(what), "latency under load (%s)", latency_load_name(o->load));
+		progress_begin(&pr, 3, what, o->duration_ns);
+		if (run_latency(o, &v, PHASE_LOAD, &pr))
+			goto out;
+	}
+	rc = finish(o, &v, &host, &paths);
+out:
+	if (pr.tty && rc == EXIT_USAGE)
+		fputc('\n', pr.tty);
+	report_free(&v.check);
+	for (int p = 0; p < PHASE_COUNT; p++)
+		latency_result_free(&v.lat[p]);
+	rtr_cpuset_free(&v.cpus);
+	host_free(&host);
+	return rc;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	struct verify_opts o;
+	char err[512] = "";
+	int rc;
+
+	if (verify_opts_parse(argc, argv, &o, err, sizeof(err))) {
+		cli_error("verify", "%s", err);
+		fputs("Try 'rtready verify --help'.\n", stderr);
+		verify_opts_free(&o);
+		return EXIT_USAGE;
+	}
+	if (o.help || o.version) {
+		if (o.help)
+			fputs(usage_text, stdout);
+		else
+			cli_version();
+		verify_opts_free(&o);
+		return EXIT_OK;
+	}
+	rc = run_verify(&o);
+	verify_opts_free(&o);
+	return rc;
+}

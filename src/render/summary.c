@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Text summary of a result; see summary.h. Checks are listed worst first,
+ * each on one line cut to the terminal's usual width (the HTML report has
+ * the evidence and the fix in full); the latency table puts the idle and
+ * the loaded figures of a CPU on one row so the effect of load reads
+ * across.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/summary.h"
+
+static const char *color_of(enum rtr_status s, bool color)
+{
+	if (!color)
+		return "";
+	switch (s) {
+	case RTR_PASS: return "\033[32m";
+	case RTR_WARN: return "\033[33m";
+	case RTR_FAIL: return "\033[1;31m";
+	case RTR_INFO: return "\033[36m";
+	case RTR_SKIP: return "\033[2m";
+	}
+	return "";
+}
+
+/* @s on one line: newlines become spaces, cut at @width with "...". */
+static void one_line(FILE *out, const char *s, int width)
+{
+	int n = 0;
+
+	for (; *s && n < width; s++, n++) {
+		if (n == width - 3 && strlen(s) > 3) {
+			fputs("...", out);
+			return;
+		}
+		fputc(*s == '\n' || *s == '\t' ? ' ' : *s, out);
+	}
+}
+
+static void checks(FILE *out, const struct result *r, bool color)
+{
+	struct summary s = result_check_summary(r);
+	const char *reset = color ? "\033[0m" : "";
+
+	fprintf(out, "Checks: %u fail, %u warn, %u skip, %u info, %u pass\n", s.fail, s.warn, s.skip,
+		s.info, s.pass);
+	for (int rank = 0; rank < 3; rank++) {
+		for (size_t i = 0; i < r->n_checks; i++) {
+			const struct result_check *c = &r->checks[i];
+
+			if (result_status_rank(c->status) != rank)
+				continue;
+			fprintf(out, "  %s%-4s%s %-24s ", color_of(c->status, color),
+				rtr_status_name(c->status), reset, c->id);
+			one_line(out, c->evidence[0] ? c->evidence : c->title, 72);
+			fputc('\n', out);
+		}
+	}
+	if (s.fail + s.warn + s.skip)
+		fputs("  (evidence, reasons and fixes: 'rtready check', or the HTML report)\n", out);
+}
+
+static const struct result_thread *find_cpu(const struct result_latency *l, int cpu)
+{
+	for (size_t i = 0; i < l->n_threads; i++)
+		if (l->threads[i].cpu == cpu)
+			return &l->threads[i];
+	return NULL;
+}
+
+static void cells(FILE *out, const struct result_thread *t)
+{
+	if (!t) {
+		fprintf(out, "  %8s %7s %7s %8s", "-", "-", "-", "-");
+		return;
+	}
+	fprintf(out, "  %8llu %7.1f %7.1f %8.1f", (unsigned long long)t->samples, t->p50_ns / 1e3,
+		t->p99_ns / 1e3, t->max_ns / 1e3);
+}
+
+static void latency(FILE *out, const struct result *r)
+{
+	const struct result_latency *idle = &r->lat[PHASE_IDLE], *load = &r->lat[PHASE_LOAD];
+	const struct result_latency *rows = idle->n_threads ? idle : load;
+
+	if (!idle->present && !load->present)
+		return;
+	fprintf(out, "\nLatency (us)\n%8s%-35s", "", "idle");
+	if (load->present)
+		fprintf(out, "under load (%s)", load->load ? load->load : "");
+	fputc('\n', out);
+	fprintf(out, "  CPU ");
+	for (int p = 0; p < (load->present ? 2 : 1); p++)
+		fprintf(out, "  %8s %7s %7s %8s", "samples", "p50", "p99", "max");
+	fputc('\n', out);
+	for (size_t i = 0; i < rows->n_threads; i++) {
+		int cpu = rows->threads[i].cpu;
+
+		fprintf(out, "  %3d ", cpu);
+		cells(out, find_cpu(idle, cpu));
+		if (load->present)
+			cells(out, find_cpu(load, cpu));
+		fputc('\n', out);
+	}
+	/* CPUs measured only under load (not expected, but never hidden). */
+	for (size_t i = 0; rows == idle && i < load->n_threads; i++) {
+		if (find_cpu(idle, load->threads[i].cpu))
+			continue;
+		fprintf(out, "  %3d ", load->threads[i].cpu);
+		cells(out, NULL);
+		cells(out, &load->threads[i]);
+		fputc('\n', out);
+	}
+	if (idle->has_summary || load->has_summary) {
+		fprintf(out, "  all ");
+		cells(out, idle->has_summary ? &idle->summary : NULL);
+		if (load->present)
+			cells(out, load->has_summary ? &load->summary : NULL);
+		fputc('\n', out);
+	}
+}
+
+int summary_write(FILE *out, const struct result *r, bool color)
+{
+	const char *reset = color ? "\033[0m" : "";
+
+	if (r->has_checks)
+		checks(out, r, color);
+	latency(out, r);
+	if (r->verdict.present)
+		fprintf(out, "\nVerdict: %s%s%s: %s\n", color_of(r->verdict.status, color),
+			r->verdict.status == RTR_FAIL	? "FAIL" :
+			r->verdict.status == RTR_WARN	? "PASS WITH WARNINGS" :
+							  "PASS",
+			reset, r->verdict.reason ? r->verdict.reason : "");
+	return ferror(out) ? -EIO : 0;
+}
