@@ -203,9 +203,15 @@ static void close_inherited_fds(int keep)
 {
 	struct rlimit rl;
 	long max = 65536;
+	bool done;
 
-	if (keep > 3 && syscall(SYS_close_range, 3, keep - 1, 0) == 0 &&
-	    syscall(SYS_close_range, keep + 1, ~0U, 0) == 0)
+	/* close_range() (Linux 5.9) in one or two calls; else one by one. */
+	if (keep < 3)
+		done = syscall(SYS_close_range, 3, ~0U, 0) == 0;
+	else
+		done = (keep == 3 || syscall(SYS_close_range, 3, keep - 1, 0) == 0) &&
+		       syscall(SYS_close_range, keep + 1, ~0U, 0) == 0;
+	if (done)
 		return;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
 	    (long)rl.rlim_cur < max)
@@ -552,8 +558,9 @@ fail:
 /* The supervisor has gone: reap it, and note if it died without finishing. */
 static void reap_supervisor(struct load *l)
 {
-	int status;
+	int status = 0;
 
+	/* ECHILD when the caller ignores SIGCHLD (auto-reaping): then "finished" tells. */
 	while (waitpid(l->pid, &status, 0) < 0 && errno == EINTR)
 		;
 	l->reaped = true;
