@@ -249,8 +249,15 @@ static int set_sched(const struct load_config *c, struct load_shared *sh)
 		return err;
 	}
 	if (sched_setaffinity(0, size, set) < 0) {
+		char list[256];
+
 		err = -errno;
-		load_fail(sh, err, "cannot run on the CPUs asked for: %s", strerror(-err));
+		rtr_cpuset_format_list(&c->cpus, list, sizeof(list));
+		if (err == -EINVAL)
+			load_fail(sh, err, "cannot run on CPUs %s: none of them is online and "
+				  "allowed to this process", list);
+		else
+			load_fail(sh, err, "cannot run on CPUs %s: %s", list, strerror(-err));
 	}
 	CPU_FREE(set);
 	return err;
