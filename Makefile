@@ -32,8 +32,12 @@ $(BUILD)/build.ninja:
 build: deps $(BUILD)/build.ninja
 	$(MESON) compile -C $(BUILD)
 
+# The main job: check, latency idle and under load, one verdict. A failed
+# verdict (exit 1) is a result, not a broken run; the report path ends the output.
+VERIFY_DURATION ?= 5s
 run: build
-	./$(BUILD)/src/rtready check
+	@rc=0; ./$(BUILD)/src/rtready verify --duration $(VERIFY_DURATION) \
+		--report $(BUILD)/report || rc=$$?; [ $$rc -le 1 ] || exit $$rc
 
 $(ASAN_BUILD)/build.ninja:
 	$(MESON) setup $(ASAN_BUILD) --werror -Db_sanitize=address,undefined -Db_lundef=false
