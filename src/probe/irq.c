@@ -173,6 +173,7 @@ void probe_irq_free(struct irq_facts *out)
 		rtr_cpuset_free(&out->irqs[i].effective);
 	}
 	free(out->irqs);
+	rtr_cpuset_free(&out->default_affinity);
 	interrupts_free(&out->interrupts);
 	irqbalance_conf_free(&out->balance);
 	memset(out, 0, sizeof(*out));
