@@ -152,6 +152,17 @@ int run_inspect_program(const char *path, struct elf_facts *out)
 	return 0;
 }
 
+/* Copy @s into @out; Return: 0 or -ENAMETOOLONG. */
+static int copy_str(char *out, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(out, s, n + 1);
+	return 0;
+}
+
 static bool readable(const char *path)
 {
 	return access(path, R_OK) == 0;
@@ -163,10 +174,8 @@ int run_find_preload(char *out, size_t len)
 	char self[PATH_MAX], *slash;
 	struct rootfs fs;
 
-	if (env && *env) {
-		snprintf(out, len, "%s", env);
-		return readable(out) ? 0 : -ENOENT;
-	}
+	if (env && *env)
+		return copy_str(out, len, env) == 0 && readable(out) ? 0 : -ENOENT;
 	/* Build tree: build/src/rtready beside build/preload/. */
 	if (rootfs_open(&fs, "/") == 0) {
 		int rc = rootfs_readlink(&fs, "/proc/self/exe", self, sizeof(self));
@@ -180,8 +189,7 @@ int run_find_preload(char *out, size_t len)
 				return 0;
 		}
 	}
-	snprintf(out, len, "%s", RTR_PRELOAD_INSTALLED);
-	return readable(out) ? 0 : -ENOENT;
+	return copy_str(out, len, RTR_PRELOAD_INSTALLED) == 0 && readable(out) ? 0 : -ENOENT;
 }
 
 /* struct sched_attr of the kernel (sched_setattr(2)), first version. */
@@ -384,7 +392,10 @@ int spawn_wait(pid_t pid, int *status)
 		if (sig > 0 && sig != SIGCHLD && si.si_code != SI_KERNEL)
 			kill(pid, sig);
 	}
-	sigprocmask(SIG_UNBLOCK, &fwd, NULL);
+	/*
+	 * The signals stay blocked: rtready only cleans up and reports from
+	 * here on, and a SIGTERM arriving now must not cut that short.
+	 */
 	return rc;
 }
 

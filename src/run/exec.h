@@ -74,7 +74,9 @@ int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errl
 /*
  * Wait for @pid, passing SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to
  * rtready on to it (a terminal's own signals reach it directly and are
- * not sent twice). Return: 0 with the wait status in *status, or -errno.
+ * not sent twice). Those signals stay blocked afterwards, so that the
+ * clean-up after the program cannot be interrupted by them.
+ * Return: 0 with the wait status in *status, or -errno.
  */
 int spawn_wait(pid_t pid, int *status);
 
