@@ -144,6 +144,15 @@ static void check_preempt(const struct check_ctx *ctx, struct check_out *out)
 		strbuf_printf(&ev, "; preempt=%s on the command line", boot);
 	if (cfg_known(k) && config_model(k) != PM_UNKNOWN)
 		strbuf_printf(&ev, "; config default: %s", model_names[config_model(k)]);
+	if (dynamic && k->preempt_err && m >= PM_NONE && m <= PM_LAZY) {
+		/* Show it as debugfs would: the modes, the active one in parentheses. */
+		int last = cfg_on(k, "CONFIG_ARCH_HAS_PREEMPT_LAZY") || m == PM_LAZY ? PM_LAZY :
+			   PM_FULL;
+
+		strbuf_printf(&ev, "; mode:");
+		for (int i = PM_NONE; i <= last; i++)
+			strbuf_printf(&ev, i == (int)m ? " (%s)" : " %s", model_names[i]);
+	}
 	strbuf_printf(&ev, "; model: %s", model_names[m]);
 	if (from)
 		strbuf_printf(&ev, " (from %s)", from);
@@ -561,7 +570,7 @@ const struct check kernel_checks[] = {
 		"or above the application's tasks instead of always interrupting them.",
 		"Add 'threadirqs' to the kernel command line (GRUB_CMDLINE_LINUX in "
 		"/etc/default/grub, update-grub, reboot), then set the IRQ threads' priorities "
-		"with chrt.",
+		"with chrt -f -p PRIO PID from a boot script (a chrt by hand is lost at reboot).",
 		check_threadirqs,
 	},
 };

@@ -321,8 +321,10 @@ const struct check sched_checks[] = {
 		"budget, and new cgroups get none (cpu.rt_runtime_us = 0). A service or container "
 		"placed in such a cgroup cannot switch to SCHED_FIFO or SCHED_RR at all: chrt and "
 		"sched_setscheduler fail with EPERM even as root.",
-		"Give the application's cgroup a cpu.rt_runtime_us budget (parents first), or use "
-		"a kernel without CONFIG_RT_GROUP_SCHED.",
+		"Give the application's cgroup an RT budget, parents first: echo 950000 > "
+		"/sys/fs/cgroup/cpu/GROUP/cpu.rt_runtime_us (lost at reboot: repeat it in the "
+		"service's ExecStartPre= or a boot script), or use a kernel without "
+		"CONFIG_RT_GROUP_SCHED.",
 		check_rt_group,
 	},
 	{
@@ -330,7 +332,9 @@ const struct check sched_checks[] = {
 		"Priority 99 is where the kernel puts its own most urgent threads (CPU migration, "
 		"watchdogs). An application there competes with them and can stall the kernel; "
 		"it gains nothing, since nothing else of the user's runs above 98.",
-		"Use priorities 1-98 for applications (chrt -f -p PRIO PID).",
+		"Use priorities 1-98 for applications: chrt -f -p PRIO PID now (lost when the task "
+		"restarts), and the same priority in the program, its unit file "
+		"(CPUSchedulingPriority=) or its start script.",
 		check_prio99,
 	},
 	{

@@ -60,6 +60,7 @@ static void preempt(void **state)
 	set_cmdline(f, "ro");
 	assert_int_equal(run_check(f, "", "kernel.preempt", &r), RTR_FAIL);
 	assert_has(r.evidence, "config default: none");
+	assert_has(r.evidence, "mode: (none) voluntary full;");
 	set_config(f, "CONFIG_PREEMPT_DYNAMIC=y\nCONFIG_PREEMPT_VOLUNTARY=y\n");
 	assert_int_equal(run_check(f, "", "kernel.preempt", &r), RTR_FAIL);
 	set_config(f, "CONFIG_PREEMPT_DYNAMIC=y\nCONFIG_PREEMPT_LAZY=y\n");
