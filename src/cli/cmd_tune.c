@@ -26,44 +26,47 @@
 #include "util/strbuf.h"
 
 static const char usage_text[] =
-	"Usage: rtready tune [--rt-cpus LIST] [--apply | --revert | --status | --emit-boot DIR]\n"
-	"\n"
-	"Apply the runtime fixes of the realtime checklist, with an exact, crash-safe revert.\n"
-	"Without a mode it is a dry run: it prints each change (file or task, old value,\n"
-	"new value, the check it fixes) and changes nothing.\n"
-	"\n"
-	"Modes:\n"
-	"      --apply             make the changes, journalling every old value first\n"
-	"      --revert            put back exactly what the last --apply changed\n"
-	"      --status            show the journal: what is applied, and the values now\n"
-	"      --emit-boot DIR     print the kernel command-line parameters and write\n"
-	"                          DIR/" BOOT_SYSCTL_NAME " and DIR/" BOOT_UNIT_NAME "\n"
-	"Options:\n"
-	"  -c, --rt-cpus LIST      CPUs reserved for realtime work (default: the isolated CPUs);\n"
-	"                          at least one online CPU must stay non-RT\n"
-	"      --keep-throttling   leave kernel.sched_rt_runtime_us alone\n"
-	"      --no-irqs           leave IRQ affinities (default and per IRQ) alone\n"
-	"      --no-workqueue      leave the unbound workqueue cpumask alone\n"
-	"      --no-tasks          leave task and kernel-thread affinities alone\n"
-	"      --no-governor       leave the cpufreq governor of the RT CPUs alone\n"
-	"      --no-idle           leave the idle states of the RT CPUs alone\n"
-	"      --idle-max-latency US  disable idle states whose exit latency is above US\n"
-	"                          microseconds (default 10)\n"
-	"      --no-thp            leave transparent huge pages alone\n"
-	"      --no-timer-migration  leave kernel.timer_migration alone\n"
-	"      --no-watchdog       leave kernel.watchdog_cpumask alone\n"
-	"      --state-dir DIR     where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")\n"
-	"  -r, --root DIR          plan from a snapshot under DIR (dry run and --emit-boot only)\n"
-	"  -f, --format FMT        text (default) or json\n"
-	"  -h, --help              show this help\n"
-	"  -V, --version           show the version\n"
-	"\n"
-	"Exit status: 0 done (or nothing to do), 1 a change could not be made or put back,\n"
-	"2 usage error, or the tool could not do its job (journal, refusal).\n";
+    "Usage: rtready tune [--rt-cpus LIST] [--apply | --revert | --status | --emit-boot DIR]\n"
+    "\n"
+    "Apply the runtime fixes of the realtime checklist, with an exact, crash-safe revert.\n"
+    "Without a mode it is a dry run: it prints each change (file or task, old value,\n"
+    "new value, the check it fixes) and changes nothing.\n"
+    "\n"
+    "Modes:\n"
+    "      --apply             make the changes, journalling every old value first\n"
+    "      --revert            put back exactly what the last --apply changed\n"
+    "      --status            show the journal: what is applied, and the values now\n"
+    "      --emit-boot DIR     print the kernel command-line parameters and write\n"
+    "                          DIR/" BOOT_SYSCTL_NAME " and DIR/" BOOT_UNIT_NAME "\n"
+    "Options:\n"
+    "  -c, --rt-cpus LIST      CPUs reserved for realtime work (default: the isolated CPUs);\n"
+    "                          at least one online CPU must stay non-RT\n"
+    "      --keep-throttling   leave kernel.sched_rt_runtime_us alone\n"
+    "      --no-irqs           leave IRQ affinities (default and per IRQ) alone\n"
+    "      --no-workqueue      leave the unbound workqueue cpumask alone\n"
+    "      --no-tasks          leave task and kernel-thread affinities alone\n"
+    "      --pid PID[,PID...]  move only the threads of these processes\n"
+    "                          (default: every user task and movable kernel thread)\n"
+    "      --no-governor       leave the cpufreq governor of the RT CPUs alone\n"
+    "      --no-idle           leave the idle states of the RT CPUs alone\n"
+    "      --idle-max-latency US  disable idle states whose exit latency is above US\n"
+    "                          microseconds (default 10)\n"
+    "      --no-thp            leave transparent huge pages alone\n"
+    "      --no-timer-migration  leave kernel.timer_migration alone\n"
+    "      --no-watchdog       leave kernel.watchdog_cpumask alone\n"
+    "      --state-dir DIR     where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")\n"
+    "  -r, --root DIR          plan from a snapshot under DIR (dry run and --emit-boot only)\n"
+    "  -f, --format FMT        text (default) or json\n"
+    "  -h, --help              show this help\n"
+    "  -V, --version           show the version\n"
+    "\n"
+    "Exit status: 0 done (or nothing to do), 1 a change could not be made or put back,\n"
+    "2 usage error, or the tool could not do its job (journal, refusal).\n";
 
 void tune_opts_free(struct tune_opts *o)
 {
 	rtr_cpuset_free(&o->rt_cpus);
+	free(o->pids);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -78,7 +81,8 @@ static void switch_off(struct tune_opts *o, const char *opt)
 static int set_mode(struct tune_opts *o, enum tune_mode m, bool *given, char *err, size_t errlen)
 {
 	if (*given && o->mode != m) {
-		snprintf(err, errlen, "--apply, --revert, --status and --emit-boot exclude each other");
+		snprintf(err, errlen,
+			 "--apply, --revert, --status and --emit-boot exclude each other");
 		return -EINVAL;
 	}
 	*given = true;
@@ -86,34 +90,75 @@ static int set_mode(struct tune_opts *o, enum tune_mode m, bool *given, char *er
 	return 0;
 }
 
+/* "12,345": append each to o->pids. */
+static int add_pids(struct tune_opts *o, const char *arg, char *err, size_t errlen)
+{
+	char *copy = strdup(arg), *save = NULL;
+	int rc = copy ? 0 : -ENOMEM;
+
+	for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && rc == 0;
+	     t = strtok_r(NULL, ",", &save)) {
+		int64_t v;
+		int *n;
+
+		if (parse_int64(t, 1, INT32_MAX, &v)) {
+			snprintf(err, errlen, "--pid: '%s' is not a process id", t);
+			rc = -EINVAL;
+			break;
+		}
+		n = realloc(o->pids, (o->n_pids + 1) * sizeof(*n));
+		if (!n) {
+			rc = -ENOMEM;
+			break;
+		}
+		o->pids = n;
+		o->pids[o->n_pids++] = (int)v;
+	}
+	if (rc == 0 && o->n_pids == 0) {
+		snprintf(err, errlen, "--pid: no process id given");
+		rc = -EINVAL;
+	}
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	free(copy);
+	return rc;
+}
+
 int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_t errlen)
 {
 	enum {
-		OPT_APPLY = 256, OPT_REVERT, OPT_STATUS, OPT_EMIT_BOOT, OPT_STATE_DIR, OPT_IDLE_MAX,
+		OPT_APPLY = 256,
+		OPT_REVERT,
+		OPT_STATUS,
+		OPT_EMIT_BOOT,
+		OPT_STATE_DIR,
+		OPT_IDLE_MAX,
 		OPT_SWITCH,
+		OPT_PID,
 	};
 	static const struct option longopts[] = {
-		{ "rt-cpus", required_argument, NULL, 'c' },
-		{ "apply", no_argument, NULL, OPT_APPLY },
-		{ "revert", no_argument, NULL, OPT_REVERT },
-		{ "status", no_argument, NULL, OPT_STATUS },
-		{ "emit-boot", required_argument, NULL, OPT_EMIT_BOOT },
-		{ "state-dir", required_argument, NULL, OPT_STATE_DIR },
-		{ "idle-max-latency", required_argument, NULL, OPT_IDLE_MAX },
-		{ "keep-throttling", no_argument, NULL, OPT_SWITCH },
-		{ "no-irqs", no_argument, NULL, OPT_SWITCH },
-		{ "no-workqueue", no_argument, NULL, OPT_SWITCH },
-		{ "no-tasks", no_argument, NULL, OPT_SWITCH },
-		{ "no-governor", no_argument, NULL, OPT_SWITCH },
-		{ "no-idle", no_argument, NULL, OPT_SWITCH },
-		{ "no-thp", no_argument, NULL, OPT_SWITCH },
-		{ "no-timer-migration", no_argument, NULL, OPT_SWITCH },
-		{ "no-watchdog", no_argument, NULL, OPT_SWITCH },
-		{ "root", required_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+	    {"rt-cpus", required_argument, NULL, 'c'},
+	    {"apply", no_argument, NULL, OPT_APPLY},
+	    {"revert", no_argument, NULL, OPT_REVERT},
+	    {"status", no_argument, NULL, OPT_STATUS},
+	    {"emit-boot", required_argument, NULL, OPT_EMIT_BOOT},
+	    {"state-dir", required_argument, NULL, OPT_STATE_DIR},
+	    {"idle-max-latency", required_argument, NULL, OPT_IDLE_MAX},
+	    {"keep-throttling", no_argument, NULL, OPT_SWITCH},
+	    {"no-irqs", no_argument, NULL, OPT_SWITCH},
+	    {"no-workqueue", no_argument, NULL, OPT_SWITCH},
+	    {"no-tasks", no_argument, NULL, OPT_SWITCH},
+	    {"no-governor", no_argument, NULL, OPT_SWITCH},
+	    {"no-idle", no_argument, NULL, OPT_SWITCH},
+	    {"no-thp", no_argument, NULL, OPT_SWITCH},
+	    {"no-timer-migration", no_argument, NULL, OPT_SWITCH},
+	    {"no-watchdog", no_argument, NULL, OPT_SWITCH},
+	    {"pid", required_argument, NULL, OPT_PID},
+	    {"root", required_argument, NULL, 'r'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0},
 	};
 	bool mode_given = false;
 	int c, idx, rc = 0;
@@ -152,25 +197,28 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 		case OPT_STATE_DIR:
 			o->state_dir = optarg;
 			if (optarg[0] != '/') {
-				snprintf(err, errlen, "--state-dir: '%s' is not an absolute path", optarg);
+				snprintf(err, errlen, "--state-dir: '%s' is not an absolute path",
+					 optarg);
 				rc = -EINVAL;
 			}
 			break;
 		case OPT_IDLE_MAX:
 			if (parse_int64(optarg, 0, 10000000, &o->idle_max_latency_us)) {
 				snprintf(err, errlen,
-					 "--idle-max-latency: '%s' is not a number of microseconds (0-10000000)",
+					 "--idle-max-latency: '%s' is not a number of microseconds "
+					 "(0-10000000)",
 					 optarg);
 				rc = -EINVAL;
 			}
 			break;
-		case OPT_SWITCH:
-			{
-				char opt[64];
+		case OPT_SWITCH: {
+			char opt[64];
 
-				snprintf(opt, sizeof(opt), "--%s", longopts[idx].name);
-				switch_off(o, opt);
-			}
+			snprintf(opt, sizeof(opt), "--%s", longopts[idx].name);
+			switch_off(o, opt);
+		} break;
+		case OPT_PID:
+			rc = add_pids(o, optarg, err, errlen);
 			break;
 		case 'r':
 			o->root = optarg;
@@ -200,8 +248,9 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 	}
 	if (rc == 0 && strcmp(o->root, "/") != 0 && o->mode != TUNE_MODE_PLAN &&
 	    o->mode != TUNE_MODE_EMIT_BOOT) {
-		snprintf(err, errlen, "--root works only for a dry run and --emit-boot: "
-				      "changes are made on the live system");
+		snprintf(err, errlen,
+			 "--root works only for a dry run and --emit-boot: "
+			 "changes are made on the live system");
 		rc = -EINVAL;
 	}
 	return rc;
@@ -227,7 +276,8 @@ static int resolve_cpus(const struct rootfs *fs, const struct tune_opts *o, stru
 	int err = plan_read_cpus(fs, &c->online, &c->isolated);
 
 	if (err) {
-		cli_error("tune", "cannot read the online CPUs (/sys/devices/system/cpu/online): %s",
+		cli_error("tune",
+			  "cannot read the online CPUs (/sys/devices/system/cpu/online): %s",
 			  strerror(-err));
 		return -1;
 	}
@@ -255,8 +305,9 @@ static int resolve_cpus(const struct rootfs *fs, const struct tune_opts *o, stru
 		return -1;
 	}
 	if (rtr_cpuset_is_empty(&c->nonrt)) {
-		cli_error("tune", "RT CPUs %s leave no CPU for the rest of the system (online: %s); "
-				  "keep at least one CPU out of --rt-cpus",
+		cli_error("tune",
+			  "RT CPUs %s leave no CPU for the rest of the system (online: %s); "
+			  "keep at least one CPU out of --rt-cpus",
 			  c->rt_list, c->online_list);
 		return -1;
 	}
@@ -304,7 +355,7 @@ static void text_notes(FILE *out, const struct tune_plan *p)
 
 static json_t *json_base(const char *mode, const struct cpus *c, const char *root)
 {
-	struct host_info h = { 0 };
+	struct host_info h = {0};
 	struct utsname u;
 	json_t *o;
 
@@ -371,7 +422,7 @@ static json_t *json_result(const struct apply_result *r)
 static int run_plan(const struct tune_opts *o, const struct rootfs *fs, const struct cpus *c,
 		    struct tune_plan *p)
 {
-	struct tune_settings s = { 0 };
+	struct tune_settings s = {0};
 	int err;
 
 	s.rt = c->rt;
@@ -379,6 +430,8 @@ static int run_plan(const struct tune_opts *o, const struct rootfs *fs, const st
 	memcpy(s.enabled, o->enabled, sizeof(s.enabled));
 	s.idle_max_latency_us = o->idle_max_latency_us;
 	s.skip_pid = (int)getpid();
+	s.only_pids = o->pids;
+	s.n_only_pids = o->n_pids;
 	err = plan_build(fs, &s, p);
 	if (err)
 		cli_error("tune", "cannot plan: %s", strerror(-err));
@@ -401,8 +454,9 @@ static int mode_plan(const struct tune_opts *o, const struct rootfs *fs, const s
 		tune_plan_free(&p);
 		return json_finish(j) ? EXIT_USAGE : EXIT_OK;
 	}
-	printf("Dry run for RT CPUs %s (the rest of the system keeps CPUs %s): nothing is changed.\n",
-	       c->rt_list, c->nonrt_list);
+	printf(
+	    "Dry run for RT CPUs %s (the rest of the system keeps CPUs %s): nothing is changed.\n",
+	    c->rt_list, c->nonrt_list);
 	if (p.n)
 		fputs("\nChanges (check fixed, what, old -> new):\n", stdout);
 	for (size_t i = 0; i < p.n; i++)
@@ -431,9 +485,10 @@ static int open_state(const struct tune_opts *o, bool create)
 	}
 	err = journal_lock(fd);
 	if (err) {
-		cli_error("tune", "%s", err == -EWOULDBLOCK
-			  ? "another rtready tune is running (the state directory is locked)"
-			  : strerror(-err));
+		cli_error("tune", "%s",
+			  err == -EWOULDBLOCK
+			      ? "another rtready tune is running (the state directory is locked)"
+			      : strerror(-err));
 		close(fd);
 		return -1;
 	}
@@ -462,8 +517,8 @@ static int load_journal(const struct tune_opts *o, int dirfd, struct journal *j)
 	if (err == -ENOENT)
 		return 1;
 	if (err) {
-		cli_error("tune", "the journal %s/%s cannot be used: %s", o->state_dir, JOURNAL_NAME,
-			  err == -EINVAL ? why : strerror(-err));
+		cli_error("tune", "the journal %s/%s cannot be used: %s", o->state_dir,
+			  JOURNAL_NAME, err == -EINVAL ? why : strerror(-err));
 		return -1;
 	}
 	return 0;
@@ -471,7 +526,7 @@ static int load_journal(const struct tune_opts *o, int dirfd, struct journal *j)
 
 static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const struct cpus *c)
 {
-	struct journal j = { 0 }, old;
+	struct journal j = {0}, old;
 	struct apply_result res;
 	char boot[64], t[64];
 	int dirfd, err, rc = EXIT_USAGE;
@@ -493,14 +548,18 @@ static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const 
 		when(old.created_s, t, sizeof(t));
 		journal_free(&old);
 		if (live && same) {
-			cli_error("tune", "changes made by an apply at %s are still in effect; "
-					  "put them back with 'rtready tune --revert' first "
-					  "(see 'rtready tune --status')", t);
+			cli_error("tune",
+				  "changes made by an apply at %s are still in effect; "
+				  "put them back with 'rtready tune --revert' first "
+				  "(see 'rtready tune --status')",
+				  t);
 			goto out;
 		}
 		if (live)
-			cli_warn("tune", "replacing the journal of an earlier boot (apply at %s): "
-					 "the reboot already reset its runtime values", t);
+			cli_warn("tune",
+				 "replacing the journal of an earlier boot (apply at %s): "
+				 "the reboot already reset its runtime values",
+				 t);
 	}
 	if (run_plan(o, fs, c, &j.plan))
 		goto out;
@@ -509,8 +568,9 @@ static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const 
 	j.created_s = (int64_t)time(NULL);
 	err = apply_run(fs, dirfd, &j, &res);
 	if (err) {
-		cli_error("tune", "cannot write the journal in %s: %s; stopped before the next change "
-				  "(run --revert to put back what was done)",
+		cli_error("tune",
+			  "cannot write the journal in %s: %s; stopped before the next change "
+			  "(run --revert to put back what was done)",
 			  o->state_dir, strerror(-err));
 		goto out;
 	}
@@ -543,8 +603,8 @@ out:
 
 static int mode_revert(const struct tune_opts *o, const struct rootfs *fs)
 {
-	struct apply_result res = { 0 };
-	struct journal j = { 0 };
+	struct apply_result res = {0};
+	struct journal j = {0};
 	char boot[64], t[64];
 	int dirfd, err, rc = EXIT_USAGE;
 
@@ -570,20 +630,24 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs)
 		goto out;
 	}
 	if (strcmp(j.boot_id, boot) != 0) {
-		cli_error("tune", "the journal in %s was written during an earlier boot (apply at %s, "
-				  "boot %s); the reboot already reset those runtime values, so it is "
-				  "not replayed. A new --apply replaces it.",
+		cli_error("tune",
+			  "the journal in %s was written during an earlier boot (apply at %s, "
+			  "boot %s); the reboot already reset those runtime values, so it is "
+			  "not replayed. A new --apply replaces it.",
 			  o->state_dir, t, j.boot_id);
 		goto out;
 	}
 	if (journal_live_count(&j) == 0) {
-		printf("Nothing to revert: the apply at %s was already reverted.\n", t);
+		printf("Nothing to revert: %s.\n",
+		       j.state == JOURNAL_REVERTED ? "the last apply was already reverted"
+						   : "no change of the last apply is in effect");
 		rc = EXIT_OK;
 		goto out;
 	}
 	err = revert_run(fs, dirfd, &j, &res);
 	if (err) {
-		cli_error("tune", "cannot write the journal in %s: %s; stopped (run --revert again)",
+		cli_error("tune",
+			  "cannot write the journal in %s: %s; stopped (run --revert again)",
 			  o->state_dir, strerror(-err));
 		goto out;
 	}
@@ -613,7 +677,7 @@ out:
 
 static int mode_status(const struct tune_opts *o, const struct rootfs *fs)
 {
-	struct journal j = { 0 };
+	struct journal j = {0};
 	char boot[64] = "", t[64];
 	int dirfd, err, rc = EXIT_USAGE;
 	bool same;
@@ -662,7 +726,8 @@ static int mode_status(const struct tune_opts *o, const struct rootfs *fs)
 	}
 	printf("Journal %s/%s: apply at %s for RT CPUs %s, %s; %s.\n", o->state_dir, JOURNAL_NAME,
 	       t, j.rt_cpus, journal_state_name(j.state),
-	       same ? "this boot" : "an EARLIER boot (its runtime values were reset by the reboot)");
+	       same ? "this boot"
+		    : "an EARLIER boot (its runtime values were reset by the reboot)");
 	printf("%zu of %zu change(s) in effect.\n", same ? journal_live_count(&j) : (size_t)0,
 	       j.plan.n);
 	if (same && journal_live_count(&j)) {
@@ -687,13 +752,14 @@ out:
 
 static int mode_emit_boot(const struct tune_opts *o, const struct cpus *c)
 {
-	struct boot_settings s = { &c->rt, &c->nonrt, o->enabled, o->idle_max_latency_us,
-				   o->state_dir, TUNE_BINARY };
+	struct boot_settings s = {&c->rt,	&c->nonrt,  o->enabled, o->idle_max_latency_us,
+				  o->state_dir, TUNE_BINARY};
 	struct strbuf cmd = STRBUF_INIT, conf = STRBUF_INIT, unit = STRBUF_INIT;
 	int err = 0, rc = EXIT_USAGE;
 
 	if (mkdir(o->boot_dir, 0755) < 0 && errno != EEXIST) {
-		cli_error("tune", "--emit-boot: cannot create %s: %s", o->boot_dir, strerror(errno));
+		cli_error("tune", "--emit-boot: cannot create %s: %s", o->boot_dir,
+			  strerror(errno));
 		return EXIT_USAGE;
 	}
 	boot_cmdline(&s, &cmd);
@@ -736,7 +802,7 @@ out:
 
 int cmd_tune(int argc, char **argv)
 {
-	struct cpus c = { 0 };
+	struct cpus c = {0};
 	struct tune_opts o;
 	struct rootfs fs;
 	char err[512] = "";

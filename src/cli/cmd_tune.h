@@ -12,7 +12,7 @@
 #include "tune/tune.h"
 
 enum tune_mode {
-	TUNE_MODE_PLAN,		/* the default: a dry run */
+	TUNE_MODE_PLAN, /* the default: a dry run */
 	TUNE_MODE_APPLY,
 	TUNE_MODE_REVERT,
 	TUNE_MODE_STATUS,
@@ -23,10 +23,12 @@ struct tune_opts {
 	enum tune_mode mode;
 	struct rtr_cpuset rt_cpus;
 	bool rt_cpus_given;
-	bool enabled[TUNE_COUNT];	/* all true unless switched off */
+	bool enabled[TUNE_COUNT]; /* all true unless switched off */
 	int64_t idle_max_latency_us;
+	int *pids; /* --pid: move only these processes; NULL: all */
+	size_t n_pids;
 	const char *state_dir;
-	const char *boot_dir;		/* --emit-boot DIR */
+	const char *boot_dir; /* --emit-boot DIR */
 	const char *root;
 	enum output_format format;
 	bool help, version;

@@ -38,8 +38,8 @@ bool apply_refusal_expected(const struct tune_change *c)
 static int open_for_write(const struct rootfs *fs, const char *path)
 {
 	struct open_how how = {
-		.flags = O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	    .flags = O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
+	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
 	const char *rel = path;
 	struct stat st;
@@ -48,7 +48,8 @@ static int open_for_write(const struct rootfs *fs, const char *path)
 	while (*rel == '/')
 		rel++;
 	fd = syscall(SYS_openat2, fs->dirfd, rel, &how, sizeof(how));
-	/* Before 5.6: the path matched a fixed pattern (no "..", digits only), so openat is safe. */
+	/* Before 5.6: the path matched a fixed pattern (no "..", digits only), so openat is safe.
+	 */
 	if (fd < 0 && errno == ENOSYS)
 		fd = openat(fs->dirfd, rel,
 			    O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
@@ -169,17 +170,19 @@ static void verify_irq(const struct rootfs *fs, struct tune_change *c, const cha
 	size_t n = strlen(c->path);
 	const char *suffix = "smp_affinity_list";
 
-	if (n <= strlen(suffix) || (size_t)snprintf(path, sizeof(path), "%.*s%s",
-						    (int)(n - strlen(suffix)), c->path,
-						    "effective_affinity_list") >= sizeof(path))
+	if (n <= strlen(suffix) ||
+	    (size_t)snprintf(path, sizeof(path), "%.*s%s", (int)(n - strlen(suffix)), c->path,
+			     "effective_affinity_list") >= sizeof(path))
 		return;
 	if (rootfs_read_str(fs, path, val, sizeof(val)) != 0)
-		return;	/* no effective affinity on this kernel or architecture */
+		return; /* no effective affinity on this kernel or architecture */
 	if (rtr_cpuset_parse_list(&eff, val) == 0 && rtr_cpuset_parse_list(&rt, rt_cpus) == 0 &&
 	    rtr_cpuset_intersects(&eff, &rt))
-		(void)tune_change_set_note(c,
-			"effective affinity is still %s: it moves when the IRQ next fires, "
-			"or the hardware cannot target the new CPUs", val);
+		(void)tune_change_set_note(
+		    c,
+		    "effective affinity is still %s: it moves when the IRQ next fires, "
+		    "or the hardware cannot target the new CPUs",
+		    val);
 	rtr_cpuset_free(&eff);
 	rtr_cpuset_free(&rt);
 }
@@ -199,8 +202,15 @@ static void apply_one(const struct rootfs *fs, struct tune_change *c, const char
 	}
 	c->err = -err;
 	c->state = err ? CHANGE_FAILED : CHANGE_APPLIED;
+	(void)tune_change_set_note(c, NULL);
 	if (err) {
-		(void)tune_change_set_note(c, "%s", strerror(-err));
+		if (apply_refusal_expected(c))
+			(void)tune_change_set_note(
+			    c, c->path
+				   ? "the kernel keeps this IRQ where it is (a managed or per-CPU "
+				     "IRQ, "
+				     "or one the controller cannot move)"
+				   : "the task exited, or its cpuset does not allow the new CPUs");
 		return;
 	}
 	/* The kernel may normalize or quietly refuse: say what it holds now. */
@@ -241,10 +251,11 @@ int apply_run(const struct rootfs *fs, int dirfd, struct journal *j, struct appl
 	j->state = JOURNAL_APPLYING;
 	for (size_t i = 0; i < p->n; i++)
 		p->changes[i].state = CHANGE_PENDING;
-	for (size_t i = 0; i < p->n; ) {
+	for (size_t i = 0; i < p->n;) {
 		size_t e = batch_end(p, i);
 
-		/* Durable before the write: a crash now leaves "attempting", which revert handles. */
+		/* Durable before the write: a crash now leaves "attempting", which revert handles.
+		 */
 		for (size_t k = i; k < e; k++)
 			p->changes[k].state = CHANGE_ATTEMPTING;
 		err = journal_save(dirfd, j);
@@ -270,9 +281,11 @@ static int revert_one(const struct rootfs *fs, struct tune_change *c)
 	char cur[TUNE_VALUE_MAX];
 	int err = apply_current(fs, c, cur, sizeof(cur));
 
+	(void)tune_change_set_note(c, NULL); /* what apply saw is stale now */
 	if (err == -ESRCH || err == -ENOENT) {
-		(void)tune_change_set_note(c, c->path ? "gone: nothing to put back"
-					     : "the task exited: nothing to put back");
+		(void)tune_change_set_note(
+		    c, c->path ? "gone: nothing to put back"
+			       : "the task exited (or its tid now names another task): left alone");
 		return 0;
 	}
 	if (err == 0 && strcmp(cur, c->old_value) == 0)

@@ -19,10 +19,10 @@
 #define APPLY_TASK_BATCH 32
 
 struct apply_result {
-	size_t done;		/* applied (or reverted) */
-	size_t unchanged;	/* revert: the value was already the old one, or its object is gone */
-	size_t refused;		/* refused by the kernel in a way that is expected (an IRQ, a task) */
-	size_t failed;		/* failed for real: the run exits 1 */
+	size_t done;	  /* applied (or reverted) */
+	size_t unchanged; /* revert: the value was already the old one, or its object is gone */
+	size_t refused;	  /* refused by the kernel in a way that is expected (an IRQ, a task) */
+	size_t failed;	  /* failed for real: the run exits 1 */
 };
 
 /*
@@ -40,7 +40,7 @@ bool apply_refusal_expected(const struct tune_change *c);
  * journal could not be written: then nothing more is changed.
  */
 int apply_run(const struct rootfs *fs, int dirfd, struct journal *j, struct apply_result *res)
-	__attribute__((warn_unused_result));
+    __attribute__((warn_unused_result));
 
 /*
  * Revert @j: from the last change to the first, put back the old value of
@@ -50,13 +50,13 @@ int apply_run(const struct rootfs *fs, int dirfd, struct journal *j, struct appl
  * Return: 0 (see @res) or -errno when the journal could not be written.
  */
 int revert_run(const struct rootfs *fs, int dirfd, struct journal *j, struct apply_result *res)
-	__attribute__((warn_unused_result));
+    __attribute__((warn_unused_result));
 
 /*
  * The current value of what @c changed (a file's normalized content, a
  * task's CPU list). Return: 0, -ESRCH (task gone or tid reused), -errno.
  */
 int apply_current(const struct rootfs *fs, const struct tune_change *c, char *out, size_t len)
-	__attribute__((warn_unused_result));
+    __attribute__((warn_unused_result));
 
 #endif

@@ -34,8 +34,9 @@ void boot_cmdline(const struct boot_settings *s, struct strbuf *out)
 	 * task runs (needs CONFIG_NO_HZ_FULL); rcu_nocbs: RCU callbacks run on
 	 * housekeeping CPUs; irqaffinity: the default for IRQs set up at boot.
 	 */
-	strbuf_printf(out, "isolcpus=managed_irq,domain,%s nohz_full=%s rcu_nocbs=%s irqaffinity=%s",
-		      rt, rt, rt, nonrt);
+	strbuf_printf(out,
+		      "isolcpus=managed_irq,domain,%s nohz_full=%s rcu_nocbs=%s irqaffinity=%s", rt,
+		      rt, rt, nonrt);
 }
 
 void boot_sysctl_conf(const struct boot_settings *s, struct strbuf *out)
@@ -43,8 +44,9 @@ void boot_sysctl_conf(const struct boot_settings *s, struct strbuf *out)
 	char nonrt[4096];
 
 	list(s->nonrt, nonrt, sizeof(nonrt));
-	strbuf_puts(out, "# Written by rtready tune --emit-boot: the sysctls of the realtime tuning.\n"
-			 "# Install into /etc/sysctl.d/ to apply them at every boot.\n");
+	strbuf_puts(out,
+		    "# Written by rtready tune --emit-boot: the sysctls of the realtime tuning.\n"
+		    "# Install into /etc/sysctl.d/ to apply them at every boot.\n");
 	for (int id = 0; id < TUNE_COUNT; id++) {
 		const struct tunable *t = tunable_get((enum tune_id)id);
 

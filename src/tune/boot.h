@@ -18,15 +18,15 @@
 #include "util/strbuf.h"
 
 #define BOOT_SYSCTL_NAME "90-rtready.conf"
-#define BOOT_UNIT_NAME "rtready-tune.service"
+#define BOOT_UNIT_NAME	 "rtready-tune.service"
 
 struct boot_settings {
 	const struct rtr_cpuset *rt;
 	const struct rtr_cpuset *nonrt;
-	const bool *enabled;		/* [TUNE_COUNT] */
-	int64_t idle_max_latency_us;	/* passed on when not the default */
-	const char *state_dir;		/* passed on when not the default */
-	const char *binary;		/* the rtready to run at boot */
+	const bool *enabled;	     /* [TUNE_COUNT] */
+	int64_t idle_max_latency_us; /* passed on when not the default */
+	const char *state_dir;	     /* passed on when not the default */
+	const char *binary;	     /* the rtready to run at boot */
 };
 
 /* The kernel command-line parameters, space separated. */
@@ -43,6 +43,6 @@ void boot_unit(const struct boot_settings *s, struct strbuf *out);
  * Return: 0 or -errno.
  */
 int boot_write_file(const char *dir, const char *name, const char *text)
-	__attribute__((warn_unused_result));
+    __attribute__((warn_unused_result));
 
 #endif

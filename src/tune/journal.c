@@ -22,10 +22,10 @@
 #define JOURNAL_TMP JOURNAL_NAME ".tmp"
 
 static const char *const jstate_names[] = {
-	[JOURNAL_APPLYING] = "applying",
-	[JOURNAL_APPLIED] = "applied",
-	[JOURNAL_REVERTING] = "reverting",
-	[JOURNAL_REVERTED] = "reverted",
+    [JOURNAL_APPLYING] = "applying",
+    [JOURNAL_APPLIED] = "applied",
+    [JOURNAL_REVERTING] = "reverting",
+    [JOURNAL_REVERTED] = "reverted",
 };
 
 const char *journal_state_name(enum journal_state s)
@@ -195,6 +195,7 @@ int journal_save(int dirfd, const struct journal *j)
 {
 	json_t *o = journal_to_json(j);
 	char *text;
+	size_t len;
 	int fd, err;
 
 	if (!o)
@@ -203,15 +204,26 @@ int journal_save(int dirfd, const struct journal *j)
 	json_decref(o);
 	if (!text)
 		return -ENOMEM;
-	fd = openat(dirfd, JOURNAL_TMP, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		    0600);
+	len = strlen(text);
+	{
+		char *t = realloc(text, len + 2);
+
+		if (!t) {
+			free(text);
+			return -ENOMEM;
+		}
+		text = t;
+		text[len++] = '\n';
+		text[len] = '\0';
+	}
+	fd =
+	    openat(dirfd, JOURNAL_TMP, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0) {
 		err = -errno;
 		free(text);
 		return err;
 	}
-	err = write_all(fd, text, strlen(text));
-	err = err ? err : write_all(fd, "\n", 1);
+	err = write_all(fd, text, len);
 	free(text);
 	if (err == 0 && fsync(fd) < 0)
 		err = -errno;
@@ -228,7 +240,7 @@ int journal_save(int dirfd, const struct journal *j)
 }
 
 static int bad(char *why, size_t len, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 static int bad(char *why, size_t len, int err, const char *fmt, ...)
 {
@@ -264,13 +276,14 @@ static int change_from_json(json_t *o, size_t i, struct tune_change *c, char *wh
 		if (!json_is_integer(tid) || json_integer_value(tid) <= 0 ||
 		    json_integer_value(tid) > INT_MAX || !json_is_integer(start) ||
 		    json_integer_value(start) < 0)
-			return bad(why, len, -EINVAL, "change %zu: a task without tid or start time",
-				   i);
+			return bad(why, len, -EINVAL,
+				   "change %zu: a task without tid or start time", i);
 		c->tid = (int)json_integer_value(tid);
 		c->start_ticks = (uint64_t)json_integer_value(start);
 	} else if (!path || !tunable_path_allowed(t, path)) {
-		return bad(why, len, -EINVAL, "change %zu: '%.200s' is not a file rtready writes for %s",
-			   i, path ? path : "(none)", t->name);
+		return bad(why, len, -EINVAL,
+			   "change %zu: '%.200s' is not a file rtready writes for %s", i,
+			   path ? path : "(none)", t->name);
 	}
 	c->path = (char *)path;
 	c->label = (char *)get_str(o, "label");

@@ -24,24 +24,24 @@
 #include "tune/tune.h"
 
 #define TUNE_STATE_DIR_DEFAULT "/var/lib/rtready"
-#define JOURNAL_NAME "tune.journal"
-#define JOURNAL_VERSION 1
+#define JOURNAL_NAME	       "tune.journal"
+#define JOURNAL_VERSION	       1
 /* A journal larger than this is not ours (30,000 tasks need ~6 MiB). */
 #define JOURNAL_CAP (64u << 20)
 
 enum journal_state {
-	JOURNAL_APPLYING,	/* apply started: changes may be in any state */
-	JOURNAL_APPLIED,	/* apply finished */
-	JOURNAL_REVERTING,	/* revert started */
-	JOURNAL_REVERTED,	/* everything put back */
+	JOURNAL_APPLYING,  /* apply started: changes may be in any state */
+	JOURNAL_APPLIED,   /* apply finished */
+	JOURNAL_REVERTING, /* revert started */
+	JOURNAL_REVERTED,  /* everything put back */
 };
 
 struct journal {
 	char boot_id[64];
-	char rt_cpus[256];	/* as given to apply, for --status */
-	int64_t created_s;	/* wall-clock time of the apply (seconds since the epoch) */
+	char rt_cpus[256]; /* as given to apply, for --status */
+	int64_t created_s; /* wall-clock time of the apply (seconds since the epoch) */
 	enum journal_state state;
-	struct tune_plan plan;	/* the changes, each with its state */
+	struct tune_plan plan; /* the changes, each with its state */
 };
 
 const char *journal_state_name(enum journal_state s);
@@ -60,7 +60,7 @@ int journal_lock(int dirfd) __attribute__((warn_unused_result));
 
 /* The current boot's id, from /proc/sys/kernel/random/boot_id. Return: 0 or -errno. */
 int journal_boot_id(const struct rootfs *fs, char *buf, size_t len)
-	__attribute__((warn_unused_result));
+    __attribute__((warn_unused_result));
 
 /*
  * Write @j atomically and durably (temp file, fsync, rename, fsync of the
@@ -76,7 +76,7 @@ int journal_save(int dirfd, const struct journal *j) __attribute__((warn_unused_
  * reason in @why), -EFBIG, -errno.
  */
 int journal_load(int dirfd, struct journal *j, char *why, size_t whylen)
-	__attribute__((warn_unused_result));
+    __attribute__((warn_unused_result));
 
 void journal_free(struct journal *j);
 

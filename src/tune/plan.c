@@ -16,7 +16,7 @@
 #include "tune/plan.h"
 
 /* Bounds on the walks: far above real machines, below a hostile tree's flood. */
-#define MAX_IRQS 65536
+#define MAX_IRQS	65536
 #define MAX_IDLE_STATES 64
 
 void tune_plan_free(struct tune_plan *p)
@@ -72,7 +72,7 @@ int tune_plan_add(struct tune_plan *p, const struct tune_change *c)
 	slot->old_value = dup_or_null(c->old_value ? c->old_value : "", &oom);
 	slot->new_value = dup_or_null(c->new_value ? c->new_value : "", &oom);
 	slot->note = dup_or_null(c->note, &oom);
-	p->n++;	/* counted even on failure, so tune_plan_free() releases the copies */
+	p->n++; /* counted even on failure, so tune_plan_free() releases the copies */
 	return oom ? -ENOMEM : 0;
 }
 
@@ -122,8 +122,7 @@ int tune_change_set_note(struct tune_change *c, const char *fmt, ...)
 	return 0;
 }
 
-int plan_read_cpus(const struct rootfs *fs, struct rtr_cpuset *online,
-		   struct rtr_cpuset *isolated)
+int plan_read_cpus(const struct rootfs *fs, struct rtr_cpuset *online, struct rtr_cpuset *isolated)
 {
 	char buf[TUNE_VALUE_MAX];
 	int err;
@@ -142,8 +141,8 @@ int plan_read_cpus(const struct rootfs *fs, struct rtr_cpuset *online,
 	return 0;
 }
 
-int plan_read_value(const struct rootfs *fs, const struct tunable *t, const char *path,
-		    char *out, size_t len)
+int plan_read_value(const struct rootfs *fs, const struct tunable *t, const char *path, char *out,
+		    size_t len)
 {
 	char buf[TUNE_VALUE_MAX];
 	int err = rootfs_read_str(fs, path, buf, sizeof(buf));
@@ -163,7 +162,7 @@ static int plan_file(const struct rootfs *fs, const struct tune_ctx *ctx, const 
 		     size_t whylen)
 {
 	char old[TUNE_VALUE_MAX], nw[TUNE_VALUE_MAX];
-	struct tune_change c = { .id = t->id };
+	struct tune_change c = {.id = t->id};
 	int rc;
 
 	why[0] = '\0';
@@ -180,8 +179,8 @@ static int plan_file(const struct rootfs *fs, const struct tune_ctx *ctx, const 
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc < 0) {
-		snprintf(why, whylen, "skipped: %s holds '%.64s', which rtready does not know", path,
-			 old);
+		snprintf(why, whylen, "skipped: %s holds '%.64s', which rtready does not know",
+			 path, old);
 		return 0;
 	}
 	if (rc == 0) {
@@ -197,8 +196,8 @@ static int plan_file(const struct rootfs *fs, const struct tune_ctx *ctx, const 
 }
 
 /* A tunable with exactly one file: its note, if any, goes into the plan. */
-static int plan_single(const struct rootfs *fs, const struct tune_ctx *ctx,
-		       const struct tunable *t, struct tune_plan *out)
+static int plan_single(const struct rootfs *fs, const struct tune_ctx *ctx, const struct tunable *t,
+		       struct tune_plan *out)
 {
 	char why[512];
 	int err = plan_file(fs, ctx, t, t->pattern, NULL, out, why, sizeof(why));
@@ -299,8 +298,8 @@ static int plan_irqs(const struct rootfs *fs, const struct tune_ctx *ctx, const 
 	}
 	free(irqs);
 	if (err == 0 && fine)
-		err = tune_plan_note(out, t->id, "already right: %zu IRQ(s) already off the RT CPUs",
-				     fine);
+		err = tune_plan_note(out, t->id,
+				     "already right: %zu IRQ(s) already off the RT CPUs", fine);
 	if (err == 0 && skipped)
 		err = tune_plan_note(out, t->id, "%zu IRQ(s) skipped, the first: %s", skipped,
 				     first_skip);
@@ -355,10 +354,12 @@ static int plan_governor(const struct rootfs *fs, const struct tune_ctx *ctx,
 		if (err == 0 && why[0])
 			err = tune_plan_note(out, t->id, "CPU %d: %s", cpu, why);
 	}
-	err = err ? err : note_missing(out, t->id, &missing,
-				       "no cpufreq (usual in a VM, or no driver loaded)");
-	err = err ? err : note_missing(out, t->id, &noperf,
-				       "the cpufreq driver offers no 'performance' governor");
+	err = err ? err
+		  : note_missing(out, t->id, &missing,
+				 "no cpufreq (usual in a VM, or no driver loaded)");
+	err = err ? err
+		  : note_missing(out, t->id, &noperf,
+				 "the cpufreq driver offers no 'performance' governor");
 	rtr_cpuset_free(&missing);
 	rtr_cpuset_free(&noperf);
 	return err;
@@ -390,8 +391,9 @@ static int plan_idle(const struct rootfs *fs, const struct tune_ctx *ctx, const 
 			    tunable_path(path, sizeof(path), t->pattern, cpu, s))
 				break;
 			if (rootfs_read_int64(fs, lat_path, &lat_us))
-				break;	/* no more states */
-			/* The exit latency (µs) is what an interrupt waits for when the CPU is in it. */
+				break; /* no more states */
+			/* The exit latency (µs) is what an interrupt waits for when the CPU is in
+			 * it. */
 			if (lat_us <= bound_us) {
 				shallow++;
 				continue;
@@ -406,8 +408,9 @@ static int plan_idle(const struct rootfs *fs, const struct tune_ctx *ctx, const 
 				err = tune_plan_note(out, t->id, "CPU %d: %s", cpu, why);
 		}
 	}
-	err = err ? err : note_missing(out, t->id, &missing,
-				       "no cpuidle (usual in a VM: the host decides)");
+	err = err ? err
+		  : note_missing(out, t->id, &missing,
+				 "no cpuidle (usual in a VM: the host decides)");
 	if (err == 0 && already)
 		err = tune_plan_note(out, t->id, "already right: %zu deep idle state(s) disabled",
 				     already);
@@ -426,32 +429,46 @@ static int plan_idle(const struct rootfs *fs, const struct tune_ctx *ctx, const 
  * on purpose), and user tasks with a realtime policy (the application
  * itself; pin it with taskset or rtready run).
  */
-static int plan_tasks(const struct rootfs *fs, const struct tune_ctx *ctx,
-		      const struct tunable *t, int skip_pid, struct tune_plan *out)
+static bool selected(const struct tune_settings *s, int pid)
+{
+	if (pid == s->skip_pid)
+		return false;
+	if (!s->only_pids)
+		return true;
+	for (size_t i = 0; i < s->n_only_pids; i++)
+		if (s->only_pids[i] == pid)
+			return true;
+	return false;
+}
+
+static int plan_tasks(const struct rootfs *fs, const struct tune_ctx *ctx, const struct tunable *t,
+		      const struct tune_settings *s, struct tune_plan *out)
 {
 	size_t per_cpu = 0, pinned = 0, rt_user = 0, fine = 0;
-	struct tasks_facts tf = { 0 };
+	struct tasks_facts tf = {0};
 	int err = 0;
 
 	if (!fs->host)
-		return tune_plan_note(out, t->id, "skipped: tasks are moved only on the live system");
+		return tune_plan_note(out, t->id,
+				      "skipped: tasks are moved only on the live system");
 	probe_tasks(fs, &tf);
 	if (tf.err == -ENOMEM) {
 		probe_tasks_free(&tf);
 		return -ENOMEM;
 	}
 	if (tf.err) {
-		err = tune_plan_note(out, t->id, "skipped: cannot list tasks: %s", strerror(-tf.err));
+		err =
+		    tune_plan_note(out, t->id, "skipped: cannot list tasks: %s", strerror(-tf.err));
 		probe_tasks_free(&tf);
 		return err;
 	}
 	for (size_t i = 0; i < tf.n && err == 0; i++) {
 		const struct task_info *ti = &tf.tasks[i];
 		char old[TUNE_VALUE_MAX], nw[TUNE_VALUE_MAX];
-		struct tune_change c = { .id = t->id };
+		struct tune_change c = {.id = t->id};
 		int rc;
 
-		if (ti->pid == skip_pid || ti->allowed_err)
+		if (!selected(s, ti->pid) || ti->allowed_err)
 			continue;
 		if (ti->per_cpu) {
 			per_cpu++;
@@ -483,19 +500,22 @@ static int plan_tasks(const struct rootfs *fs, const struct tune_ctx *ctx,
 		err = tune_plan_add(out, &c);
 	}
 	if (err == 0 && fine)
-		err = tune_plan_note(out, t->id, "already right: %zu task(s) already off the RT CPUs",
-				     fine);
+		err = tune_plan_note(out, t->id,
+				     "already right: %zu task(s) already off the RT CPUs", fine);
 	if (err == 0 && per_cpu)
-		err = tune_plan_note(out, t->id,
-				     "left alone: %zu per-CPU kernel thread(s) (the kernel fixes their CPU)",
-				     per_cpu);
+		err = tune_plan_note(
+		    out, t->id,
+		    "left alone: %zu per-CPU kernel thread(s) (the kernel fixes their CPU)",
+		    per_cpu);
 	if (err == 0 && pinned)
-		err = tune_plan_note(out, t->id,
-				     "left alone: %zu task(s) allowed only on RT CPUs (placed there on purpose)",
-				     pinned);
+		err = tune_plan_note(
+		    out, t->id,
+		    "left alone: %zu task(s) allowed only on RT CPUs (placed there on purpose)",
+		    pinned);
 	if (err == 0 && rt_user)
 		err = tune_plan_note(out, t->id,
-				     "left alone: %zu realtime user task(s) allowed on all CPUs; pin them to the RT CPUs yourself",
+				     "left alone: %zu realtime user task(s) allowed on all CPUs; "
+				     "pin them to the RT CPUs yourself",
 				     rt_user);
 	probe_tasks_free(&tf);
 	return err;
@@ -503,7 +523,7 @@ static int plan_tasks(const struct rootfs *fs, const struct tune_ctx *ctx,
 
 int plan_build(const struct rootfs *fs, const struct tune_settings *s, struct tune_plan *out)
 {
-	struct tune_ctx ctx = { &s->rt, &s->nonrt };
+	struct tune_ctx ctx = {&s->rt, &s->nonrt};
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -517,7 +537,7 @@ int plan_build(const struct rootfs *fs, const struct tune_settings *s, struct tu
 			err = plan_irqs(fs, &ctx, t, out);
 			break;
 		case TUNE_TASKS:
-			err = plan_tasks(fs, &ctx, t, s->skip_pid, out);
+			err = plan_tasks(fs, &ctx, t, s, out);
 			break;
 		case TUNE_GOVERNOR:
 			err = plan_governor(fs, &ctx, t, out);

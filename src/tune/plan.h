@@ -22,11 +22,13 @@
 #define TUNE_IDLE_MAX_LATENCY_US_DEFAULT 10
 
 struct tune_settings {
-	struct rtr_cpuset rt;		/* the RT CPUs */
-	struct rtr_cpuset nonrt;	/* online CPUs that are not RT; must not be empty */
-	bool enabled[TUNE_COUNT];	/* which tunables to plan */
-	int64_t idle_max_latency_us;	/* bound on an idle state's exit latency */
-	int skip_pid;			/* a process left alone (rtready itself); 0: none */
+	struct rtr_cpuset rt;	     /* the RT CPUs */
+	struct rtr_cpuset nonrt;     /* online CPUs that are not RT; must not be empty */
+	bool enabled[TUNE_COUNT];    /* which tunables to plan */
+	int64_t idle_max_latency_us; /* bound on an idle state's exit latency */
+	int skip_pid;		     /* a process left alone (rtready itself); 0: none */
+	const int *only_pids;	     /* move only these processes' threads; NULL: all */
+	size_t n_only_pids;
 };
 
 /*
@@ -34,16 +36,16 @@ struct tune_settings {
  * (/sys/devices/system/cpu/isolated; empty when absent).
  * Return: 0 or -errno when the online list cannot be read or parsed.
  */
-int plan_read_cpus(const struct rootfs *fs, struct rtr_cpuset *online,
-		   struct rtr_cpuset *isolated) __attribute__((warn_unused_result));
+int plan_read_cpus(const struct rootfs *fs, struct rtr_cpuset *online, struct rtr_cpuset *isolated)
+    __attribute__((warn_unused_result));
 
 /*
  * Read a file a tunable covers and give the value stored in the journal
  * (normalized, see tunable_normalize()).
  * Return: 0 or -errno (-ENOENT when the file is absent).
  */
-int plan_read_value(const struct rootfs *fs, const struct tunable *t, const char *path,
-		    char *out, size_t len) __attribute__((warn_unused_result));
+int plan_read_value(const struct rootfs *fs, const struct tunable *t, const char *path, char *out,
+		    size_t len) __attribute__((warn_unused_result));
 
 /*
  * Fill @out with every change @s asks for, and a note for each tunable
@@ -52,6 +54,6 @@ int plan_read_value(const struct rootfs *fs, const struct tunable *t, const char
  * Return: 0 or -ENOMEM; unreadable files become notes, not errors.
  */
 int plan_build(const struct rootfs *fs, const struct tune_settings *s, struct tune_plan *out)
-	__attribute__((warn_unused_result));
+    __attribute__((warn_unused_result));
 
 #endif

@@ -137,6 +137,8 @@ static int compute_timer_migration(const struct tune_ctx *ctx, const char *old, 
 	return put(out, len, "0");
 }
 
+/* One row per tunable reads better than one field per line. */
+/* clang-format off */
 static const struct tunable table[TUNE_COUNT] = {
 	[TUNE_RT_THROTTLING] = {
 		TUNE_RT_THROTTLING, "rt-throttling", "sched.rt_throttling", "--keep-throttling",
@@ -196,6 +198,7 @@ static const struct tunable table[TUNE_COUNT] = {
 		"lockup detectors only on the non-RT CPUs (kernel.watchdog_cpumask)",
 	},
 };
+/* clang-format on */
 
 const struct tunable *tunable_get(enum tune_id id)
 {
@@ -235,7 +238,7 @@ static bool match(const char *pat, const char *s)
 
 bool tunable_path_allowed(const struct tunable *t, const char *path)
 {
-	static const char *const prefixes[] = { "/proc/sys/", "/proc/irq/", "/sys/" };
+	static const char *const prefixes[] = {"/proc/sys/", "/proc/irq/", "/sys/"};
 	bool under = false;
 
 	if (!t || !t->pattern || !path)
@@ -247,7 +250,7 @@ bool tunable_path_allowed(const struct tunable *t, const char *path)
 
 int tunable_path(char *buf, size_t len, const char *pattern, int a, int b)
 {
-	const int nums[2] = { a, b };
+	const int nums[2] = {a, b};
 	size_t pos = 0;
 	int used = 0;
 
@@ -270,7 +273,7 @@ int tunable_path(char *buf, size_t len, const char *pattern, int a, int b)
 		}
 	}
 	if (used < 2 && nums[used] >= 0)
-		return -EINVAL;	/* a number given for a '#' that is not there */
+		return -EINVAL; /* a number given for a '#' that is not there */
 	if (len == 0)
 		return -ENAMETOOLONG;
 	buf[pos] = '\0';
@@ -302,8 +305,7 @@ int tunable_normalize(enum tune_value_kind kind, const char *content, char *out,
 	return 0;
 }
 
-int tunable_format_mask_like(const struct rtr_cpuset *set, const char *like, char *out,
-			     size_t len)
+int tunable_format_mask_like(const struct rtr_cpuset *set, const char *like, char *out, size_t len)
 {
 	size_t n = strlen(like), digits = 0;
 	int c;
@@ -338,9 +340,9 @@ int tunable_format_mask_like(const struct rtr_cpuset *set, const char *like, cha
 }
 
 static const char *const state_names[] = {
-	[CHANGE_PENDING] = "pending",	 [CHANGE_ATTEMPTING] = "attempting",
-	[CHANGE_APPLIED] = "applied",	 [CHANGE_FAILED] = "failed",
-	[CHANGE_REVERTED] = "reverted", [CHANGE_REVERT_FAILED] = "revert-failed",
+    [CHANGE_PENDING] = "pending",   [CHANGE_ATTEMPTING] = "attempting",
+    [CHANGE_APPLIED] = "applied",   [CHANGE_FAILED] = "failed",
+    [CHANGE_REVERTED] = "reverted", [CHANGE_REVERT_FAILED] = "revert-failed",
 };
 
 const char *change_state_name(enum change_state s)

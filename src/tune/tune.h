@@ -33,22 +33,22 @@ enum tune_id {
 
 /* How a file's content maps to the value we store and write back. */
 enum tune_value_kind {
-	TUNE_VAL_PLAIN,		/* the content, trailing white space removed */
-	TUNE_VAL_SELECTOR,	/* "always [madvise] never": the word in brackets */
-	TUNE_VAL_AFFINITY,	/* not a file: a task's CPU list (sched_setaffinity) */
+	TUNE_VAL_PLAIN,	   /* the content, trailing white space removed */
+	TUNE_VAL_SELECTOR, /* "always [madvise] never": the word in brackets */
+	TUNE_VAL_AFFINITY, /* not a file: a task's CPU list (sched_setaffinity) */
 };
 
 /* What the new values are computed from. */
 struct tune_ctx {
 	const struct rtr_cpuset *rt;	/* the CPUs reserved for realtime work */
-	const struct rtr_cpuset *nonrt;	/* the online CPUs that are not RT (never empty) */
+	const struct rtr_cpuset *nonrt; /* the online CPUs that are not RT (never empty) */
 };
 
 struct tunable {
 	enum tune_id id;
 	const char *name;	/* "rt-throttling": journal and JSON key */
 	const char *check_id;	/* the `rtready check` id this fixes */
-	const char *switch_opt;	/* the option that leaves it alone */
+	const char *switch_opt; /* the option that leaves it alone */
 	/*
 	 * The files it may write: '#' stands for a decimal number (an IRQ, a
 	 * CPU, an idle state). NULL for tasks. Apply and revert refuse any
@@ -57,14 +57,14 @@ struct tunable {
 	 */
 	const char *pattern;
 	enum tune_value_kind kind;
-	const char *sysctl;	/* its sysctl name when it is one, for sysctl.d; else NULL */
+	const char *sysctl; /* its sysctl name when it is one, for sysctl.d; else NULL */
 	/*
 	 * The new value for an @old value: Return: 1 with the value in @out,
 	 * 0 when @old is already right, -EINVAL when @old cannot be parsed,
 	 * -ENOSPC when @out is too small.
 	 */
 	int (*compute)(const struct tune_ctx *ctx, const char *old, char *out, size_t len);
-	const char *what;	/* one line for --help and notes */
+	const char *what; /* one line for --help and notes */
 };
 
 /* The table, indexed by enum tune_id. */
@@ -97,16 +97,15 @@ int tunable_normalize(enum tune_value_kind kind, const char *content, char *out,
  * commas), as the kernel prints /proc/irq/default_smp_affinity.
  * Return: 0, -ERANGE (a CPU beyond @like's width), -ENOSPC, -EINVAL.
  */
-int tunable_format_mask_like(const struct rtr_cpuset *set, const char *like, char *out,
-			     size_t len);
+int tunable_format_mask_like(const struct rtr_cpuset *set, const char *like, char *out, size_t len);
 
 /* The journal's view of one change, and its progress. */
 enum change_state {
-	CHANGE_PENDING,		/* planned, not tried */
-	CHANGE_ATTEMPTING,	/* journalled just before the write: it may have landed */
+	CHANGE_PENDING,	   /* planned, not tried */
+	CHANGE_ATTEMPTING, /* journalled just before the write: it may have landed */
 	CHANGE_APPLIED,
-	CHANGE_FAILED,		/* the kernel refused it (err) */
-	CHANGE_REVERTED,	/* put back, or nothing was left to put back */
+	CHANGE_FAILED,	 /* the kernel refused it (err) */
+	CHANGE_REVERTED, /* put back, or nothing was left to put back */
 	CHANGE_REVERT_FAILED,
 };
 
@@ -116,15 +115,15 @@ int change_state_parse(const char *name);
 
 struct tune_change {
 	enum tune_id id;
-	char *path;		/* the file written; NULL for a task */
-	int tid;		/* a task: its thread id ... */
-	uint64_t start_ticks;	/* ... and start time, so a reused tid is never touched */
-	char *label;		/* "virtio0-config", a task's comm; may be NULL */
+	char *path;	      /* the file written; NULL for a task */
+	int tid;	      /* a task: its thread id ... */
+	uint64_t start_ticks; /* ... and start time, so a reused tid is never touched */
+	char *label;	      /* "virtio0-config", a task's comm; may be NULL */
 	char *old_value;
 	char *new_value;
 	enum change_state state;
-	int err;		/* errno of the last failed write, 0 */
-	char *note;		/* what apply or revert saw (effective affinity, ...); may be NULL */
+	int err;    /* errno of the last failed write, 0 */
+	char *note; /* what apply or revert saw (effective affinity, ...); may be NULL */
 };
 
 /* A remark about a tunable that gave no change: skipped, already right. */
@@ -146,9 +145,9 @@ void tune_plan_free(struct tune_plan *p);
 /* Append a change (strings copied; NULLs allowed for label/note). Return: 0 or -ENOMEM. */
 int tune_plan_add(struct tune_plan *p, const struct tune_change *c);
 int tune_plan_note(struct tune_plan *p, enum tune_id id, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Replace a change's note (copied; NULL clears). Return: 0 or -ENOMEM. */
 int tune_change_set_note(struct tune_change *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 #endif

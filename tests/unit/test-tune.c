@@ -155,8 +155,10 @@ static void test_paths(void **st)
 	assert_false(tunable_path_allowed(irq, "/proc/irq/24/smp_affinity_list/x"));
 	assert_false(tunable_path_allowed(irq, "/etc/passwd"));
 	assert_false(tunable_path_allowed(tunable_get(TUNE_TASKS), "/proc/1/stat"));
-	assert_true(tunable_path_allowed(idle, "/sys/devices/system/cpu/cpu12/cpuidle/state3/disable"));
-	assert_false(tunable_path_allowed(idle, "/sys/devices/system/cpu/cpu1/cpuidle/state/disable"));
+	assert_true(
+	    tunable_path_allowed(idle, "/sys/devices/system/cpu/cpu12/cpuidle/state3/disable"));
+	assert_false(
+	    tunable_path_allowed(idle, "/sys/devices/system/cpu/cpu1/cpuidle/state/disable"));
 	assert_int_equal(tunable_path(buf, sizeof(buf), idle->pattern, 3, 2), 0);
 	assert_string_equal(buf, "/sys/devices/system/cpu/cpu3/cpuidle/state2/disable");
 	assert_int_equal(tunable_path(buf, sizeof(buf), idle->pattern, 3, -1), -EINVAL);
@@ -172,8 +174,8 @@ static void test_values(void **st)
 	char out[64];
 
 	(void)st;
-	assert_int_equal(tunable_normalize(TUNE_VAL_SELECTOR, "always [madvise] never\n", out,
-					   sizeof(out)), 0);
+	assert_int_equal(
+	    tunable_normalize(TUNE_VAL_SELECTOR, "always [madvise] never\n", out, sizeof(out)), 0);
 	assert_string_equal(out, "madvise");
 	assert_int_equal(tunable_normalize(TUNE_VAL_SELECTOR, "always madvise", out, sizeof(out)),
 			 -EINVAL);
@@ -202,7 +204,7 @@ static void test_compute(void **st)
 	(void)st;
 	settings(&s, "2-3");
 	assert_int_equal(rtr_cpuset_parse_list(&s.nonrt, "0-1"), 0);
-	ctx = (struct tune_ctx){ &s.rt, &s.nonrt };
+	ctx = (struct tune_ctx){&s.rt, &s.nonrt};
 	assert_int_equal(tunable_get(TUNE_RT_THROTTLING)->compute(&ctx, "950000", out, 64), 1);
 	assert_string_equal(out, "-1");
 	assert_int_equal(tunable_get(TUNE_RT_THROTTLING)->compute(&ctx, "-1", out, 64), 0);
@@ -244,15 +246,15 @@ static void test_plan(void **st)
 	c = find(&p, "/proc/irq/24/smp_affinity_list");
 	assert_string_equal(c->new_value, "0");
 	assert_string_equal(c->label, "virtio0-config");
-	assert_null(find(&p, "/proc/irq/25/smp_affinity_list"));	/* already off CPU 1 */
+	assert_null(find(&p, "/proc/irq/25/smp_affinity_list")); /* already off CPU 1 */
 	assert_string_equal(find(&p, "/proc/irq/26/smp_affinity_list")->new_value, "0");
 	assert_string_equal(find(&p, "/sys/devices/virtual/workqueue/cpumask")->new_value, "1");
 	c = find(&p, "/sys/kernel/mm/transparent_hugepage/enabled");
 	assert_string_equal(c->old_value, "always");
 	assert_string_equal(c->new_value, "madvise");
 	assert_string_equal(
-		find(&p, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor")->new_value,
-		"performance");
+	    find(&p, "/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor")->new_value,
+	    "performance");
 	/* Only the state whose exit latency is above 10 us. */
 	assert_null(find(&p, "/sys/devices/system/cpu/cpu1/cpuidle/state1/disable"));
 	c = find(&p, "/sys/devices/system/cpu/cpu1/cpuidle/state2/disable");
@@ -283,7 +285,8 @@ static void test_plan(void **st)
 		bool noted = false;
 
 		for (size_t i = 0; i < p.n_notes; i++)
-			noted |= p.notes[i].id == TUNE_GOVERNOR && strstr(p.notes[i].text, "no cpufreq");
+			noted |=
+			    p.notes[i].id == TUNE_GOVERNOR && strstr(p.notes[i].text, "no cpufreq");
 		assert_true(noted);
 	}
 	tune_plan_free(&p);
@@ -293,7 +296,7 @@ static void test_plan(void **st)
 
 static void test_apply_revert(void **st)
 {
-	struct journal j = { 0 }, k;
+	struct journal j = {0}, k;
 	struct apply_result res;
 	struct tune_settings s;
 	struct rootfs fs;
@@ -418,8 +421,8 @@ static void test_boot(void **st)
 	settings(&s, "1");
 	s.enabled[TUNE_IRQ_DEFAULT] = s.enabled[TUNE_IRQS] = false;
 	s.enabled[TUNE_TIMER_MIGRATION] = false;
-	b = (struct boot_settings){ &s.rt, &s.nonrt, s.enabled, 10, "/var/lib/rtready",
-				    "/usr/bin/rtready" };
+	b = (struct boot_settings){&s.rt, &s.nonrt,	      s.enabled,
+				   10,	  "/var/lib/rtready", "/usr/bin/rtready"};
 	boot_cmdline(&b, &cmd);
 	assert_string_equal(strbuf_str(&cmd),
 			    "isolcpus=managed_irq,domain,1 nohz_full=1 rcu_nocbs=1 irqaffinity=0");
@@ -464,8 +467,8 @@ static void test_options(void **st)
 	assert_int_equal(o.mode, TUNE_MODE_PLAN);
 	assert_true(o.enabled[TUNE_IRQS]);
 	tune_opts_free(&o);
-	assert_int_equal(parse(&o, err, "--rt-cpus", "1", "--apply", "--no-irqs",
-			       "--keep-throttling", NULL), 0);
+	assert_int_equal(
+	    parse(&o, err, "--rt-cpus", "1", "--apply", "--no-irqs", "--keep-throttling", NULL), 0);
 	assert_int_equal(o.mode, TUNE_MODE_APPLY);
 	assert_false(o.enabled[TUNE_IRQS]);
 	assert_false(o.enabled[TUNE_IRQ_DEFAULT]);
@@ -495,14 +498,10 @@ static void test_options(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_paths),
-		cmocka_unit_test(test_values),
-		cmocka_unit_test(test_compute),
-		cmocka_unit_test(test_plan),
-		cmocka_unit_test(test_apply_revert),
-		cmocka_unit_test(test_journal_tamper),
-		cmocka_unit_test(test_boot),
-		cmocka_unit_test(test_options),
+	    cmocka_unit_test(test_paths),	 cmocka_unit_test(test_values),
+	    cmocka_unit_test(test_compute),	 cmocka_unit_test(test_plan),
+	    cmocka_unit_test(test_apply_revert), cmocka_unit_test(test_journal_tamper),
+	    cmocka_unit_test(test_boot),	 cmocka_unit_test(test_options),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
