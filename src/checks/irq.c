@@ -299,8 +299,10 @@ static void check_effective(const struct check_ctx *ctx, struct check_out *out)
 	strbuf_printf(ev, "; %zu delivered outside the requested CPUs, %zu of them onto RT CPUs: "
 			  "%s%s.",
 		      outside, onto_rt, strbuf_str(&list), outside > LIST_MAX ? "; ..." : "");
-	strbuf_puts(&out->fix, "The interrupt chip cannot deliver these IRQs where asked (a "
-			       "hardware or driver limit): request a set it supports (often a "
+	strbuf_puts(&out->fix, "Right after an affinity change the old CPU can show here until "
+			       "the IRQ fires again (x86 moves it then): check again first. "
+			       "Otherwise the interrupt chip cannot deliver these IRQs where asked "
+			       "(a hardware or driver limit): request a set it supports (often a "
 			       "single CPU, or the CPUs of one cluster or node) with echo CPU > "
 			       "/proc/irq/N/smp_affinity_list and read effective_affinity_list "
 			       "back; otherwise move the RT work to CPUs these IRQs cannot reach. "
