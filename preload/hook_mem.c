@@ -18,6 +18,14 @@
 
 #include "internal.h"
 
+/* musl's <malloc.h> has no mallopt parameters (its mallopt does nothing); glibc's values. */
+#ifndef M_TRIM_THRESHOLD
+#define M_TRIM_THRESHOLD -1
+#endif
+#ifndef M_MMAP_MAX
+#define M_MMAP_MAX -4
+#endif
+
 static void *(*real_malloc)(size_t);
 static void *(*real_calloc)(size_t, size_t);
 static void *(*real_realloc)(void *, size_t);

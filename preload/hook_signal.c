@@ -131,7 +131,9 @@ PL_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *
 }
 
 /* BSD semantics, as glibc's signal(): restart system calls, block the signal in its handler. */
-PL_EXPORT __sighandler_t signal(int sig, __sighandler_t handler)
+typedef void (*pl_sighandler)(int);
+
+PL_EXPORT pl_sighandler signal(int sig, pl_sighandler handler)
 {
 	struct sigaction sa, old;
 

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -97,9 +98,17 @@ void pl_refresh_sched(struct pl_thread *t)
 	 * Read the generation first: a change that lands while we read the
 	 * policy bumps it again, and the next check re-reads.
 	 */
+	static long (*raw_syscall)(long, ...);
 	unsigned gen = atomic_load_explicit(&pl_sched_gen, memory_order_relaxed);
 	int saved = errno;
-	int policy = sched_getscheduler(0);
+	int policy;
+
+	/*
+	 * The system call, not sched_getscheduler(): musl's is an ENOSYS stub,
+	 * and for pid 0 the kernel answers for the calling thread.
+	 */
+	PL_REAL(raw_syscall, "syscall");
+	policy = raw_syscall ? (int)raw_syscall(SYS_sched_getscheduler, 0) : -1;
 
 	errno = saved;
 	if (policy >= 0)
