@@ -15,6 +15,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_latency.h"
 #include "measure/histfile.h"
+#include "measure/trace.h"
 #include "probe/rootfs.h"
 #include "render/json.h"
 #include "render/latency.h"
@@ -43,6 +44,11 @@ static const char usage_text[] =
 	"      --bucket NS       histogram bucket width in ns (default 1000)\n"
 	"      --histfile FILE   also write the histogram in cyclictest's file format\n"
 	"  -b, --threshold US    stop at the first wake-up later than US; exit 1\n"
+	"      --trace           with --threshold: record a kernel trace (scheduler, IRQs,\n"
+	"                        timers), stop it at the hit and explain what delayed the\n"
+	"                        thread (root; needs tracefs)\n"
+	"      --trace-file FILE save the trace around the hit there (implies --trace;\n"
+	"                        default: latency-trace.txt beside --output, or here)\n"
 	"      --dma-latency US  hold /dev/cpu_dma_latency at US for the run (default:\n"
 	"                        leave it alone and report its state)\n"
 	"      --load KIND       put the machine under load while measuring, at\n"
@@ -143,6 +149,12 @@ static int opts_check(struct latency_opts *o, char *err, size_t errlen)
 			 LATENCY_MAX_BUCKETS);
 		return -EINVAL;
 	}
+	if (o->trace && !c->threshold_ns) {
+		snprintf(err, errlen,
+			 "--trace needs --threshold US: the trace is stopped and explained at the "
+			 "first wake-up later than that");
+		return -EINVAL;
+	}
 	if (o->histfile && !histfile_bucket_ok(c->bucket_ns)) {
 		snprintf(err, errlen,
 			 "--histfile needs microsecond rows: --bucket must divide 1000 ns or be a "
@@ -156,7 +168,7 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 {
 	enum {
 		OPT_POLICY = 256, OPT_NO_MLOCK, OPT_BUCKET, OPT_HISTFILE, OPT_DMA, OPT_LOAD,
-		OPT_OUTPUT, OPT_LAPTOP, OPT_HELP,
+		OPT_OUTPUT, OPT_LAPTOP, OPT_HELP, OPT_TRACE, OPT_TRACE_FILE,
 	};
 	static const struct option longopts[] = {
 		{ "affinity", required_argument, NULL, 'a' },
@@ -176,6 +188,8 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 		{ "threshold", required_argument, NULL, 'b' },
 		{ "breaktrace", required_argument, NULL, 'b' },
 		{ "dma-latency", required_argument, NULL, OPT_DMA },
+		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "trace-file", required_argument, NULL, OPT_TRACE_FILE },
 		{ "load", required_argument, NULL, OPT_LOAD },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "format", required_argument, NULL, 'f' },
@@ -273,6 +287,16 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 			break;
 		case OPT_OUTPUT:
 			o->output = optarg;
+			break;
+		case OPT_TRACE_FILE:
+			if (!optarg[0]) {
+				snprintf(err, errlen, "--trace-file: the name is empty");
+				rc = -EINVAL;
+			}
+			o->trace_file = optarg;
+			/* fall through */
+		case OPT_TRACE:
+			o->trace = true;
 			break;
 		case OPT_HELP:
 			o->help = true;
@@ -435,20 +459,64 @@ static int outcome(const struct latency_result *r)
 	return EXIT_OK;
 }
 
+/* --trace: set the kernel trace up before the run. */
+static int trace_begin(const struct latency_opts *o, struct trace_session **ts)
+{
+	struct trace_options to = { .file = o->trace_file };
+	char why[512] = "", file[4096];
+	int err;
+
+	if (!to.file) {
+		err = trace_default_file(o->output, file, sizeof(file));
+		if (err) {
+			cli_error("latency", "--trace: the --output name is too long for a trace file");
+			return err;
+		}
+		to.file = file;
+	}
+	err = trace_session_start(&to, ts, why, sizeof(why));
+	if (err)
+		cli_error("latency", "--trace: %s", why[0] ? why : strerror(-err));
+	return err;
+}
+
+/* --trace, after the run: read back the window of a hit and explain it into @res. */
+static void trace_end(struct trace_session *ts, struct latency_result *res)
+{
+	int err = trace_session_collect(ts, res, &res->trace);
+
+	if (err)
+		cli_error("latency", "--trace: cannot analyse the trace: %s", strerror(-err));
+	else if (res->trace->file_error[0])
+		cli_error("latency", "--trace: cannot write %s: %s", res->trace->file,
+			  res->trace->file_error);
+}
+
 static int measure(const struct latency_opts *o, struct latency_result *res,
 		   const struct cli_output *out)
 {
 	struct live_ctx live = { stdout, &o->cfg, false };
 	struct latency_run *run = NULL;
+	struct trace_session *ts = NULL;
 	char why[512] = "";
+	sigset_t held;
 	bool show;
 	int err;
 
+	/* Stop signals wait until the trace is put back (the run takes them meanwhile). */
+	if (o->trace) {
+		trace_signals_hold(&held);
+		err = trace_begin(o, &ts);
+		if (err)
+			goto trace_out;
+	}
 	err = latency_run_start(&o->cfg, o->dma_us, &run, why, sizeof(why));
 	if (err) {
 		cli_error("latency", "%s", why[0] ? why : strerror(-err));
-		return err;
+		goto trace_out;
 	}
+	if (ts)
+		latency_run_on_threshold(run, trace_session_hit, ts);
 	/* Live lines only on a terminal, and never into the JSON on standard output. */
 	show = !o->quiet && isatty(STDOUT_FILENO) && !(o->format == FORMAT_JSON && !out->path);
 	latency_run_wait(run, show ? LIVE_REFRESH_NS : 0, show ? live_tick : NULL, &live);
@@ -458,6 +526,13 @@ static int measure(const struct latency_opts *o, struct latency_result *res,
 		cli_error("latency", "cannot collect the results: %s", strerror(-err));
 	else if (show)
 		fputc('\n', stdout);
+	if (ts && !err)
+		trace_end(ts, res);
+trace_out:
+	if (o->trace) {
+		trace_session_free(ts);
+		trace_signals_release(&held);
+	}
 	return err;
 }
 

@@ -25,6 +25,8 @@ struct latency_opts {
 	int32_t dma_us;			/* --dma-latency US; -1: leave it alone */
 	bool has_load;			/* --load KIND given */
 	enum latency_load_kind load;
+	bool trace;			/* --trace: explain a threshold hit from the kernel trace */
+	const char *trace_file;		/* --trace-file FILE (implies --trace) */
 	bool help;
 	bool version;
 };

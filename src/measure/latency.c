@@ -62,6 +62,8 @@ struct worker {
 	uint64_t missed;
 	uint64_t hit_cycle;
 	uint64_t hit_ns;
+	int64_t hit_expected_ns;
+	int64_t hit_woken_ns;
 	int err;
 	/* Read by the main thread while the worker runs: a line of its own. */
 	struct live live __attribute__((aligned(64)));
@@ -96,6 +98,8 @@ struct latency_run {
 	int signo;
 	struct timespec stopped;
 	bool finished;
+	void (*on_hit)(void *ctx, const struct latency_hit *hit);
+	void *on_hit_ctx;
 };
 
 void latency_config_init(struct latency_config *cfg)
@@ -153,6 +157,7 @@ void latency_result_free(struct latency_result *r)
 	}
 	free(r->cpus);
 	rtr_hist_free(&r->total);
+	free(r->trace);	/* flat (struct trace_result has no pointers) */
 	latency_config_free(&r->cfg);
 	memset(r, 0, sizeof(*r));
 }
@@ -250,6 +255,8 @@ static void *worker_main(void *arg)
 
 			w->hit_cycle = cycle - 1;
 			w->hit_ns = v;
+			w->hit_expected_ns = rtr_ts_to_ns(next);
+			w->hit_woken_ns = rtr_ts_to_ns(now);
 			atomic_compare_exchange_strong(&run->hit, &none, w->index);
 			own_stop = true;
 			break;
@@ -593,6 +600,30 @@ static int64_t now_ns(void)
 	return rtr_ts_to_ns(t);
 }
 
+void latency_run_on_threshold(struct latency_run *run,
+			      void (*fn)(void *ctx, const struct latency_hit *hit), void *ctx)
+{
+	run->on_hit = fn;
+	run->on_hit_ctx = ctx;
+}
+
+/* The worker wrote its hit fields before publishing run->hit (seq_cst), so they are visible. */
+static void call_on_hit(struct latency_run *run)
+{
+	int i = atomic_load(&run->hit);
+	struct latency_hit h;
+
+	if (!run->on_hit || i < 0)
+		return;
+	h.cpu = run->w[i].cpu;
+	h.tid = atomic_load_explicit(&run->w[i].live.tid, memory_order_relaxed);
+	h.cycle = run->w[i].hit_cycle;
+	h.late_ns = run->w[i].hit_ns;
+	h.expected_ns = run->w[i].hit_expected_ns;
+	h.woken_ns = run->w[i].hit_woken_ns;
+	run->on_hit(run->on_hit_ctx, &h);
+}
+
 void latency_run_wait(struct latency_run *run, uint64_t tick_ns,
 		      void (*tick)(void *ctx, const struct latency_live_view *v, size_t n),
 		      void *ctx)
@@ -618,6 +649,7 @@ void latency_run_wait(struct latency_run *run, uint64_t tick_ns,
 
 		if (atomic_load(&run->hit) >= 0) {
 			run->reason = LATENCY_STOP_THRESHOLD;
+			call_on_hit(run);
 			break;
 		}
 		if (atomic_load(&run->failed)) {
@@ -735,6 +767,8 @@ int latency_run_finish(struct latency_run *run, struct latency_result *res)
 			res->hit_cpu = w->cpu;
 			res->hit_cycle = w->hit_cycle;
 			res->hit_ns = w->hit_ns;
+			res->hit_expected_ns = w->hit_expected_ns;
+			res->hit_woken_ns = w->hit_woken_ns;
 		}
 	}
 	latency_stats_compute(&res->total, res->total_stats.missed, &res->total_stats);

@@ -108,6 +108,8 @@ struct latency_load_info {
 	char error[160];		/* "" when the load ran to the end */
 };
 
+struct trace_result;
+
 struct latency_result {
 	struct latency_config cfg;	/* what was asked (own copy) */
 	size_t n_cpus;
@@ -119,6 +121,9 @@ struct latency_result {
 	int hit_cpu;			/* with LATENCY_STOP_THRESHOLD: which CPU, */
 	uint64_t hit_cycle;		/* at which wake-up (0-based), */
 	uint64_t hit_ns;		/* how late */
+	int64_t hit_expected_ns;	/* with a threshold hit: the deadline (CLOCK_MONOTONIC) */
+	int64_t hit_woken_ns;		/* and the clock read after the wake-up */
+	struct trace_result *trace;	/* --trace: what the kernel trace shows (owned; may be NULL) */
 	int64_t elapsed_ns;		/* from the first deadline to the stop */
 	int error;			/* with LATENCY_STOP_ERROR: -errno of the sleep */
 	struct dma_latency_state dma;	/* /dev/cpu_dma_latency during the run */
@@ -176,6 +181,25 @@ size_t latency_run_ncpus(const struct latency_run *run);
  */
 int latency_run_finish(struct latency_run *run, struct latency_result *res)
 	__attribute__((warn_unused_result));
+
+/* A threshold hit, as the measuring thread saw it (CLOCK_MONOTONIC ns). */
+struct latency_hit {
+	int cpu;
+	pid_t tid;
+	uint64_t cycle;
+	uint64_t late_ns;
+	int64_t expected_ns;
+	int64_t woken_ns;
+};
+
+/*
+ * latency_run_on_threshold() - have latency_run_wait() call @fn, in the
+ * calling (non-realtime) thread, as soon as it learns of a threshold hit and
+ * before anything else; the measuring thread itself only sets a flag. Used
+ * by --trace to stop the kernel trace at once. Call before latency_run_wait().
+ */
+void latency_run_on_threshold(struct latency_run *run,
+			      void (*fn)(void *ctx, const struct latency_hit *hit), void *ctx);
 
 /* Free @run (NULL: no-op); restores the signal mask of latency_run_start(). */
 void latency_run_free(struct latency_run *run);

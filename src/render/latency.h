@@ -28,4 +28,12 @@ int latency_text_write(FILE *out, const struct latency_result *r, bool color);
 /* The JSON document (envelope, config, threads, summary, stop). NULL on ENOMEM. */
 json_t *latency_to_json(const struct latency_result *r, const struct host_info *host);
 
+struct trace_result;
+
+/* The "trace" object of --trace (src/measure/trace.h). NULL on ENOMEM. */
+json_t *latency_trace_to_json(const struct trace_result *t);
+
+/* The --trace explanation: a paragraph and the table of contributors. Return: 0 or -EIO. */
+int latency_trace_text_write(FILE *out, const struct trace_result *t, bool color);
+
 #endif

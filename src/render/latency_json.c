@@ -170,5 +170,7 @@ json_t *latency_to_json(const struct latency_result *r, const struct host_info *
 	}
 	json_object_set_new(root, "summary", sum);
 	json_object_set_new(root, "stop", stop(r));
+	if (r->trace)
+		json_object_set_new(root, "trace", latency_trace_to_json(r->trace));
 	return root;
 }

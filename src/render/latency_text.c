@@ -102,5 +102,7 @@ int latency_text_write(FILE *out, const struct latency_result *r, bool color)
 			": %.1f us late\n",
 			red, us(r->cfg.threshold_ns), reset, r->hit_cpu, r->hit_cycle,
 			us(r->hit_ns));
+	if (r->trace)
+		latency_trace_text_write(out, r->trace, color);
 	return ferror(out) ? -EIO : 0;
 }
