@@ -570,6 +570,8 @@ static int report_check(const struct run_opts *o, const struct run_state *st, bo
 	report_init(&r, "run");
 	rc = read_report_file(st->report_file, &text, &len);
 	rc = rc ? rc : app_check_parse(text, len, &ac);
+	if (!rc)
+		app_check_symbolize(&ac);
 	rc = rc ? rc : (extras ? app_check_to_report(&ac, &ctx, &r, extras) : -ENOMEM);
 	rc = rc ? rc : host_info(&r);
 	if (rc) {

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "run/findings.h"
+#include "run/symtab.h"
 #include "util/strbuf.h"
 
 struct app_kind {
@@ -261,6 +262,31 @@ void app_check_free(struct app_check *c)
 	free(c->procs);
 	free(c->recs);
 	memset(c, 0, sizeof(*c));
+}
+
+void app_check_symbolize(struct app_check *c)
+{
+	for (size_t i = 0; i < c->n_recs; i++) {
+		json_t *frames = c->recs[i].frames;
+
+		for (size_t k = 0; k < json_array_size(frames); k++) {
+			json_t *f = json_array_get(frames, k);
+			const char *obj = json_string_value(json_object_get(f, "obj"));
+			const char *off = json_string_value(json_object_get(f, "off"));
+			char name[256], hex[32];
+			uint64_t symoff;
+
+			if (json_object_get(f, "sym") || !obj || !off)
+				continue;
+			/* A return address: the call is just before it (as the preload does). */
+			if (symtab_lookup(obj, strtoull(off, NULL, 16) - 1, name, sizeof(name),
+					  &symoff) != 0)
+				continue;
+			snprintf(hex, sizeof(hex), "%#llx", (unsigned long long)symoff + 1);
+			json_object_set_new(f, "sym", json_string(name));
+			json_object_set_new(f, "symoff", json_string(hex));
+		}
+	}
 }
 
 bool app_check_attached(const struct app_check *c, long pid)

@@ -51,6 +51,15 @@ int app_check_parse(const char *text, size_t len, struct app_check *out)
 	__attribute__((warn_unused_result));
 void app_check_free(struct app_check *c);
 
+/*
+ * Name the frames dladdr() left unnamed from their files' symbol tables
+ * (static functions, executables without -rdynamic): adds "sym" and
+ * "symoff" to those frames. Files that cannot be read are left as they
+ * are. Relative object paths are taken from the current directory, which
+ * is the program's starting one.
+ */
+void app_check_symbolize(struct app_check *c);
+
 /* What `rtready run` knows about the program when the checker is silent. */
 struct app_context {
 	long pid;		/* the program rtready started */

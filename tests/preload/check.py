@@ -4,7 +4,8 @@
 JSON report with what the program is meant to trigger.
 
 usage: check.py [--expect ID]... [--records ID=N] [--each-count ID=N]
-                [--in-child ID] [--min-procs N] [--attached yes|no] -- PROG [ARGS]
+                [--frame ID=FUNCTION] [--in-child ID] [--min-procs N]
+                [--attached yes|no] -- PROG [ARGS]
 
 The set of finding ids must equal the --expect ids exactly (none given: no
 finding at all). Exit 77 (skip) when not root: the programs need SCHED_FIFO.
@@ -30,6 +31,7 @@ def main():
     sep = args.index("--")
     opts, cmd = args[:sep], args[sep + 1:]
     expect, records, each, child, min_procs, attached = set(), {}, {}, set(), 1, "yes"
+    frames = {}
     i = 0
     while i < len(opts):
         o, v = opts[i], opts[i + 1]
@@ -41,6 +43,9 @@ def main():
         elif o == "--each-count":
             k, n = v.split("=")
             each[k] = int(n)
+        elif o == "--frame":
+            k, n = v.split("=")
+            frames[k] = n
         elif o == "--in-child":
             child.add(v)
         elif o == "--min-procs":
@@ -85,6 +90,11 @@ def main():
     for k in child:
         if any(f["pid"] == top for f in found if f["id"] == k):
             fail("%s attributed to the program itself, expected a child" % k, report)
+    for k, name in frames.items():
+        for f in found:
+            if f["id"] == k and f["backtrace"][0].get("sym") != name:
+                fail("%s: first frame %s, expected function %s" %
+                     (k, f["backtrace"][0], name), report)
     if len({(f["id"], f.get("tid")) for f in found}) != len(found):
         fail("duplicate (id, tid) records", report)
     if attached == "yes":

@@ -5,6 +5,7 @@
  * machines), the ELF inspection that tells a static program, and the
  * reader of the runtime checker's JSON lines.
  */
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <sched.h>
@@ -22,6 +23,7 @@
 #include "run/cgroup.h"
 #include "run/exec.h"
 #include "run/findings.h"
+#include "run/symtab.h"
 
 /* o->cmd points into argv: keep it alive until the next call. */
 static char *argv_store[32];
@@ -292,6 +294,30 @@ static void test_frame_text(void **state)
 	json_decref(f);
 }
 
+/* A static function: dladdr() cannot name it, the file's .symtab can. */
+static __attribute__((noinline)) int local_marker(int x)
+{
+	return x * 3 + 1;
+}
+
+static void test_symtab(void **state)
+{
+	int (*volatile fn)(int) = local_marker;
+	char name[128];
+	uint64_t off, so = 0;
+	Dl_info info;
+
+	(void)state;
+	assert_int_equal(fn(1), 4);
+	assert_true(dladdr((void *)fn, &info) != 0);
+	off = (uint64_t)((uintptr_t)fn - (uintptr_t)info.dli_fbase);
+	assert_int_equal(symtab_lookup(info.dli_fname, off + 2, name, sizeof(name), &so), 0);
+	assert_string_equal(name, "local_marker");
+	assert_int_equal(so, 2);
+	assert_int_equal(symtab_lookup("/nonexistent/file", 0, name, sizeof(name), &so), -ENOENT);
+	assert_int_equal(symtab_lookup("/etc/hostname", 0, name, sizeof(name), &so), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_mountinfo),     cmocka_unit_test(test_self_cgroup),
 		cmocka_unit_test(test_elf),	      cmocka_unit_test(test_findings),
 		cmocka_unit_test(test_not_attached),  cmocka_unit_test(test_frame_text),
+		cmocka_unit_test(test_symtab),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

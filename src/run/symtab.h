@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Names for backtrace frames that dladdr() could not name. dladdr() only
+ * sees exported (dynamic) symbols, so static functions and everything in
+ * an executable not linked with -rdynamic come back as object+offset. The
+ * ELF file's own symbol table (.symtab, unless stripped) has them: this
+ * looks the offset up there, after the program has ended.
+ */
+#ifndef RTR_RUN_SYMTAB_H
+#define RTR_RUN_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Find the function of ELF file @path that holds @off, an offset from the
+ * object's load base as dladdr() reports it (dli_fbase). Only 64-bit ELF
+ * files of this machine's byte order are read; the file is mapped
+ * read-only and every table is bounds-checked.
+ * Return: 0 with @name (size @len) and *symoff set, -ENOENT when no
+ * function holds @off, or another -errno.
+ */
+int symtab_lookup(const char *path, uint64_t off, char *name, size_t len, uint64_t *symoff);
+
+#endif
