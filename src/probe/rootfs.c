@@ -160,6 +160,15 @@ int rootfs_read(const struct rootfs *fs, const char *path, size_t cap, char **bu
 	fd = rootfs_open_file(fs, path);
 	if (fd < 0)
 		return fd;
+	/* A snapshot file whose size already says "too big" is not read at all. */
+	{
+		struct stat st;
+
+		if (fstat(fd, &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size > cap) {
+			close(fd);
+			return -EFBIG;
+		}
+	}
 	/* procfs and sysfs report size 0: read until EOF, within the cap. */
 	for (;;) {
 		ssize_t n;
