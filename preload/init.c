@@ -133,6 +133,27 @@ static bool env_true(const char *name)
 	return v && *v && strcmp(v, "0") != 0;
 }
 
+/*
+ * `rtready run --mlock` asked for locked memory and the program cannot
+ * tell: say so on its standard error, the only channel there is without
+ * --check. ENOMEM is RLIMIT_MEMLOCK being too small, EPERM a zero limit.
+ */
+static void say_mlock_failed(int err)
+{
+	char line[256];
+	struct pl_buf b = { line, 0, sizeof(line) - 2 };
+	ssize_t n;
+
+	pl_put(&b, "rtready: run: --mlock: mlockall(MCL_CURRENT | MCL_FUTURE) failed in ");
+	pl_put(&b, program_invocation_short_name);
+	pl_put(&b, ": ");
+	pl_put(&b, strerror(err));
+	pl_put(&b, err == ENOMEM || err == EPERM ?
+		   " (RLIMIT_MEMLOCK too small; CAP_IPC_LOCK lifts it)\n" : "\n");
+	n = write(2, line, b.len);
+	(void)n;
+}
+
 __attribute__((constructor)) static void pl_init(void)
 {
 	pl_pid = getpid();
@@ -141,6 +162,8 @@ __attribute__((constructor)) static void pl_init(void)
 		/* Through our own hook, so the checks know memory is locked. */
 		if (mlockall(MCL_CURRENT | MCL_FUTURE) == 0)
 			pl_mlock_by_rtready = true;
+		else
+			say_mlock_failed(errno);
 	}
 	if (!pl_enabled)
 		return;
