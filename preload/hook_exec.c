@@ -17,7 +17,7 @@
 
 #include "internal.h"
 
-#define MAX_ARGS 4096
+#define MAX_ARGS 1024	/* 8 KiB of stack: execl() callers pass a handful */
 
 static int (*real_execve)(const char *, char *const[], char *const[]);
 static int (*real_execv)(const char *, char *const[]);
