@@ -151,6 +151,7 @@ static void probe_preempt(const struct rootfs *fs, struct kernel_facts *k)
 {
 	k->preempt_err = rootfs_read_str(fs, "/sys/kernel/debug/sched/preempt", k->preempt_modes,
 					 sizeof(k->preempt_modes));
+	knob_sanitize(k->preempt_modes);
 	if (k->preempt_err)
 		k->preempt_modes[0] = '\0';
 	else
@@ -194,6 +195,8 @@ void probe_kernel(const struct rootfs *fs, struct kernel_facts *k)
 		k->release_err = -EINVAL;	/* it becomes part of paths below */
 	k->version_err = rootfs_read_str(fs, "/proc/sys/kernel/version", k->version,
 					 sizeof(k->version));
+	knob_sanitize(k->release);
+	knob_sanitize(k->version);
 	knob_read(fs, "/sys/kernel/realtime", &k->realtime);
 	probe_preempt(fs, k);
 	probe_cmdline(fs, k);

@@ -29,3 +29,10 @@ int knob_active_choice(const char *s, char open, char close, char *out, size_t l
 	out[n] = '\0';
 	return 0;
 }
+
+void knob_sanitize(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}

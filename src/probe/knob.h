@@ -30,4 +30,11 @@ void knob_read(const struct rootfs *fs, const char *path, struct knob *k);
  */
 int knob_active_choice(const char *s, char open, char close, char *out, size_t len);
 
+/*
+ * Replace control bytes (below 0x20, and 0x7f) in @s with '?': text from a
+ * snapshot ends up in evidence printed on a terminal, where an escape
+ * sequence must not act.
+ */
+void knob_sanitize(char *s);
+
 #endif

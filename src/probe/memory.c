@@ -52,8 +52,10 @@ static int read_choice(const struct rootfs *fs, const char *path, char *out, siz
 	char buf[256];
 	int err = rootfs_read_str(fs, path, buf, sizeof(buf));
 
-	if (!err)
+	if (!err) {
+		knob_sanitize(buf);
 		err = knob_active_choice(buf, '[', ']', out, len);
+	}
 	if (err)
 		out[0] = '\0';
 	return err;

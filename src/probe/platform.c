@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe/knob.h"
 #include "probe/platform.h"
 
 int platform_parse_cpuinfo(const char *buf, size_t len, bool *flag)
@@ -45,6 +46,7 @@ static int read_text(const struct rootfs *fs, const char *path, char *buf, size_
 
 	if (err)
 		buf[0] = '\0';
+	knob_sanitize(buf);
 	return err;
 }
 

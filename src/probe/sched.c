@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe/knob.h"
 #include "probe/sched.h"
 
 static void probe_fair_server(const struct rootfs *fs, struct sched_facts *s)
@@ -200,6 +201,8 @@ static void probe_rt_group(const struct rootfs *fs, struct sched_facts *s)
 		s->rt_group_mount[sizeof(s->rt_group_mount) - 1] = '\0';
 		walk_cgroup(&w, mounts[i], 0);
 		s->rt_group_err = s->rt_groups ? 0 : -EINVAL;
+		knob_sanitize(s->rt_group_mount);
+		knob_sanitize(s->rt_zero_example);
 		break;
 	}
 }
