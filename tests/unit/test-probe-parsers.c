@@ -421,6 +421,15 @@ static void choice(void **state)
 			 -ENAMETOOLONG);
 }
 
+static void sanitize(void **state)
+{
+	char s[] = "tsc\x1b]0;x\x07\x7f ok\xc3\xa9";
+
+	(void)state;
+	knob_sanitize(s);
+	assert_string_equal(s, "tsc?]0;x?? ok\xc3\xa9");	/* UTF-8 kept */
+}
+
 static void swaps(void **state)
 {
 	static const char none[] = "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n";
@@ -558,6 +567,7 @@ int main(void)
 		cmocka_unit_test(cmdline_split),
 		cmocka_unit_test(cmdline_hostile),
 		cmocka_unit_test(choice),
+		cmocka_unit_test(sanitize),
 		cmocka_unit_test(swaps),
 		cmocka_unit_test(cpuinfo),
 		cmocka_unit_test(mounts),
