@@ -219,6 +219,16 @@ static void apply(struct walk *k, const struct trace_ev *e)
 {
 	switch (e->type) {
 	case TEV_SWITCH:
+		/*
+		 * A task's priority can change while it runs (sched_setscheduler
+		 * makes no switch event); the leaving side shows the one it had.
+		 */
+		for (size_t i = 0; i < k->acc.n; i++) {
+			struct trace_contrib *c = &k->acc.c[i];
+
+			if (c->kind == TRACE_KIND_TASK && c->id == e->prev_pid)
+				c->kernel_prio = e->prev_prio;
+		}
 		/* The first switch names the task that ran before it, if we did not know. */
 		if (!k->cur.known && k->acc.pending_ns) {
 			add(&k->acc, TRACE_KIND_TASK, e->prev_comm, e->prev_pid, e->prev_prio,
