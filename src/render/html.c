@@ -760,8 +760,12 @@ static void figure(FILE *out, const struct result *r, int cpu, bool label,
 	fputs("</figure>\n", out);
 }
 
-/* One scale for a CPU's plots across results, so before and after compare at a glance. */
-static struct plot shared_scale(const struct result *const *lr, size_t nl, int cpu)
+/*
+ * One scale for every plot of the page, so CPUs and results (before and
+ * after) compare at a glance, as on the OSADL plots.
+ */
+static struct plot shared_scale(const struct result *const *lr, size_t nl, const int *cpus,
+				size_t nc)
 {
 	double end = 0;
 	uint64_t maxc = 0;
@@ -769,13 +773,15 @@ static struct plot shared_scale(const struct result *const *lr, size_t nl, int c
 
 	for (size_t i = 0; i < nl; i++) {
 		end = fmax(end, lr[i]->verdict.max_latency_us * 1000.0);
-		for (int ph = 0; ph < PHASE_COUNT; ph++)
-			cover_end(&end, find_cpu(&lr[i]->lat[ph], cpu));
+		for (size_t c = 0; c < nc; c++)
+			for (int ph = 0; ph < PHASE_COUNT; ph++)
+				cover_end(&end, find_cpu(&lr[i]->lat[ph], cpus[c]));
 	}
 	p = plot_scale(end);
 	for (size_t i = 0; i < nl; i++)
-		for (int ph = 0; ph < PHASE_COUNT; ph++)
-			cover_count(&p, &maxc, find_cpu(&lr[i]->lat[ph], cpu));
+		for (size_t c = 0; c < nc; c++)
+			for (int ph = 0; ph < PHASE_COUNT; ph++)
+				cover_count(&p, &maxc, find_cpu(&lr[i]->lat[ph], cpus[c]));
 	plot_set_count(&p, maxc);
 	return p;
 }
@@ -822,6 +828,7 @@ static void pct_row(FILE *out, const struct result *r, enum result_phase p,
 static int write_latency(FILE *out, const struct result *const *rs, size_t n)
 {
 	const struct result *lr[64];
+	struct plot shared;
 	size_t nl = 0, nc;
 	int *cpus, err;
 
@@ -837,20 +844,18 @@ static int write_latency(FILE *out, const struct result *const *rs, size_t n)
 	      "realtime thread woke up after its timer, per CPU: counts on a logarithmic scale, "
 	      "so the rare late wake-ups stay visible. Blue: idle machine; orange: under load. "
 	      "Dashed lines mark each run's maximum.</p>\n", out);
+	shared = shared_scale(lr, nl, cpus, nc);
 	if (nl == 1) {
 		fputs("<div class=\"plots\">\n", out);
 		for (size_t c = 0; c < nc; c++)
-			figure(out, lr[0], cpus[c], false, NULL);
+			figure(out, lr[0], cpus[c], false, &shared);
 		fputs("</div>\n", out);
 	} else {
 		/* Side by side: one column per result, one row per CPU. */
 		fprintf(out, "<div class=\"cols\" style=\"--n:%d\">\n", n_cols(nl));
-		for (size_t c = 0; c < nc; c++) {
-			struct plot shared = shared_scale(lr, nl, cpus[c]);
-
+		for (size_t c = 0; c < nc; c++)
 			for (size_t i = 0; i < nl; i++)
 				figure(out, lr[i], cpus[c], true, &shared);
-		}
 		fputs("</div>\n", out);
 	}
 	fputs("<h3>Percentiles (\xc2\xb5s)</h3>\n<div class=\"wrap\"><table><thead><tr>", out);
