@@ -668,6 +668,9 @@ static void write_verdicts(FILE *out, const struct result *const *rs, size_t n)
 			E(r->hostname);
 		}
 		fputs(")</span></div>\n", out);
+		if (r->interrupted)
+			fputs("<p><strong>Interrupted:</strong> the run was stopped early; these "
+			      "results are partial.</p>\n", out);
 		if (r->verdict.present && r->verdict.reason) {
 			fputs("<p>", out);
 			E(r->verdict.reason);

@@ -513,6 +513,10 @@ static int load_verify(struct ld *ld, const json_t *j, struct result *r)
 	v = json_object_get(j, "verdict");
 	if (!err && v && !json_is_null(v))
 		err = load_verdict(ld, v, &r->verdict);
+	v = json_object_get(j, "interrupted");
+	if (!err && v && !json_is_null(v) && !json_is_boolean(v))
+		err = bad(ld, "interrupted: not true or false");
+	r->interrupted = json_is_true(v);
 	return err;
 }
 

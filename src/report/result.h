@@ -92,6 +92,7 @@ struct result {
 	size_t n_checks;
 	struct result_latency lat[PHASE_COUNT];
 	struct result_verdict verdict;
+	bool interrupted;	/* verify was stopped early: partial results */
 };
 
 /*

@@ -77,6 +77,7 @@ wait "$pid" || rc=$?
 grep -q "interrupted" "$T/d.err" || fail "no word about the interruption"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d.get("interrupted") is True, d.keys()' \
 	"$T/d/verify.json" || fail "partial results not marked interrupted"
+grep -q "Interrupted:" "$T/d/report.html" || fail "the page does not say the run was interrupted"
 sleep 0.5
 pgrep -f "rtready verify" >/dev/null && fail "a verify process is still running"
 
