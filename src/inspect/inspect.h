@@ -54,7 +54,15 @@ struct inspect_proc {
 	struct inspect_thread *threads;
 	size_t n_threads;
 	size_t n_rt;			/* threads with a realtime policy */
+	/* The CPU budget of its cgroup, read only for processes with a busy non-RT thread. */
+	bool busy;			/* a non-RT thread used >= INSPECT_BUSY_PCT of a CPU */
+	int cpu_limit_err;		/* 0, or why the cgroup's limit could not be read */
+	double cpu_limit_pct;		/* the tightest cpu.max on its cgroup path, 0: none */
+	char cgroup[256];		/* its cgroup (v2 path, or v1 cpu path) */
 };
+
+/* A non-RT thread this busy over the window counts as a load on its CPUs. */
+#define INSPECT_BUSY_PCT 50.0
 
 struct inspect_result {
 	int64_t window_ns;

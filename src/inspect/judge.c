@@ -300,6 +300,51 @@ static int judge_non_rt(const struct inspect_result *res, const struct inspect_p
 	return err;
 }
 
+static const char why_busy[] =
+	"Most tasks should stay non-realtime, but a busy one still takes CPU time, cache and "
+	"memory bandwidth wherever it may run. Bounded by a control group (cpu.max) and kept "
+	"off the realtime CPUs, it cannot crowd them.";
+
+/* Busy non-RT threads allowed on RT CPUs, in a cgroup without a CPU limit. */
+static int judge_busy(const struct inspect_result *res, const struct inspect_proc *p,
+		      const struct inspect_env *env, struct report *r)
+{
+	int err = 0;
+
+	if (!p->busy || rtr_cpuset_is_empty(env->rt_cpus))
+		return 0;
+	for (size_t i = 0; i < p->n_threads && !err; i++) {
+		const struct inspect_thread *th = &p->threads[i];
+		const struct task_info *t = th->t;
+		double pct = inspect_cpu_percent(res, th);
+		struct strbuf ev = STRBUF_INIT;
+		char cpus[256];
+
+		if (task_is_rt(t) || th->vanished || pct < INSPECT_BUSY_PCT || t->allowed_err ||
+		    !rtr_cpuset_intersects(&t->allowed, env->rt_cpus))
+			continue;
+		rtr_cpuset_format_list(&t->allowed, cpus, sizeof(cpus));
+		strbuf_printf(&ev, "thread %d (%s) of %d (%s) used %.0f%% of a CPU, is %s and may "
+			      "run on CPUs %s, RT CPUs among them; ", t->tid, t->comm, p->pid,
+			      p->comm, pct, task_policy_name(t->policy), cpus);
+		if (p->cpu_limit_err)
+			strbuf_printf(&ev, "its cgroup's CPU limit could not be read (%s)",
+				      strerror(-p->cpu_limit_err));
+		else if (p->cpu_limit_pct > 0)
+			strbuf_printf(&ev, "its cgroup %s caps it at %.0f%%", p->cgroup,
+				      p->cpu_limit_pct);
+		else
+			strbuf_printf(&ev, "its cgroup %s has no CPU limit", p->cgroup);
+		err = add(r, "proc.busy_non_rt", p->cpu_limit_pct > 0 ? RTR_INFO : RTR_WARN, t->tid,
+			  "Busy non-RT task on RT CPUs", &ev, why_busy,
+			  "keep it off the RT CPUs (taskset -a -p -c OTHER_CPUS PID, or rtready tune "
+			  "--apply) and cap it: rtready run --nice 10 --cpu-max 20 -- CMD, or "
+			  "CPUQuota= in its systemd unit");
+		strbuf_free(&ev);
+	}
+	return err;
+}
+
 static int judge_no_rt(const struct inspect_proc *p, struct report *r)
 {
 	struct strbuf ev = STRBUF_INIT;
@@ -325,6 +370,9 @@ int inspect_judge(const struct inspect_result *res, const struct inspect_env *en
 
 		if (p->vanished)
 			continue;
+		err = judge_busy(res, p, env, r);
+		if (err)
+			break;
 		if (!p->n_rt) {
 			if (env->verbose)
 				err = judge_no_rt(p, r);

@@ -6,6 +6,7 @@
  * start time.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "probe/procstat.h"
 #include "probe/rootfs.h"
 #include "rtready/timespec.h"
+#include "run/cgroup.h"
 
 #define STATUS_CAP (1u << 20)
 
@@ -150,6 +152,110 @@ static void read_status(const struct rootfs *fs, struct inspect_proc *p)
 	p->status_err = err;
 }
 
+/* Read "QUOTA PERIOD" of a v2 cpu.max, or a v1 quota; 0 when unlimited. */
+static int read_limit(const struct rootfs *fs, const char *dir, bool v2, double *pct)
+{
+	char path[PATH_MAX + 32], buf[64];
+	long long quota, period;
+	int err;
+
+	if (v2) {
+		if (rootfs_path(path, sizeof(path), "%s/cpu.max", dir))
+			return -ENAMETOOLONG;
+		err = rootfs_read_str(fs, path, buf, sizeof(buf));
+		if (err)
+			return err;
+		if (strncmp(buf, "max", 3) == 0) {
+			*pct = 0;
+			return 0;
+		}
+		if (sscanf(buf, "%lld %lld", &quota, &period) != 2 || quota <= 0 || period <= 0)
+			return -EINVAL;
+	} else {
+		int64_t q, per;
+
+		if (rootfs_path(path, sizeof(path), "%s/cpu.cfs_quota_us", dir))
+			return -ENAMETOOLONG;
+		err = rootfs_read_int64(fs, path, &q);
+		if (!err && q > 0) {
+			rootfs_path(path, sizeof(path), "%s/cpu.cfs_period_us", dir);
+			err = rootfs_read_int64(fs, path, &per);
+			if (!err && per <= 0)
+				err = -EINVAL;
+		}
+		if (err)
+			return err;
+		if (q <= 0) {
+			*pct = 0;
+			return 0;
+		}
+		quota = q;
+		period = per;
+	}
+	*pct = 100.0 * (double)quota / (double)period;
+	return 0;
+}
+
+/*
+ * The tightest CPU limit on @p's cgroup and its ancestors (a parent's
+ * cpu.max caps all its children).
+ */
+static void read_cpu_limit(const struct rootfs *fs, const struct cgroup_mounts *m,
+			   struct inspect_proc *p)
+{
+	struct cgroup_self self;
+	char path[64], *buf = NULL, dir[PATH_MAX];
+	const char *mnt, *mroot, *cg;
+	bool v2;
+	size_t len, rootlen;
+	int err;
+
+	rootfs_path(path, sizeof(path), "/proc/%d/cgroup", p->pid);
+	err = rootfs_read(fs, path, 1u << 16, &buf, &len);
+	if (!err) {
+		err = cgroup_parse_self(buf, &self);
+		free(buf);
+	}
+	if (err) {
+		p->cpu_limit_err = err;
+		return;
+	}
+	v2 = self.v2[0] && m->v2[0];
+	mnt = v2 ? m->v2 : m->v1_cpu;
+	mroot = v2 ? m->v2_root : m->v1_cpu_root;
+	cg = v2 ? self.v2 : self.v1_cpu;
+	if (!mnt[0] || !cg[0]) {
+		p->cpu_limit_err = -ENOENT;
+		return;
+	}
+	snprintf(p->cgroup, sizeof(p->cgroup), "%.255s", cg);
+	/* The mount shows the hierarchy from mroot down: strip it from the path. */
+	rootlen = strcmp(mroot, "/") == 0 ? 0 : strlen(mroot);
+	if (rootlen && strncmp(cg, mroot, rootlen) == 0)
+		cg += rootlen;
+	if (rootfs_path(dir, sizeof(dir), "%s%s", mnt, strcmp(cg, "/") == 0 ? "" : cg)) {
+		p->cpu_limit_err = -ENAMETOOLONG;
+		return;
+	}
+	p->cpu_limit_pct = 0;
+	/* Walk up to the mount point: at most 64 levels. */
+	for (int depth = 0; depth < 64; depth++) {
+		double pct = 0;
+		char *slash;
+
+		if (read_limit(fs, dir, v2, &pct) == 0 && pct > 0 &&
+		    (p->cpu_limit_pct == 0 || pct < p->cpu_limit_pct))
+			p->cpu_limit_pct = pct;
+		if (strlen(dir) <= strlen(mnt))
+			break;
+		slash = strrchr(dir, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+	p->cpu_limit_err = 0;
+}
+
 static const struct perf_thread *find_perf(const struct inspect_result *res, int tid)
 {
 	for (size_t i = 0; i < res->n_perf; i++)
@@ -277,6 +383,38 @@ static int open_perf(struct inspect_result *res, const struct inspect_request *r
 	return 0;
 }
 
+/* For processes with a busy non-RT thread, the CPU limit of their cgroup. */
+static void read_budgets(const struct rootfs *fs, struct inspect_result *res)
+{
+	struct cgroup_mounts m;
+	char *buf = NULL;
+	size_t len;
+	int merr;
+
+	merr = rootfs_read(fs, "/proc/self/mountinfo", 1u << 20, &buf, &len);
+	if (!merr) {
+		merr = cgroup_parse_mountinfo(buf, &m);
+		free(buf);
+	}
+	for (size_t k = 0; k < res->n_procs; k++) {
+		struct inspect_proc *p = &res->procs[k];
+
+		for (size_t i = 0; i < p->n_threads; i++) {
+			const struct inspect_thread *th = &p->threads[i];
+
+			if (!task_is_rt(th->t) && !th->vanished &&
+			    inspect_cpu_percent(res, th) >= INSPECT_BUSY_PCT)
+				p->busy = true;
+		}
+		if (!p->busy || p->vanished)
+			continue;
+		if (merr)
+			p->cpu_limit_err = merr;
+		else
+			read_cpu_limit(fs, &m, p);
+	}
+}
+
 int inspect_collect(const struct inspect_request *req, struct inspect_result *res,
 		    const volatile sig_atomic_t *stop, int *bad_pid)
 {
@@ -327,6 +465,8 @@ int inspect_collect(const struct inspect_request *req, struct inspect_result *re
 			res->n_procs++;
 		}
 	}
+	if (!err)
+		read_budgets(&fs, res);
 	free(pids);
 	rootfs_close(&fs);
 	return err;

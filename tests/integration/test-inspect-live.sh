@@ -98,6 +98,24 @@ kill -0 $ip 2>/dev/null && fail "inspect did not stop on SIGINT"
 grep -q '"interrupted": true' /tmp/rtr-int.$$ || fail "interrupted run printed no result"
 rm -f /tmp/rtr-int.$$ "$good"
 
+# A busy non-RT loop allowed on the RT CPU, in a cgroup without a limit, is
+# flagged when it got at least half a CPU (the machine may be too loaded).
+taskset -c "$(($(nproc) - 1))" timeout 5 sh -c 'while :; do :; done' &
+hog=$!
+sleep 0.5
+hogsh=$(pgrep -P $hog sh || echo $hog)
+j=$(mktemp)
+"$RTREADY" inspect "$hogsh" --rt-cpus "$(($(nproc) - 1))" -w 1s --format json >"$j" || true
+pct=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(int(d["processes"][0]["threads"][0].get("cpu_percent", 0)))' "$j")
+if [ "$pct" -ge 50 ]; then
+	status proc.busy_non_rt "$j" | grep -q '^warn.*no CPU limit' ||
+		fail "busy loop at $pct% not flagged: $(status proc.busy_non_rt "$j")"
+else
+	echo "busy loop got only $pct% of a CPU here: proc.busy_non_rt not asserted"
+fi
+kill $hog 2>/dev/null
+rm -f "$j"
+
 # --all finds the program at 99 among everything else; with no window it is quick.
 pid=$(start prio99)
 expect_rc 1 "$RTREADY" inspect --all --window 0 --no-perf

@@ -194,6 +194,42 @@ static void test_cpu_percent(void **state)
 	destroy(f);
 }
 
+static void test_busy_non_rt(void **state)
+{
+	struct fixture *f = make();
+	struct report r;
+
+	(void)state;
+	/* The OTHER thread of the app used 80% of a CPU and may run on RT CPU 1. */
+	f->th[0].cpu_ticks_d = 80;
+	set_cpus(&f->tasks[0], "0-1");
+	f->proc.busy = true;
+	judge(f, &r, false);
+	assert_int_equal(status_of(&r, "proc.busy_non_rt", 0), -1);	/* no RT CPUs declared */
+	report_free(&r);
+	assert_int_equal(rtr_cpuset_parse_list(&f->rt, "1"), 0);
+	set_cpus(&f->tasks[1], "1");
+	judge(f, &r, false);
+	assert_int_equal(status_of(&r, "proc.busy_non_rt", 10), RTR_WARN);
+	report_free(&r);
+	f->proc.cpu_limit_pct = 20;
+	judge(f, &r, false);
+	assert_int_equal(status_of(&r, "proc.busy_non_rt", 10), RTR_INFO);
+	report_free(&r);
+	/* Not busy enough, or kept off the RT CPUs: nothing to say. */
+	f->proc.cpu_limit_pct = 0;
+	f->th[0].cpu_ticks_d = 20;
+	judge(f, &r, false);
+	assert_int_equal(status_of(&r, "proc.busy_non_rt", 0), -1);
+	report_free(&r);
+	f->th[0].cpu_ticks_d = 80;
+	set_cpus(&f->tasks[0], "0");
+	judge(f, &r, false);
+	assert_int_equal(status_of(&r, "proc.busy_non_rt", 0), -1);
+	report_free(&r);
+	destroy(f);
+}
+
 static int parse(struct inspect_opts *o, char *err, int argc, const char **argv)
 {
 	return inspect_opts_parse(argc, (char **)argv, o, err, 256);
@@ -243,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_partial_lock_and_rt_cpus),
 		cmocka_unit_test(test_no_delta_no_rt),
 		cmocka_unit_test(test_cpu_percent),
+		cmocka_unit_test(test_busy_non_rt),
 		cmocka_unit_test(test_opts),
 	};
 
