@@ -71,7 +71,7 @@ enum trace_ev_type {
 	TEV_SOFTIRQ_EXIT,
 	TEV_VECTOR_ENTRY,	/* name: "local_timer", "reschedule", ... (x86 system vectors) */
 	TEV_VECTOR_EXIT,
-	TEV_HRTIMER_ENTRY,	/* ptr: the hrtimer */
+	TEV_HRTIMER_ENTRY,	/* ptr: the hrtimer; name: its callback ("" unknown) */
 	TEV_HRTIMER_EXIT,
 	TEV_IDLE,		/* power:cpu_idle; num: state, -1 when leaving idle */
 };

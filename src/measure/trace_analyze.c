@@ -135,7 +135,8 @@ static void add_ctx(struct acc *a, const struct ctx *c, uint64_t ns)
 
 	switch (c->type) {
 	case TEV_HRTIMER_ENTRY:
-		add(a, TRACE_KIND_TIMER, "hrtimer callbacks", -1, -1, false, ns);
+		add(a, TRACE_KIND_TIMER, c->name[0] ? c->name : "hrtimer callbacks", -1, -1, false,
+		    ns);
 		break;
 	case TEV_IRQ_ENTRY:
 		if (c->name[0])

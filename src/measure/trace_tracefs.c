@@ -159,7 +159,7 @@ static void remove_stale_instances(void)
 			continue;
 		old = tracefs_instance_alloc(NULL, names[i]);
 		if (old) {
-			tracefs_event_disable(old, NULL, NULL);
+			tracefs_instance_file_write(old, "events/enable", "0");
 			tracefs_instance_destroy(old);
 			tracefs_instance_free(old);
 		}
@@ -181,7 +181,8 @@ static int enable_events(struct trace_session *s, char *why, size_t len)
 	for (size_t i = 0; i < N_SPECS; i++) {
 		const struct ev_spec *e = &ev_specs[i];
 
-		if (tracefs_event_enable(s->inst, e->sys, e->name) == 0) {
+		/* Written directly: tracefs_event_enable() scans every event directory (slow). */
+		if (tracefs_event_file_write(s->inst, e->sys, e->name, "enable", "1") > 0) {
 			s->enabled[i] = true;
 			if (e->type == TEV_WAKING)
 				waking = true;
@@ -206,7 +207,7 @@ static int enable_events(struct trace_session *s, char *why, size_t len)
 	s->timerlat = tracefs_tracer_available(s->dir, "timerlat");
 	s->osnoise = tracefs_tracer_available(s->dir, "osnoise");
 	if (s->osnoise)
-		tracefs_event_enable(s->inst, "osnoise", NULL);
+		tracefs_instance_file_write(s->inst, "events/osnoise/enable", "1");
 	return 0;
 }
 
@@ -392,6 +393,7 @@ static void str(struct tep_event *ev, const char *name, struct tep_record *rec, 
 static void decode(const struct spec_ev *m, struct tep_record *rec, struct trace_ev *out)
 {
 	struct tep_event *ev = m->ev;
+	const char *fn;
 
 	memset(out, 0, sizeof(*out));
 	out->ts_ns = (int64_t)rec->ts;
@@ -422,6 +424,11 @@ static void decode(const struct spec_ev *m, struct tep_record *rec, struct trace
 		out->num = (int)num(ev, "vec", rec);
 		break;
 	case TEV_HRTIMER_ENTRY:
+		out->ptr = (uint64_t)num(ev, "hrtimer", rec);
+		/* The callback's name, from kallsyms (loaded with the event formats). */
+		fn = tep_find_function(ev->tep, (unsigned long long)num(ev, "function", rec));
+		snprintf(out->name, sizeof(out->name), "%s", fn ? fn : "");
+		break;
 	case TEV_HRTIMER_EXIT:
 		out->ptr = (uint64_t)num(ev, "hrtimer", rec);
 		break;
@@ -667,7 +674,7 @@ void trace_session_free(struct trace_session *s)
 			tracefs_trace_off_fd(s->on_fd);
 			close(s->on_fd);
 		}
-		tracefs_event_disable(s->inst, NULL, NULL);
+		tracefs_instance_file_write(s->inst, "events/enable", "0");
 		tracefs_instance_destroy(s->inst);
 		tracefs_instance_free(s->inst);
 	}
