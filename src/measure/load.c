@@ -129,10 +129,10 @@ int load_config_check(const struct load_config *c, char *err, size_t errlen)
 		snprintf(err, errlen, "message size must be 1..%u bytes", LOAD_MAX_DATASIZE);
 		return -EINVAL;
 	}
-	/* Each receiver counts bytes in a uint64_t: keep a run far below that. */
-	if (c->groups && (c->loops < 1 || c->loops > (UINT64_MAX / 2) / LOAD_MAX_FDS /
-				   LOAD_MAX_DATASIZE / LOAD_MAX_FDS / LOAD_MAX_GROUPS)) {
-		snprintf(err, errlen, "loops must be at least 1 and not absurdly large");
+	/* A run's bytes are counted in a uint64_t: keep them far below its limit. */
+	if (c->groups && (c->loops < 1 || c->loops > (UINT64_MAX / 4) / ((uint64_t)c->groups *
+								   c->fds * c->fds * c->datasize))) {
+		snprintf(err, errlen, "loops must be at least 1, and a run below 2^62 bytes");
 		return -EINVAL;
 	}
 	if (c->cpu_hogs > LOAD_MAX_CPU_HOGS) {

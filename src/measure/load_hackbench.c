@@ -199,9 +199,18 @@ static int start_task(struct hb_run *r, struct hb_task *t)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		const int *group_fds = t->out_fds - r->c->fds;	/* rd[] then wr[] */
+
 		/* Only the runner may hold the gate's write end. */
 		close(r->go[1]);
 		close(r->ready[0]);
+		/*
+		 * Keep only what this task uses (a sender the write ends, a
+		 * receiver its read end), so exits release no more than needed.
+		 */
+		for (unsigned int k = 0; k < 2 * r->c->fds; k++)
+			if (t->sender ? k < r->c->fds : group_fds[k] != t->in_fd)
+				close(group_fds[k]);
 		if (load_child_init(self))
 			_exit(1);
 		hb_task_main(t);
