@@ -66,6 +66,12 @@ static void test_config_check(void **state)
 	load_config_init(&c);
 	c.datasize = 0;
 	assert_int_equal(load_config_check(&c, err, sizeof(err)), -EINVAL);
+	/* Long runs are fine; a run whose byte count would overflow is not. */
+	load_config_init(&c);
+	c.loops = 3000000;
+	assert_int_equal(load_config_check(&c, err, sizeof(err)), 0);
+	c.loops = UINT64_MAX / 1000;
+	assert_int_equal(load_config_check(&c, err, sizeof(err)), -EINVAL);
 	load_config_init(&c);
 	c.nice = 20;
 	assert_int_equal(load_config_check(&c, err, sizeof(err)), -EINVAL);
