@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "measure/trace.h"
@@ -211,6 +212,34 @@ static void paragraph(FILE *out, const struct trace_result *t)
 	}
 }
 
+/* Print @text word by word in lines of at most @width columns, indented by two spaces. */
+static void wrap(FILE *out, const char *text, size_t width)
+{
+	size_t col = 0;
+
+	while (*text) {
+		size_t n = strcspn(text, " \n");
+
+		if (n) {
+			if (col && col + 1 + n > width) {
+				fputc('\n', out);
+				col = 0;
+			}
+			fprintf(out, "%s%.*s", col ? " " : "  ", (int)n, text);
+			col += n + (col ? 1 : 2);
+		}
+		text += n;
+		if (*text == '\n' && col) {
+			fputc('\n', out);
+			col = 0;
+		}
+		if (*text)
+			text++;
+	}
+	if (col)
+		fputc('\n', out);
+}
+
 int latency_trace_text_write(FILE *out, const struct trace_result *t, bool color)
 {
 	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
@@ -221,7 +250,20 @@ int latency_trace_text_write(FILE *out, const struct trace_result *t, bool color
 		goto tail;
 	}
 	fprintf(out, " of the late wake-up on CPU %d (kernel trace stopped at the hit)\n", t->cpu);
-	paragraph(out, t);
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+
+		if (mem) {
+			paragraph(mem, t);
+			if (fclose(mem) == 0 && text)
+				wrap(out, text, 88);
+		} else {
+			paragraph(out, t);
+		}
+		free(text);
+	}
 	fprintf(out, "\n  %-8s %-24s %8s %8s %10s %6s\n", "kind", "name", "pid/irq", "prio", "time_us",
 		"share");
 	for (size_t i = 0; i < t->n_contrib; i++) {

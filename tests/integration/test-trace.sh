@@ -113,7 +113,9 @@ for attempt in 1 2 3; do
 	spike_run text
 	[ "$rc" -eq 1 ] || { cat "$tmp/err"; fail "text: exit $rc, want 1"; }
 	spid=$(cat "$tmp/spinner.pid")
-	if grep -q "task spinner (pid $spid, RT 90) held the CPU" "$tmp/out"; then ok=1; break; fi
+	# The paragraph is wrapped: join its lines first.
+	if tr '\n' ' ' <"$tmp/out" | tr -s ' ' | grep -q "task spinner (pid $spid, RT 90) held the CPU"
+	then ok=1; break; fi
 	echo "text attempt $attempt:"; sed -n '/^trace/,$p' "$tmp/out"
 done
 [ -n "$ok" ] || fail "text output never named the spinner"
