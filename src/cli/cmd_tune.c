@@ -601,6 +601,24 @@ out:
 	return rc;
 }
 
+/* "Nothing to revert" in the chosen format. Return: the exit code. */
+static int nothing_to_revert(const struct tune_opts *o, const char *why)
+{
+	json_t *jo;
+
+	if (o->format == FORMAT_TEXT) {
+		printf("Nothing to revert: %s.\n", why);
+		return EXIT_OK;
+	}
+	jo = json_base("revert", NULL, o->root);
+	if (jo) {
+		json_object_set_new(jo, "nothing_to_revert", json_string(why));
+		json_object_set_new(jo, "changes", json_array());
+		json_object_set_new(jo, "summary", json_result(&(struct apply_result){0}));
+	}
+	return json_finish(jo) ? EXIT_USAGE : EXIT_OK;
+}
+
 static int mode_revert(const struct tune_opts *o, const struct rootfs *fs)
 {
 	struct apply_result res = {0};
@@ -609,18 +627,15 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs)
 	int dirfd, err, rc = EXIT_USAGE;
 
 	dirfd = open_state(o, false);
-	if (dirfd == -2) {
-		printf("Nothing to revert: no journal in %s (no apply was made).\n", o->state_dir);
-		return EXIT_OK;
-	}
+	if (dirfd == -2)
+		return nothing_to_revert(o, "no journal (no apply was made)");
 	if (dirfd < 0)
 		return EXIT_USAGE;
 	err = load_journal(o, dirfd, &j);
 	if (err < 0)
 		goto out;
 	if (err > 0) {
-		printf("Nothing to revert: no journal in %s (no apply was made).\n", o->state_dir);
-		rc = EXIT_OK;
+		rc = nothing_to_revert(o, "no journal (no apply was made)");
 		goto out;
 	}
 	when(j.created_s, t, sizeof(t));
@@ -638,10 +653,9 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs)
 		goto out;
 	}
 	if (journal_live_count(&j) == 0) {
-		printf("Nothing to revert: %s.\n",
-		       j.state == JOURNAL_REVERTED ? "the last apply was already reverted"
-						   : "no change of the last apply is in effect");
-		rc = EXIT_OK;
+		rc = nothing_to_revert(o, j.state == JOURNAL_REVERTED
+					      ? "the last apply was already reverted"
+					      : "no change of the last apply is in effect");
 		goto out;
 	}
 	err = revert_run(fs, dirfd, &j, &res);
@@ -822,11 +836,13 @@ int cmd_tune(int argc, char **argv)
 		tune_opts_free(&o);
 		return EXIT_OK;
 	}
-	if (rootfs_open(&fs, o.root)) {
-		cli_error("tune", "cannot open root directory %s", o.root);
+	rc = rootfs_open(&fs, o.root);
+	if (rc) {
+		cli_error("tune", "cannot open root directory %s: %s", o.root, strerror(-rc));
 		tune_opts_free(&o);
 		return EXIT_USAGE;
 	}
+	rc = EXIT_USAGE; /* unless a mode runs */
 	if (o.mode == TUNE_MODE_REVERT) {
 		rc = mode_revert(&o, &fs);
 	} else if (o.mode == TUNE_MODE_STATUS) {
