@@ -65,5 +65,13 @@ void check_fix(struct check_out *out, const char *fmt, ...)
 
 void check_skip_read(struct check_out *out, const char *path, int err)
 {
-	check_set(out, RTR_SKIP, "cannot read %s: %s", path, strerror(err < 0 ? -err : err));
+	err = err < 0 ? -err : err;
+	/* Parsers say EINVAL/ERANGE for content they cannot use: say that, not "cannot read". */
+	if (err == EINVAL || err == ERANGE)
+		check_set(out, RTR_SKIP, "%s is not in the expected format (or not a regular file)",
+			  path);
+	else if (err == EFBIG)
+		check_set(out, RTR_SKIP, "%s is larger than rtready reads", path);
+	else
+		check_set(out, RTR_SKIP, "cannot read %s: %s", path, strerror(err));
 }

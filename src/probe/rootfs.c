@@ -131,7 +131,8 @@ static int open_in_root(const struct rootfs *fs, const char *path, int flags)
 	return -errno;
 }
 
-int rootfs_open_file(const struct rootfs *fs, const char *path)
+/* Open a regular file in the root; *size gets its stat size (0 for procfs/sysfs). */
+static int open_regular(const struct rootfs *fs, const char *path, off_t *size)
 {
 	struct stat st;
 	int fd = open_in_root(fs, path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
@@ -148,7 +149,15 @@ int rootfs_open_file(const struct rootfs *fs, const char *path)
 		close(fd);
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
+	*size = st.st_size;
 	return fd;
+}
+
+int rootfs_open_file(const struct rootfs *fs, const char *path)
+{
+	off_t size = 0;
+
+	return open_regular(fs, path, &size);
 }
 
 int rootfs_read(const struct rootfs *fs, const char *path, size_t cap, char **bufp, size_t *lenp)
@@ -156,18 +165,15 @@ int rootfs_read(const struct rootfs *fs, const char *path, size_t cap, char **bu
 	size_t len = 0, size = 4096;
 	char *buf = NULL, *nbuf;
 	int fd, err = 0;
+	off_t st_size = 0;
 
-	fd = rootfs_open_file(fs, path);
+	fd = open_regular(fs, path, &st_size);
 	if (fd < 0)
 		return fd;
 	/* A snapshot file whose size already says "too big" is not read at all. */
-	{
-		struct stat st;
-
-		if (fstat(fd, &st) == 0 && st.st_size > 0 && (uint64_t)st.st_size > cap) {
-			close(fd);
-			return -EFBIG;
-		}
+	if (st_size > 0 && (uint64_t)st_size > cap) {
+		close(fd);
+		return -EFBIG;
 	}
 	/* procfs and sysfs report size 0: read until EOF, within the cap. */
 	for (;;) {

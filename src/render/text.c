@@ -46,9 +46,13 @@ void text_wrap(FILE *out, const char *indent, const char *text, int width)
 				cut = avail;
 		}
 		if (first)
-			fprintf(out, "%s%.*s\n", indent, cut, p);
+			fputs(indent, out);
 		else
-			fprintf(out, "%*s%.*s\n", (int)strlen(indent), "", cut, p);
+			fprintf(out, "%*s", (int)strlen(indent), "");
+		/* Text may come from a snapshot: no terminal control bytes get through. */
+		for (int i = 0; i < cut; i++)
+			fputc((unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i], out);
+		fputc('\n', out);
 		first = false;
 		p += cut;
 		while (*p == ' ')
