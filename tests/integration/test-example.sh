@@ -12,7 +12,7 @@ out=$(mktemp)
 trap 'rm -f "$out"; [ -n "${pid:-}" ] && kill "$pid" 2>/dev/null' EXIT
 # Not under timeout(1): $pid must be rt-app itself. It ends after -D;
 # the end of this script waits a bounded time and kills it if not.
-"$APP" -D 6s >"$out" 2>&1 &
+"$APP" -D 10s >"$out" 2>&1 &
 pid=$!
 
 # get FILE N: field N of a /proc stat line, numbered as in proc(5). The
@@ -56,12 +56,13 @@ vmlck=$(awk '/^VmLck:/ {print $2}' "/proc/$pid/status")
 f1=$(faults)
 rt1=$(( $(get "/proc/$pid/task/$rt_tid/stat" 10) + $(get "/proc/$pid/task/$rt_tid/stat" 12) ))
 sleep 2
+kill -0 "$pid" 2>/dev/null || fail "rt-app ended before the second look (machine too slow?)"
 f2=$(faults)
 rt2=$(( $(get "/proc/$pid/task/$rt_tid/stat" 10) + $(get "/proc/$pid/task/$rt_tid/stat" 12) ))
 [ "$f2" = "$f1" ] || fail "process page faults grew from $f1 to $f2 after the first second"
 [ "$rt2" = "$rt1" ] || fail "RT thread page faults grew from $rt1 to $rt2"
 
-for _ in $(seq 200); do
+for _ in $(seq 300); do
 	kill -0 "$pid" 2>/dev/null || break
 	sleep 0.05
 done
