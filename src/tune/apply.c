@@ -220,14 +220,30 @@ static void apply_one(const struct rootfs *fs, struct tune_change *c, const char
 		verify_irq(fs, c, rt_cpus);
 }
 
-/* The end (exclusive) of the batch starting at @i: tasks go by APPLY_TASK_BATCH. */
-static size_t batch_end(const struct tune_plan *p, size_t i)
+/*
+ * How many task changes share one journal update: at least
+ * APPLY_TASK_BATCH, and more on a machine with many tasks so that the
+ * journal is rewritten at most about APPLY_TASK_SAVES times for them (each
+ * update rewrites the whole journal: one per task would be quadratic).
+ */
+static size_t task_batch(const struct tune_plan *p)
+{
+	size_t tasks = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		tasks += !p->changes[i].path;
+	return tasks / APPLY_TASK_SAVES > APPLY_TASK_BATCH ? tasks / APPLY_TASK_SAVES
+							   : APPLY_TASK_BATCH;
+}
+
+/* The end (exclusive) of the batch starting at @i: tasks go by @batch. */
+static size_t batch_end(const struct tune_plan *p, size_t i, size_t batch)
 {
 	size_t e = i + 1;
 
 	if (p->changes[i].path)
 		return e;
-	while (e < p->n && !p->changes[e].path && e - i < APPLY_TASK_BATCH)
+	while (e < p->n && !p->changes[e].path && e - i < batch)
 		e++;
 	return e;
 }
@@ -245,6 +261,7 @@ static void count(struct apply_result *res, const struct tune_change *c)
 int apply_run(const struct rootfs *fs, int dirfd, struct journal *j, struct apply_result *res)
 {
 	struct tune_plan *p = &j->plan;
+	size_t batch = task_batch(p);
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -252,7 +269,7 @@ int apply_run(const struct rootfs *fs, int dirfd, struct journal *j, struct appl
 	for (size_t i = 0; i < p->n; i++)
 		p->changes[i].state = CHANGE_PENDING;
 	for (size_t i = 0; i < p->n;) {
-		size_t e = batch_end(p, i);
+		size_t e = batch_end(p, i, batch);
 
 		/* Durable before the write: a crash now leaves "attempting", which revert handles.
 		 */
@@ -300,7 +317,7 @@ static int revert_one(const struct rootfs *fs, struct tune_change *c)
 int revert_run(const struct rootfs *fs, int dirfd, struct journal *j, struct apply_result *res)
 {
 	struct tune_plan *p = &j->plan;
-	size_t unsaved = 0;
+	size_t unsaved = 0, batch = task_batch(p);
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -330,7 +347,7 @@ int revert_run(const struct rootfs *fs, int dirfd, struct journal *j, struct app
 				res->unchanged++;
 		}
 		/* Tasks in batches, files one by one: a crash redoes at most a batch. */
-		if (c->path || ++unsaved >= APPLY_TASK_BATCH || i == 0 || p->changes[i - 1].path) {
+		if (c->path || ++unsaved >= batch || i == 0 || p->changes[i - 1].path) {
 			unsaved = 0;
 			err = journal_save(dirfd, j);
 			if (err)

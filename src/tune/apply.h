@@ -17,6 +17,8 @@
 
 /* Task changes share one journal update per batch (a file change has its own). */
 #define APPLY_TASK_BATCH 32
+/* ... and at most about this many journal updates are spent on tasks. */
+#define APPLY_TASK_SAVES 32
 
 struct apply_result {
 	size_t done;	  /* applied (or reverted) */

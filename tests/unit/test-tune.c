@@ -15,7 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -369,6 +372,91 @@ static void test_apply_revert(void **st)
 	settings_free(&s);
 }
 
+/* The CPU list of @pid, as a string. */
+static void affinity_of(pid_t pid, char *buf, size_t len)
+{
+	struct rtr_cpuset set = RTR_CPUSET_INIT;
+	cpu_set_t cs;
+
+	CPU_ZERO(&cs);
+	assert_int_equal(sched_getaffinity(pid, sizeof(cs), &cs), 0);
+	assert_int_equal(rtr_cpuset_from_sched(&set, &cs, sizeof(cs)), 0);
+	rtr_cpuset_format_list(&set, buf, len);
+	rtr_cpuset_free(&set);
+}
+
+/*
+ * Tasks on the live system, limited to a child of this test: planned with
+ * its tid and start time, moved, left alone by a revert when the start time
+ * does not match (a reused tid), put back when it does.
+ */
+static void test_tasks_live(void **st)
+{
+	struct journal j = {0};
+	struct apply_result res;
+	struct tune_settings s;
+	struct rootfs fs;
+	char buf[64];
+	cpu_set_t cs;
+	pid_t child;
+	int dirfd;
+
+	(void)st;
+	CPU_ZERO(&cs);
+	CPU_SET(0, &cs);
+	CPU_SET(1, &cs);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		for (;;)
+			pause();
+	}
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || sched_setaffinity(child, sizeof(cs), &cs)) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		skip();
+	}
+	settings(&s, "1");
+	for (int i = 0; i < TUNE_COUNT; i++)
+		s.enabled[i] = i == TUNE_TASKS;
+	s.only_pids = &child;
+	s.n_only_pids = 1;
+	assert_int_equal(rootfs_open(&fs, "/"), 0);
+	assert_int_equal(plan_build(&fs, &s, &j.plan), 0);
+	assert_int_equal(j.plan.n, 1);
+	assert_int_equal(j.plan.changes[0].tid, child);
+	assert_string_equal(j.plan.changes[0].old_value, "0-1");
+	assert_string_equal(j.plan.changes[0].new_value, "0");
+	strcpy(j.boot_id, "b");
+	dirfd = journal_dir_open(state, true);
+	assert_true(dirfd >= 0);
+	assert_int_equal(apply_run(&fs, dirfd, &j, &res), 0);
+	assert_int_equal(res.done, 1);
+	affinity_of(child, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+
+	/* Another start time: not the task that was moved; left alone. */
+	j.plan.changes[0].start_ticks++;
+	assert_int_equal(revert_run(&fs, dirfd, &j, &res), 0);
+	assert_int_equal(res.unchanged, 1);
+	affinity_of(child, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+
+	j.plan.changes[0].start_ticks--;
+	j.plan.changes[0].state = CHANGE_APPLIED;
+	assert_int_equal(revert_run(&fs, dirfd, &j, &res), 0);
+	assert_int_equal(res.done, 1);
+	affinity_of(child, buf, sizeof(buf));
+	assert_string_equal(buf, "0-1");
+
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	journal_free(&j);
+	close(dirfd);
+	rootfs_close(&fs);
+	settings_free(&s);
+}
+
 static void test_journal_tamper(void **st)
 {
 	struct journal k;
@@ -497,12 +585,19 @@ static void test_options(void **st)
 
 int main(void)
 {
+	/* clang-format off */
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_paths),	 cmocka_unit_test(test_values),
-	    cmocka_unit_test(test_compute),	 cmocka_unit_test(test_plan),
-	    cmocka_unit_test(test_apply_revert), cmocka_unit_test(test_journal_tamper),
-	    cmocka_unit_test(test_boot),	 cmocka_unit_test(test_options),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_compute),
+		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_apply_revert),
+		cmocka_unit_test(test_tasks_live),
+		cmocka_unit_test(test_journal_tamper),
+		cmocka_unit_test(test_boot),
+		cmocka_unit_test(test_options),
 	};
+	/* clang-format on */
 
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
