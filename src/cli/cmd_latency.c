@@ -462,7 +462,7 @@ static int outcome(const struct latency_result *r)
 /* --trace: set the kernel trace up before the run. */
 static int trace_begin(const struct latency_opts *o, struct trace_session **ts)
 {
-	struct trace_options to = { .file = o->trace_file };
+	struct trace_options to = { .file = o->trace_file, .cpus = &o->cfg.cpus };
 	char why[512] = "", file[4096];
 	int err;
 

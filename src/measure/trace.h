@@ -148,6 +148,7 @@ struct trace_result {
 	struct trace_contrib contrib[TRACE_MAX_CONTRIB];	/* largest first */
 	uint64_t explained_ns;		/* sum of the contributors but "unknown" */
 	size_t n_events;		/* events of that CPU in [deadline, wake-up] */
+	int64_t stop_delay_ns;		/* from the wake-up to the trace being stopped; -1 unknown */
 	uint64_t lost_events;
 	char file[4096];		/* where the window goes ("" before a hit) */
 	bool file_saved;		/* it was written there */
@@ -171,6 +172,7 @@ void trace_analyze(const struct trace_window *w, struct trace_result *out);
 /* What --trace asks for. */
 struct trace_options {
 	const char *file;	/* where to save the window; NULL: TRACE_DEFAULT_FILE */
+	const struct rtr_cpuset *cpus;	/* the measured CPUs, traced alone; NULL: all */
 };
 
 struct trace_session;

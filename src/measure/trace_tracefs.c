@@ -211,7 +211,36 @@ static int enable_events(struct trace_session *s, char *why, size_t len)
 	return 0;
 }
 
-static int setup_instance(struct trace_session *s, char *why, size_t len)
+/*
+ * Trace the measured CPUs only: the others (where a --load may run) pay
+ * nothing, and only the measured CPUs get the larger buffer (best effort:
+ * the default size holds a few ms around a spike too).
+ */
+static int limit_cpus(struct trace_session *s, const struct trace_options *opt, char *why,
+		      size_t len)
+{
+	char mask[1024];
+	size_t need;
+	int cpu = -1, last = -1;
+
+	if (!opt || !opt->cpus || rtr_cpuset_is_empty(opt->cpus)) {
+		tracefs_instance_set_buffer_size(s->inst, TRACE_BUFFER_KB, -1);
+		return 0;
+	}
+	while ((cpu = rtr_cpuset_next(opt->cpus, cpu)) >= 0) {
+		tracefs_instance_set_buffer_size(s->inst, TRACE_BUFFER_KB, cpu);
+		last = cpu;
+	}
+	need = rtr_cpuset_format_mask(opt->cpus, (size_t)last + 1, mask, sizeof(mask));
+	if (need >= sizeof(mask) ||
+	    tracefs_instance_file_write(s->inst, "tracing_cpumask", mask) < 0)
+		return say(why, len, -EIO, "cannot limit the trace of %s to the measured CPUs",
+			   s->name);
+	return 0;
+}
+
+static int setup_instance(struct trace_session *s, const struct trace_options *opt, char *why,
+			  size_t len)
 {
 	char *clock;
 	int err;
@@ -235,8 +264,9 @@ static int setup_instance(struct trace_session *s, char *why, size_t len)
 	free(clock);
 	if (err)
 		return say(why, len, err, "the trace clock of %s did not switch to 'mono'", s->name);
-	/* Best effort: the default size is enough for a few ms around a spike too. */
-	tracefs_instance_set_buffer_size(s->inst, TRACE_BUFFER_KB, -1);
+	err = limit_cpus(s, opt, why, len);
+	if (err)
+		return err;
 	err = enable_events(s, why, len);
 	if (err)
 		return err;
@@ -305,7 +335,7 @@ int trace_session_start(const struct trace_options *opt, struct trace_session **
 	}
 	if (!err) {
 		remove_stale_instances();
-		err = setup_instance(s, why, whylen);
+		err = setup_instance(s, opt, why, whylen);
 	}
 	if (err) {
 		trace_session_free(s);
@@ -610,6 +640,7 @@ int trace_session_collect(struct trace_session *s, const struct latency_result *
 	tr->timer_ns = tr->waking_ns = tr->switch_ns = -1;
 	tr->timer_late_ns = tr->wait_ns = tr->resume_ns = -1;
 	tr->idle_state = -1;
+	tr->stop_delay_ns = s->hit ? s->marker_ns - res->hit_woken_ns : -1;
 	tr->timerlat_available = s->timerlat;
 	tr->osnoise_available = s->osnoise;
 	snprintf(tr->missing_events, sizeof(tr->missing_events), "%s", s->missing);

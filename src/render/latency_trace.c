@@ -110,6 +110,7 @@ json_t *latency_trace_to_json(const struct trace_result *t)
 	json_object_set_new(o, "explained_ns", json_integer((json_int_t)t->explained_ns));
 	json_object_set_new(o, "events", json_integer((json_int_t)t->n_events));
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)t->lost_events));
+	json_object_set_new(o, "stop_delay_ns", ns_or_null(t->stop_delay_ns));
 	return o;
 }
 
@@ -249,7 +250,10 @@ int latency_trace_text_write(FILE *out, const struct trace_result *t, bool color
 		fprintf(out, ": %s\n", t->error[0] ? t->error : "nothing recorded");
 		goto tail;
 	}
-	fprintf(out, " of the late wake-up on CPU %d (kernel trace stopped at the hit)\n", t->cpu);
+	fprintf(out, " of the late wake-up on CPU %d", t->cpu);
+	if (t->stop_delay_ns >= 0)
+		fprintf(out, " (kernel trace stopped %.1f us after it)", us(t->stop_delay_ns));
+	fputc('\n', out);
 	{
 		char *text = NULL;
 		size_t len = 0;
