@@ -10,6 +10,10 @@ need_root
 [ -w /proc/irq/default_smp_affinity ] || skip "/proc/irq is not writable here"
 [ "$(nproc --all)" -ge 2 ] || skip "needs 2 CPUs"
 grep -q '^0-' /sys/devices/system/cpu/online || skip "CPU 0 and 1 not both online"
+# The machine is shared: two runs of these tests (from two build
+# directories) would see each other's changes. One at a time.
+exec 9>/tmp/rtready-tune-tests.lock
+flock -w 90 9 || skip "another run of the tune tests holds the machine"
 
 STATE=$(mktemp -d /tmp/rtr-tune-state.XXXXXX)
 WORK=$(mktemp -d /tmp/rtr-tune-work.XXXXXX)
@@ -55,8 +59,8 @@ trap restore EXIT
 # A signal (the test's timeout) must still run the EXIT trap.
 trap 'exit 1' TERM INT HUP
 
-sleep 600 & S1=$!
-sleep 600 & S2=$!
+sleep 600 9>&- & S1=$!
+sleep 600 9>&- & S2=$!
 taskset -pc 0-1 "$S1" >/dev/null
 taskset -pc 0-1 "$S2" >/dev/null
 SLEEPERS="$S1 $S2"
