@@ -305,6 +305,8 @@ static int revert_one(const struct rootfs *fs, struct tune_change *c)
 			       : "the task exited (or its tid now names another task): left alone");
 		return 0;
 	}
+	if (err && !c->path)
+		return err; /* a task we cannot identify is never touched */
 	if (err == 0 && strcmp(cur, c->old_value) == 0)
 		return 0;
 	err = c->path ? write_value(fs, t, c->path, c->old_value)

@@ -285,7 +285,7 @@ static int change_from_json(json_t *o, size_t i, struct tune_change *c, char *wh
 			   "change %zu: '%.200s' is not a file rtready writes for %s", i,
 			   path ? path : "(none)", t->name);
 	}
-	c->path = (char *)path;
+	c->path = t->kind == TUNE_VAL_AFFINITY ? NULL : (char *)path;
 	c->label = (char *)get_str(o, "label");
 	c->old_value = (char *)get_str(o, "old");
 	c->new_value = (char *)get_str(o, "new");
