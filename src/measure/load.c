@@ -70,17 +70,23 @@ void load_fail(struct load_shared *sh, int err, const char *fmt, ...)
 	atomic_store(&sh->error, err < 0 ? err : -EIO);
 }
 
+int load_child_bind(pid_t parent)
+{
+	/* A load task must never outlive the task that started it. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		return -errno;
+	return getppid() == parent ? 0 : -ESRCH;
+}
+
 int load_child_init(pid_t parent)
 {
 	struct sigaction sa = { .sa_handler = SIG_DFL };
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE, SIGUSR1, SIGUSR2 };
 	sigset_t none;
+	int err = load_child_bind(parent);
 
-	/* A load task must never outlive the task that started it. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
-		return -errno;
-	if (getppid() != parent)
-		return -ESRCH;
+	if (err)
+		return err;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);

@@ -57,6 +57,12 @@ int64_t load_now_ns(void);
 int load_child_init(pid_t parent);
 
 /*
+ * Only the first half of load_child_init(): die with the parent. For tasks
+ * forked by a load task, which inherit its signal set-up already.
+ */
+int load_child_bind(pid_t parent);
+
+/*
  * Messaging run: a complete hackbench-style run in the calling process
  * (threads or child processes), which is a forked child of the supervisor.
  * Writes cur_ns and adds to cur_bytes. Return: 0 or -errno (and load_fail()).
