@@ -61,7 +61,7 @@ struct load_config {
 	 * the messaging runs are done when @runs > 0 and nothing else is asked.
 	 */
 	int64_t duration_ns;
-	int nice;		/* nice value of every load task (-20..19) */
+	int nice;		/* nice value of every load task (-20..19); 0 keeps the caller's */
 	struct rtr_cpuset cpus;	/* CPUs of the load; empty: the caller's affinity */
 };
 
