@@ -45,7 +45,11 @@ for f in $FILES; do
 done
 restore() {
 	local f v
-	"$RTREADY" tune --revert --state-dir "$STATE" >/dev/null 2>&1
+	# The journal puts back exactly what was changed; the saved copies are
+	# only the fallback when it cannot (they may be stale on a busy machine).
+	if "$RTREADY" tune --revert --state-dir "$STATE" >/dev/null 2>&1; then
+		FILES=
+	fi
 	for f in $FILES; do
 		v=$(cat "$SAVED/$(echo "$f" | tr / _)" 2>/dev/null) || continue
 		case $f in
