@@ -14,7 +14,7 @@ MESON      ?= meson
 BUILD_DEPS = meson ninja-build pkg-config gcc libcmocka-dev libjansson-dev zlib1g-dev \
 	libtracefs-dev libtraceevent-dev
 TEST_DEPS  = clang libclang-rt-14-dev musl-tools rt-tests stress-ng \
-	libxml2-utils chromium procps util-linux python3
+	libxml2-utils chromium procps util-linux python3 strace
 
 .PHONY: all build deps test-deps run test test-unit test-asan test-fuzz test-musl clean install
 
@@ -46,13 +46,7 @@ $(FUZZ_BUILD)/build.ninja:
 	CC=clang $(MESON) setup $(FUZZ_BUILD) -Dfuzz=true -Dtests=false
 
 test: test-deps $(BUILD)/build.ninja $(ASAN_BUILD)/build.ninja
-	$(MESON) compile -C $(BUILD)
-	$(MESON) test -C $(BUILD) --print-errorlogs --num-processes 2
-	$(MESON) compile -C $(ASAN_BUILD)
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		$(MESON) test -C $(ASAN_BUILD) --print-errorlogs --num-processes 2 --suite unit --suite golden
-	@if [ -f fuzz/meson.build ]; then $(MAKE) --no-print-directory test-fuzz; fi
-	@if [ -f tools/musl-build.sh ]; then sh tools/musl-build.sh $(MUSL_BUILD); fi
+	@bash tools/run-tests.sh $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(MUSL_BUILD)
 
 test-fuzz: $(FUZZ_BUILD)/build.ninja
 	$(MESON) compile -C $(FUZZ_BUILD)
