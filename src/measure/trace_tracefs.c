@@ -146,25 +146,38 @@ static int ensure_mounted(struct trace_session *s, char *why, size_t len)
 	return 0;
 }
 
-/* Instances of rtready processes that died without cleaning up (kill -9). */
+/* An instance of an rtready process that died without cleaning up (kill -9): remove it. */
+static int remove_if_stale(const char *name, void *ctx)
+{
+	size_t plen = strlen(TRACE_INSTANCE_PREFIX);
+	struct tracefs_instance *old;
+	char *end;
+	long pid;
+
+	(void)ctx;
+	if (strncmp(name, TRACE_INSTANCE_PREFIX, plen) || !name[plen])
+		return 0;
+	errno = 0;
+	pid = strtol(name + plen, &end, 10);
+	if (errno || *end || pid <= 0 || pid == getpid() || kill((pid_t)pid, 0) == 0 ||
+	    errno != ESRCH)
+		return 0;
+	old = tracefs_instance_alloc(NULL, name);
+	if (old) {
+		tracefs_instance_file_write(old, "events/enable", "0");
+		tracefs_instance_destroy(old);
+		tracefs_instance_free(old);
+	}
+	return 0;
+}
+
+/*
+ * Walked by name (tracefs_instances() with a regex leaks the compiled
+ * regex in libtracefs 1.6).
+ */
 static void remove_stale_instances(void)
 {
-	char **names = tracefs_instances("^" TRACE_INSTANCE_PREFIX "[0-9]+$");
-
-	for (size_t i = 0; names && names[i] && i < 1024; i++) {
-		long pid = strtol(names[i] + strlen(TRACE_INSTANCE_PREFIX), NULL, 10);
-		struct tracefs_instance *old;
-
-		if (pid <= 0 || pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		old = tracefs_instance_alloc(NULL, names[i]);
-		if (old) {
-			tracefs_instance_file_write(old, "events/enable", "0");
-			tracefs_instance_destroy(old);
-			tracefs_instance_free(old);
-		}
-	}
-	tracefs_list_free(names);
+	tracefs_instances_walk(remove_if_stale, NULL);
 }
 
 static void note_missing(struct trace_session *s, const char *name)

@@ -4,8 +4,9 @@
 # and the explanation names that task (comm, pid, priority) with about its
 # busy time, in JSON and in text; the trace window is saved; tracing is put
 # back afterwards (no instance left, tracefs unmounted if it was not
-# mounted, top-level settings untouched), after SIGINT too; without root
-# --trace says so and exits 2.
+# mounted, top-level settings untouched), after SIGINT too; an instance
+# left by a killed rtready is removed; without root --trace says so and
+# exits 2.
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -n "${SPINNER:-}" ] && [ -x "$SPINNER" ] || skip "no spinner helper"
@@ -127,8 +128,13 @@ if ! mounted; then
 	ours_mounted=1
 fi
 state_before=$(top_state)
+# An instance left by an rtready killed with SIGKILL (its pid is gone) is removed.
+true & dead=$!
+wait "$dead"
+mkdir "$T/instances/rtready-$dead" || fail "cannot make a stale instance"
 expect_rc 1 "$RTREADY" latency -a "$cpu" --threshold 1 --trace --trace-file "$tmp/t2.txt" -D 2 -q
 mounted || fail "a tracefs mounted before the run was unmounted"
+[ ! -d "$T/instances/rtready-$dead" ] || fail "stale instance rtready-$dead not removed"
 [ "$(top_state)" = "$state_before" ] || fail "top-level tracing settings changed"
 [ -z "$(left_instances)" ] || fail "instances left: $(left_instances)"
 [ -s "$tmp/t2.txt" ] || fail "no trace file"
