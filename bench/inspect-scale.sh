@@ -119,7 +119,7 @@ room=$(((room - base) / 3))
 want=$THREADS
 if [ "$want" -gt "$room" ]; then
 	echo "  $THREADS more threads would crowd this machine (pid_max $pid_max, threads-max" \
-		"$threads_max, RLIMIT_NPROC $(ulimit -u), $base threads now): starting $room"
+		"$threads_max, RLIMIT_NPROC $(ulimit -u), $base threads now): room for $room"
 	want=$room
 fi
 if [ "$want" -lt "$PER_PROC" ]; then
