@@ -25,6 +25,7 @@
 #include "measure/latency.h"
 #include "measure/latency_load.h"
 #include "measure/load.h"
+#include "measure/trace.h"
 #include "probe/rootfs.h"
 #include "render/json.h"
 #include "render/latency.h"
@@ -51,6 +52,9 @@ static const char usage_text[] =
 	"      --load KIND         the load: hackbench, cpu, memory or all (default all)\n"
 	"      --load-cpus LIST    CPUs the load runs on (default: every CPU)\n"
 	"  -f, --format FMT        text (default) or json (the verify.json on stdout)\n"
+	"      --trace             with --max-latency: stop a run at its first wake-up\n"
+	"                          past the limit and explain it from a kernel trace\n"
+	"                          (saved as trace-idle.txt / trace-load.txt in DIR)\n"
 	"  -s, --strict            warnings fail too\n"
 	"  -q, --quiet             no progress line\n"
 	"  -h, --help              show this help\n"
@@ -80,7 +84,7 @@ static int parse_us_option(const char *opt, const char *arg, int64_t min_ns, int
 
 int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_LOAD = 256, OPT_LOAD_CPUS };
+	enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE };
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'D' },
 		{ "rt-cpus", required_argument, NULL, 'c' },
@@ -89,6 +93,7 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 		{ "interval", required_argument, NULL, 'i' },
 		{ "load", required_argument, NULL, OPT_LOAD },
 		{ "load-cpus", required_argument, NULL, OPT_LOAD_CPUS },
+		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -150,6 +155,9 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 			rc = cli_parse_cpulist("--load-cpus", optarg, &o->load_cpus, err, errlen);
 			o->load_cpus_given = true;
 			break;
+		case OPT_TRACE:
+			o->trace = true;
+			break;
 		case 'f':
 			rc = cli_parse_format(optarg, &o->format, err, errlen);
 			break;
@@ -177,6 +185,11 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 	}
 	if (rc == 0 && optind < argc) {
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		rc = -EINVAL;
+	}
+	if (rc == 0 && o->trace && !(o->max_latency_us > 0)) {
+		snprintf(err, errlen, "--trace needs --max-latency US: the trace is stopped and "
+			 "explained at the first wake-up past it");
 		rc = -EINVAL;
 	}
 	return rc;
@@ -371,9 +384,12 @@ static int run_latency(const struct verify_opts *o, struct verify_run *v, enum r
 {
 	struct latency_result *res = &v->lat[ph];
 	struct latency_run *run = NULL;
+	struct trace_session *ts = NULL;
 	struct load *load = NULL;
 	struct latency_config cfg;
-	char why[512] = "", done[96];
+	char why[512] = "", done[96], tfile[PATH_MAX];
+	bool traced = false;
+	sigset_t held;
 	int err;
 
 	latency_config_init(&cfg);
@@ -383,6 +399,20 @@ static int run_latency(const struct verify_opts *o, struct verify_run *v, enum r
 	/* The load first: its supervisor must not inherit the signal mask of the run. */
 	if (!err && ph == PHASE_LOAD)
 		err = start_load(o, v, &load);
+	if (!err && o->trace) {
+		/* The run stops at the first wake-up past the limit; the trace explains it. */
+		struct trace_options to = { tfile, &cfg.cpus };
+
+		cfg.threshold_ns = (uint64_t)(o->max_latency_us * 1000.0);
+		snprintf(tfile, sizeof(tfile), "%s/trace-%s.txt", o->report_dir,
+			 ph == PHASE_LOAD ? "load" : "idle");
+		/* Stop signals wait until the trace is put back. */
+		trace_signals_hold(&held);
+		traced = true;
+		err = trace_session_start(&to, &ts, why, sizeof(why));
+		if (err)
+			cli_error("verify", "--trace: %s", why[0] ? why : strerror(-err));
+	}
 	if (err)
 		goto out;
 	err = latency_run_start(&cfg, -1, &run, why, sizeof(why));
@@ -390,12 +420,20 @@ static int run_latency(const struct verify_opts *o, struct verify_run *v, enum r
 		cli_error("verify", "cannot measure latency: %s", why[0] ? why : strerror(-err));
 		goto out;
 	}
+	if (ts)
+		latency_run_on_threshold(run, trace_session_hit, ts);
 	latency_run_wait(run, pr->tty ? 250000000ULL : 0, pr->tty ? progress_tick : NULL, pr);
 	err = latency_run_finish(run, res);
 	latency_run_free(run);
 	if (err) {
 		cli_error("verify", "cannot collect the latency results: %s", strerror(-err));
 		goto out;
+	}
+	if (ts) {
+		int terr = trace_session_collect(ts, res, &res->trace);
+
+		if (terr)
+			cli_error("verify", "--trace: cannot analyse the trace: %s", strerror(-terr));
 	}
 	v->measured[ph] = true;
 	if (load && stop_load(o, load, res))
@@ -418,10 +456,16 @@ static int run_latency(const struct verify_opts *o, struct verify_run *v, enum r
 		break;
 	}
 	snprintf(done, sizeof(done), "%s, worst wake-up %.1f us",
-		 v->interrupted ? "interrupted" : "done",
+		 v->interrupted ? "interrupted"
+		 : res->stop == LATENCY_STOP_THRESHOLD ? "stopped at the limit (traced)"
+						       : "done",
 		 (double)res->total_stats.max_ns / 1000.0);
 	progress_end(pr, done);
 out:
+	if (traced) {
+		trace_session_free(ts);
+		trace_signals_release(&held);
+	}
 	if (load) {
 		/* Stopped above unless something failed first. */
 		load_stop(load);
@@ -579,6 +623,15 @@ static int finish(const struct verify_opts *o, struct verify_run *v, const struc
 	} else {
 		fputc('\n', stdout);
 		summary_write(stdout, &res, cli_use_color(stdout));
+		/* --trace: what delayed the first wake-up past the limit, per run. */
+		for (int ph = 0; ph < 2; ph++) {
+			const struct trace_result *t = v->lat[ph].trace;
+
+			if (!t || !t->triggered)
+				continue;
+			fprintf(stdout, "\nSpike %s:\n", ph == PHASE_LOAD ? "under load" : "idle");
+			latency_trace_text_write(stdout, t, cli_use_color(stdout));
+		}
 	}
 	if (!realpath(p->html, abs))
 		snprintf(abs, sizeof(abs), "%s", p->html);

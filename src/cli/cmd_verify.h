@@ -26,6 +26,7 @@ struct verify_opts {
 	const char *report_dir;
 	enum output_format format;
 	bool strict, quiet, help, version;
+	bool trace;			/* --trace: explain the first wake-up past --max-latency */
 };
 
 /* Parse argv (argv[0] = "verify"). Return: 0, or -EINVAL with a message in @err. */

@@ -90,4 +90,5 @@ expect_rc 2 "$RTREADY" verify -q --rt-cpus 4095 --report "$T/e"
 expect_rc 2 "$RTREADY" verify --duration 0
 expect_rc 2 "$RTREADY" verify --load everything
 expect_rc 2 "$RTREADY" verify --max-latency fast
+expect_rc 2 "$RTREADY" verify --trace          # needs --max-latency
 echo ok
