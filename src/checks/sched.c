@@ -21,8 +21,13 @@ static bool kernel_at_least(const struct kernel_facts *k, int major, int minor)
 	return k->major > major || (k->major == major && k->minor >= minor);
 }
 
-/* Append the fair-server facts of a 6.12+ kernel; return true when it reserves time. */
-static bool fair_server_note(const struct sched_facts *s, struct strbuf *ev)
+/*
+ * Append the fair-server facts of a 6.12+ kernel; return true when it
+ * reserves time where it matters: on an RT CPU (any CPU when none are
+ * declared). Time reserved on the other CPUs is what they are for.
+ */
+static bool fair_server_note(const struct sched_facts *s, const struct rtr_cpuset *rt,
+			     struct strbuf *ev)
 {
 	if (s->fair_server_err) {
 		strbuf_printf(ev, "; kernel 6.12+: the fair deadline server still reserves time "
@@ -34,6 +39,11 @@ static bool fair_server_note(const struct sched_facts *s, struct strbuf *ev)
 	if (s->fair_runtime_max_ns == 0) {
 		strbuf_printf(ev, "; fair server runtime 0 on all %u CPUs: no time reserved for "
 			      "normal tasks", s->fair_server_cpus);
+		return false;
+	}
+	if (!rtr_cpuset_is_empty(rt) && !rtr_cpuset_intersects(&s->fair_reserving, rt)) {
+		strbuf_printf(ev, "; fair server runtime 0 on every RT CPU (time is reserved for "
+			      "normal tasks only on the others)");
 		return false;
 	}
 	strbuf_printf(ev, "; kernel 6.12+: the fair deadline server reserves %lld..%lld ns per "
@@ -65,7 +75,7 @@ static void check_rt_throttling(const struct check_ctx *ctx, struct check_out *o
 		strbuf_printf(&ev, "sched_rt_runtime_us = %lld: RT throttling is off",
 			      (long long)s->rt_runtime_us);
 		if (dl_server)
-			reserves = fair_server_note(s, &ev);
+			reserves = fair_server_note(s, ctx->rt_cpus, &ev);
 		st = reserves ? RTR_WARN : RTR_PASS;
 	} else if (s->rt_period_err) {
 		strbuf_printf(&ev, "sched_rt_runtime_us = %lld (sched_rt_period_us unreadable: %s)",
@@ -78,7 +88,7 @@ static void check_rt_throttling(const struct check_ctx *ctx, struct check_out *o
 			      (long long)s->rt_runtime_us, (long long)s->rt_period_us,
 			      (long long)(s->rt_period_us - s->rt_runtime_us));
 		if (dl_server)
-			reserves = fair_server_note(s, &ev);
+			reserves = fair_server_note(s, ctx->rt_cpus, &ev);
 		st = RTR_WARN;
 	}
 	check_set(out, st, "%s", strbuf_str(&ev));

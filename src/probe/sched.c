@@ -24,14 +24,18 @@ static void probe_fair_server(const struct rootfs *fs, struct sched_facts *s)
 	while ((de = readdir(d)) && seen++ < 65536) {
 		char path[128];
 		int64_t rt, per;
+		unsigned long cpu;
 		char *end;
 
-		if (strncmp(de->d_name, "cpu", 3) != 0 || strtoul(de->d_name + 3, &end, 10) > 65535 ||
-		    end == de->d_name + 3 || *end)
+		cpu = strtoul(de->d_name + 3, &end, 10);
+		if (strncmp(de->d_name, "cpu", 3) != 0 || cpu > 65535 || end == de->d_name + 3 ||
+		    *end)
 			continue;
 		if (rootfs_path(path, sizeof(path), "%s/%s/runtime", dir, de->d_name) ||
 		    rootfs_read_int64(fs, path, &rt) || rt < 0)
 			continue;
+		if (rt > 0 && rtr_cpuset_set(&s->fair_reserving, (int)cpu))
+			continue;	/* ENOMEM or out of range: leave this CPU out */
 		if (s->fair_server_cpus == 0 || rt < s->fair_runtime_min_ns)
 			s->fair_runtime_min_ns = rt;
 		if (s->fair_server_cpus == 0 || rt > s->fair_runtime_max_ns)
@@ -220,5 +224,5 @@ void probe_sched(const struct rootfs *fs, struct sched_facts *s)
 
 void probe_sched_free(struct sched_facts *s)
 {
-	(void)s;
+	rtr_cpuset_free(&s->fair_reserving);
 }

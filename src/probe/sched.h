@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "probe/rootfs.h"
+#include "rtready/cpuset.h"
 
 /* Bounds of the cgroup walk: a hostile tree must not make it endless. */
 #define SCHED_CGROUP_MAX_DIRS 20000
@@ -27,6 +28,7 @@ struct sched_facts {
 	unsigned int fair_server_cpus;	/* CPUs with a readable runtime */
 	int64_t fair_runtime_min_ns, fair_runtime_max_ns;
 	int64_t fair_period_ns;		/* of the first CPU read */
+	struct rtr_cpuset fair_reserving;	/* CPUs whose fair server runtime is > 0 */
 
 	/* RT group scheduling: cgroups with a cpu.rt_runtime_us file */
 	int rt_group_err;		/* -ENOENT: no cgroup has cpu.rt_runtime_us */

@@ -61,8 +61,15 @@ static void throttling(void **state)
 	assert_int_equal(run_check(f, "", "sched.rt_throttling", &r), RTR_WARN);
 	assert_has(r.fix, "sched_rt_runtime_us=-1");
 	assert_has(r.fix, "fair_server");
+	/* Reserved only on CPUs 0-1, the RT CPUs are 2-3: as it should be. */
 	s->rt_runtime_us = -1;
+	s->fair_runtime_min_ns = 0;
+	assert_int_equal(rtr_cpuset_parse_list(&s->fair_reserving, "0-1"), 0);
+	assert_int_equal(run_check(f, "2-3", "sched.rt_throttling", &r), RTR_PASS);
+	assert_has(r.evidence, "0 on every RT CPU");
+	assert_int_equal(run_check(f, "1-2", "sched.rt_throttling", &r), RTR_WARN);
 	s->fair_runtime_min_ns = s->fair_runtime_max_ns = 0;
+	rtr_cpuset_clear(&s->fair_reserving);
 	assert_int_equal(run_check(f, "", "sched.rt_throttling", &r), RTR_PASS);
 	/* Before 6.12 there is no fair server to speak of. */
 	f->kernel.minor = 6;
