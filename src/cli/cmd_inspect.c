@@ -155,12 +155,16 @@ int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err,
 	return 0;
 }
 
-/* The isolated CPUs when --rt-cpus was not given (same rule as check). */
-static int default_rt_cpus(struct rtr_cpuset *out)
+/*
+ * The host facts of the report, and the RT CPUs when --rt-cpus was not
+ * given (the isolated CPUs: the same rule as check).
+ */
+static int host_facts(const struct inspect_opts *o, struct rtr_cpuset *rt, struct report *r)
 {
+	char list[4096] = "";
+	const char *source;
 	struct rootfs fs;
 	struct facts f;
-	const char *source;
 	int err = rootfs_open(&fs, "/");
 
 	if (err)
@@ -168,7 +172,17 @@ static int default_rt_cpus(struct rtr_cpuset *out)
 	memset(&f, 0, sizeof(f));
 	probe_kernel(&fs, &f.kernel);
 	probe_cpu(&fs, &f.cpu);
-	err = checks_default_rt_cpus(&f, out, &source);
+	if (o->rt_cpus_given)
+		err = rtr_cpuset_copy(rt, &o->rt_cpus);
+	else
+		err = checks_default_rt_cpus(&f, rt, &source);
+	if (!f.cpu.online_err)
+		rtr_cpuset_format_list(&f.cpu.online, list, sizeof(list));
+	err = err ?: report_set_host(&r->host.cpus_online, list);
+	err = err ?: report_set_host(&r->host.kernel, f.kernel.release_err ? "" : f.kernel.release);
+	rtr_cpuset_format_list(rt, list, sizeof(list));
+	err = err ?: report_set_host(&r->host.rt_cpus, list);
+	err = err ?: report_set_host(&r->host.root, "/");
 	probe_kernel_free(&f.kernel);
 	probe_cpu_free(&f.cpu);
 	rootfs_close(&fs);
@@ -217,16 +231,18 @@ static int run(const struct inspect_opts *o)
 	struct inspect_result res;
 	struct inspect_env env;
 	struct report r;
-	char list[1024];
 	int bad = 0, err, rc = EXIT_USAGE;
 
 	stop_flag = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	err = o->rt_cpus_given ? rtr_cpuset_copy(&rt, &o->rt_cpus) : default_rt_cpus(&rt);
+	report_init(&r, "inspect");
+	err = host_facts(o, &rt, &r);
 	if (err) {
 		cli_error("inspect", "cannot tell the RT CPUs: %s", strerror(-err));
+		report_free(&r);
+		rtr_cpuset_free(&rt);
 		return EXIT_USAGE;
 	}
 	err = inspect_collect(&req, &res, &stop_flag, &bad);
@@ -238,15 +254,12 @@ static int run(const struct inspect_opts *o)
 		cli_error("inspect", "cannot read the processes: %s", strerror(-err));
 	if (err) {
 		inspect_result_free(&res);
+		report_free(&r);
 		rtr_cpuset_free(&rt);
 		return EXIT_USAGE;
 	}
 	env = (struct inspect_env){ &rt, o->verbose || !o->all };
-	report_init(&r, "inspect");
-	rtr_cpuset_format_list(&rt, list, sizeof(list));
-	err = report_set_host(&r.host.rt_cpus, list);
-	err = err ? err : report_set_host(&r.host.root, "/");
-	err = err ? err : inspect_judge(&res, &env, &r);
+	err = inspect_judge(&res, &env, &r);
 	if (err)
 		cli_error("inspect", "%s", strerror(-err));
 	else if (!render(o, &res, &r))
