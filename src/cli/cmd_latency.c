@@ -539,16 +539,13 @@ trace_out:
 static int start_load(const struct latency_opts *o, const char *online, struct load **out)
 {
 	struct rtr_cpuset cpus = RTR_CPUSET_INIT;
-	struct load_config lc;
 	int err;
 
 	err = rtr_cpuset_parse_list(&cpus, online);
-	err = err ?: latency_load_config(o->load, (unsigned int)rtr_cpuset_count(&cpus), &lc);
-	err = err ?: load_start(&lc, out);
+	err = err ?: latency_load_begin(o->load, NULL, (unsigned int)rtr_cpuset_count(&cpus), out);
 	if (err)
 		cli_error("latency", "--load %s: cannot start the load: %s", latency_load_name(o->load),
 			  strerror(-err));
-	load_config_free(&lc);
 	rtr_cpuset_free(&cpus);
 	return err;
 }
@@ -556,24 +553,12 @@ static int start_load(const struct latency_opts *o, const char *online, struct l
 /* Stop the load and note what it did; a load that failed is an error of the run. */
 static int stop_load(const struct latency_opts *o, struct load *load, struct latency_result *res)
 {
-	struct latency_load_info *li = &res->load;
-	struct load_stats st;
-	int err = load_stop(load);
+	int err = latency_load_end(o->load, load, &res->load);
 
-	load_stats(load, &st);
-	li->kind = latency_load_name(o->load);
-	li->runs = st.runs;
-	li->messages = st.messages;
-	li->cpu_loops = st.cpu_loops;
-	li->memory_cycles = st.memory_cycles;
-	if (err || st.error) {
-		snprintf(li->error, sizeof(li->error), "%s",
-			 st.error_text[0] ? st.error_text : strerror(-(err ?: st.error)));
-		cli_error("latency", "--load %s failed during the measurement: %s", li->kind,
-			  li->error);
-		return -EIO;
-	}
-	return 0;
+	if (err)
+		cli_error("latency", "--load %s failed during the measurement: %s",
+			  res->load.kind, res->load.error);
+	return err;
 }
 
 static int fill_host(struct host_info *h, const char *online, const char *isolated)

@@ -336,21 +336,16 @@ out:
 static int start_load(const struct verify_opts *o, const struct verify_run *v, struct load **out)
 {
 	struct rtr_cpuset online = RTR_CPUSET_INIT;
-	struct load_config lc;
 	unsigned int ncpus;
 	int err;
 
-	memset(&lc, 0, sizeof(lc));
 	err = rtr_cpuset_parse_list(&online, v->online);
 	ncpus = (unsigned int)rtr_cpuset_count(o->load_cpus_given ? &o->load_cpus : &online);
-	err = err ?: latency_load_config(o->load, ncpus, &lc);
-	if (!err && o->load_cpus_given)
-		err = rtr_cpuset_copy(&lc.cpus, &o->load_cpus);
-	err = err ?: load_start(&lc, out);
+	err = err ?: latency_load_begin(o->load, o->load_cpus_given ? &o->load_cpus : NULL, ncpus,
+				       out);
 	if (err)
 		cli_error("verify", "cannot start the %s load: %s", latency_load_name(o->load),
 			  strerror(-err));
-	load_config_free(&lc);
 	rtr_cpuset_free(&online);
 	return err;
 }
@@ -358,24 +353,12 @@ static int start_load(const struct verify_opts *o, const struct verify_run *v, s
 /* Stop the load and note what it did in @res; a load that failed fails the run. */
 static int stop_load(const struct verify_opts *o, struct load *load, struct latency_result *res)
 {
-	struct latency_load_info *li = &res->load;
-	struct load_stats st;
-	int err = load_stop(load);
+	int err = latency_load_end(o->load, load, &res->load);
 
-	load_stats(load, &st);
-	li->kind = latency_load_name(o->load);
-	li->runs = st.runs;
-	li->messages = st.messages;
-	li->cpu_loops = st.cpu_loops;
-	li->memory_cycles = st.memory_cycles;
-	if (err || st.error) {
-		snprintf(li->error, sizeof(li->error), "%s",
-			 st.error_text[0] ? st.error_text : strerror(-(err ?: st.error)));
-		cli_error("verify", "the %s load failed during the measurement: %s", li->kind,
-			  li->error);
-		return -EIO;
-	}
-	return 0;
+	if (err)
+		cli_error("verify", "the %s load failed during the measurement: %s",
+			  res->load.kind, res->load.error);
+	return err;
 }
 
 /* One latency run, idle or under load. Return: 0 or -errno (printed). */

@@ -30,4 +30,21 @@ const char *latency_load_name(enum latency_load_kind kind);
  */
 int latency_load_config(enum latency_load_kind kind, unsigned int ncpus, struct load_config *out);
 
+struct rtr_cpuset;
+struct latency_load_info;
+
+/*
+ * Start the load of @kind on @cpus (NULL: every CPU; @ncpus hogs where the
+ * kind has them). Return: 0 or -errno.
+ */
+int latency_load_begin(enum latency_load_kind kind, const struct rtr_cpuset *cpus,
+		       unsigned int ncpus, struct load **out);
+
+/*
+ * Stop @load and write what it did into @li. Return: 0, or -EIO when the
+ * load failed during the run (@li->error says why).
+ */
+int latency_load_end(enum latency_load_kind kind, struct load *load,
+		     struct latency_load_info *li);
+
 #endif
