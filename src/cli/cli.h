@@ -41,6 +41,15 @@ void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(print
 void cli_version(void);
 
 /*
+ * The common end of option parsing: on a parse error (@parse_rc != 0)
+ * print "rtready: CMD: @err" and a hint, and return EXIT_USAGE; for --help
+ * print @usage, for --version the version, and return EXIT_OK. Return: -1
+ * when the command should run.
+ */
+int cli_parsed(const char *cmd, int parse_rc, const char *err, bool help, bool version,
+	       const char *usage);
+
+/*
  * Option helpers: fill *out from @arg, or write a message into @err
  * (size @errlen) and return -EINVAL. They never print or exit.
  */

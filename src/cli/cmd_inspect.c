@@ -276,19 +276,11 @@ int cmd_inspect(int argc, char **argv)
 	char err[512] = "";
 	int rc;
 
-	if (inspect_opts_parse(argc, argv, &o, err, sizeof(err))) {
-		cli_error("inspect", "%s", err);
-		fputs("Try 'rtready inspect --help'.\n", stderr);
+	rc = inspect_opts_parse(argc, argv, &o, err, sizeof(err));
+	rc = cli_parsed("inspect", rc, err, o.help, o.version, usage_text);
+	if (rc >= 0) {
 		inspect_opts_free(&o);
-		return EXIT_USAGE;
-	}
-	if (o.help || o.version) {
-		if (o.help)
-			fputs(usage_text, stdout);
-		else
-			cli_version();
-		inspect_opts_free(&o);
-		return EXIT_OK;
+		return rc;
 	}
 	rc = run(&o);
 	inspect_opts_free(&o);

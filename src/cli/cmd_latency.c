@@ -642,19 +642,11 @@ int cmd_latency(int argc, char **argv)
 	char err[512] = "";
 	int rc;
 
-	if (latency_opts_parse(argc, argv, &o, err, sizeof(err))) {
-		cli_error("latency", "%s", err);
-		fputs("Try 'rtready latency --help'.\n", stderr);
+	rc = latency_opts_parse(argc, argv, &o, err, sizeof(err));
+	rc = cli_parsed("latency", rc, err, o.help, o.version, usage_text);
+	if (rc >= 0) {
 		latency_opts_free(&o);
-		return EXIT_USAGE;
-	}
-	if (o.help || o.version) {
-		if (o.help)
-			fputs(usage_text, stdout);
-		else
-			cli_version();
-		latency_opts_free(&o);
-		return EXIT_OK;
+		return rc;
 	}
 	rc = run_latency(&o);
 	latency_opts_free(&o);

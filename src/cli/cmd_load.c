@@ -404,19 +404,11 @@ int cmd_load(int argc, char **argv)
 	char err[512] = "";
 	int rc;
 
-	if (load_opts_parse(argc, argv, &o, err, sizeof(err))) {
-		cli_error("load", "%s", err);
-		fputs("Try 'rtready load --help'.\n", stderr);
+	rc = load_opts_parse(argc, argv, &o, err, sizeof(err));
+	rc = cli_parsed("load", rc, err, o.help, o.version, usage_text);
+	if (rc >= 0) {
 		load_opts_free(&o);
-		return EXIT_USAGE;
-	}
-	if (o.help || o.version) {
-		if (o.help)
-			fputs(usage_text, stdout);
-		else
-			cli_version();
-		load_opts_free(&o);
-		return EXIT_OK;
+		return rc;
 	}
 	rc = cli_output_open(&out, o.output);
 	if (rc) {

@@ -240,17 +240,10 @@ int cmd_pi(int argc, char **argv)
 	char err[512] = "";
 	int rc;
 
-	if (pi_opts_parse(argc, argv, &o, err, sizeof(err))) {
-		cli_error("pi", "%s", err);
-		fputs("Try 'rtready pi --help'.\n", stderr);
-		return EXIT_USAGE;
-	}
-	if (o.help || o.version) {
-		if (o.help)
-			fputs(usage_text, stdout);
-		else
-			cli_version();
-		return EXIT_OK;
+	rc = pi_opts_parse(argc, argv, &o, err, sizeof(err));
+	rc = cli_parsed("pi", rc, err, o.help, o.version, usage_text);
+	if (rc >= 0) {
+		return rc;
 	}
 	if (o.config.cpu < 0)
 		o.config.cpu = last_allowed_cpu();

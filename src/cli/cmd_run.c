@@ -650,19 +650,11 @@ int cmd_run(int argc, char **argv)
 	char err[512] = "";
 	int rc;
 
-	if (run_opts_parse(argc, argv, &o, err, sizeof(err))) {
-		cli_error("run", "%s", err);
-		fputs("Try 'rtready run --help'.\n", stderr);
+	rc = run_opts_parse(argc, argv, &o, err, sizeof(err));
+	rc = cli_parsed("run", rc, err, o.help, o.version, usage_text);
+	if (rc >= 0) {
 		run_opts_free(&o);
-		return EXIT_USAGE;
-	}
-	if (o.help || o.version) {
-		if (o.help)
-			fputs(usage_text, stdout);
-		else
-			cli_version();
-		run_opts_free(&o);
-		return EXIT_OK;
+		return rc;
 	}
 	rc = run_execute(&o);
 	run_opts_free(&o);

@@ -822,19 +822,11 @@ int cmd_tune(int argc, char **argv)
 	char err[512] = "";
 	int rc = EXIT_USAGE;
 
-	if (tune_opts_parse(argc, argv, &o, err, sizeof(err))) {
-		cli_error("tune", "%s", err);
-		fputs("Try 'rtready tune --help'.\n", stderr);
+	rc = tune_opts_parse(argc, argv, &o, err, sizeof(err));
+	rc = cli_parsed("tune", rc, err, o.help, o.version, usage_text);
+	if (rc >= 0) {
 		tune_opts_free(&o);
-		return EXIT_USAGE;
-	}
-	if (o.help || o.version) {
-		if (o.help)
-			fputs(usage_text, stdout);
-		else
-			cli_version();
-		tune_opts_free(&o);
-		return EXIT_OK;
+		return rc;
 	}
 	rc = rootfs_open(&fs, o.root);
 	if (rc) {

@@ -717,19 +717,11 @@ int cmd_verify(int argc, char **argv)
 	char err[512] = "";
 	int rc;
 
-	if (verify_opts_parse(argc, argv, &o, err, sizeof(err))) {
-		cli_error("verify", "%s", err);
-		fputs("Try 'rtready verify --help'.\n", stderr);
+	rc = verify_opts_parse(argc, argv, &o, err, sizeof(err));
+	rc = cli_parsed("verify", rc, err, o.help, o.version, usage_text);
+	if (rc >= 0) {
 		verify_opts_free(&o);
-		return EXIT_USAGE;
-	}
-	if (o.help || o.version) {
-		if (o.help)
-			fputs(usage_text, stdout);
-		else
-			cli_version();
-		verify_opts_free(&o);
-		return EXIT_OK;
+		return rc;
 	}
 	rc = run_verify(&o);
 	verify_opts_free(&o);

@@ -44,6 +44,25 @@ void cli_version(void)
 	printf("rtready %s\n", RTR_VERSION);
 }
 
+int cli_parsed(const char *cmd, int parse_rc, const char *err, bool help, bool version,
+	       const char *usage)
+{
+	if (parse_rc) {
+		cli_error(cmd, "%s", err);
+		fprintf(stderr, "Try 'rtready %s --help'.\n", cmd);
+		return EXIT_USAGE;
+	}
+	if (help) {
+		fputs(usage, stdout);
+		return EXIT_OK;
+	}
+	if (version) {
+		cli_version();
+		return EXIT_OK;
+	}
+	return -1;
+}
+
 int cli_parse_format(const char *arg, enum output_format *out, char *err, size_t errlen)
 {
 	if (strcmp(arg, "text") == 0)
