@@ -17,16 +17,15 @@ struct verb {
 
 static const struct verb verbs[] = {
 	{ "check", cmd_check, "audit this machine (or a snapshot) against the checklist" },
-	{ "inspect", cmd_inspect, "apply the checklist to running processes, thread by thread" },
+	{ "snapshot", cmd_snapshot, "capture the files check reads into a directory, for --root" },
 	{ "latency", cmd_latency, "measure wake-up latency per CPU (cyclictest-class, with percentiles)" },
 	{ "load", cmd_load, "generate messaging, CPU, memory and OOM load (hackbench-class)" },
-	{ "pi", cmd_pi, "prove that priority inheritance bounds lock waits on this system" },
-	{ "report", cmd_report, "render results as one HTML page, JUnit XML and Prometheus text" },
-	{ "verify", cmd_verify, "the main job: check, latency idle and under load, one verdict and report" },
-	{ "snapshot", cmd_snapshot, "capture the files check reads into a directory, for --root" },
+	{ "inspect", cmd_inspect, "apply the checklist to running processes, thread by thread" },
 	{ "run", cmd_run, "start a program with RT settings, a budget, and the runtime checker" },
+	{ "pi", cmd_pi, "prove that priority inheritance bounds lock waits on this system" },
 	{ "tune", cmd_tune, "apply the runtime fixes with a crash-safe revert; write boot files" },
-
+	{ "verify", cmd_verify, "the main job: check, latency idle and under load, one verdict and report" },
+	{ "report", cmd_report, "render results as one HTML page, JUnit XML and Prometheus text" },
 };
 
 static void usage(FILE *out)
