@@ -42,6 +42,8 @@ void check_opts_free(struct check_opts *o)
 	rtr_cpuset_free(&o->rt_cpus);
 	free(o->only);
 	free(o->skip);
+	for (size_t i = 0; i < o->n_sel_storage; i++)
+		free(o->sel_storage[i]);
 	free(o->sel_storage);
 	memset(o, 0, sizeof(*o));
 }
