@@ -40,6 +40,18 @@ if [ "$(id -u)" -eq 0 ]; then
 	grep -q "M_MMAP_MAX" "$out" ||
 		{ cat "$out" >&2; echo "musl-build: mallopt was not reported as missing" >&2; exit 1; }
 	echo "musl-build: ok: $(grep 'cycles on CPU' "$out" | sed 's/^rt-app: //')"
+	# rtready pi's measurement on musl's pthread mutexes: PI must bound the wait here too.
+	musl-gcc -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$src/include" -I"$src/src" \
+		-o "$dir/pi-check" "$src/tests/progs/pi-check.c" "$src/src/measure/pi.c" \
+		"$dir/lib/librtready.a" -lpthread -lm
+	readelf -l "$dir/pi-check" | grep -q "ld-musl" ||
+		{ echo "musl-build: pi-check is not linked against musl" >&2; exit 1; }
+	if ! timeout 60 "$dir/pi-check" 60 >"$out" 2>&1; then
+		cat "$out" >&2
+		echo "musl-build: priority inheritance not shown on musl" >&2
+		exit 1
+	fi
+	echo "musl-build: ok: $(cat "$out" | sed 's/^pi-check: //')"
 else
 	# Without privileges the example must refuse cleanly and say why.
 	if [ "$rc" -ne 2 ] || ! grep -Eq "CAP_SYS_NICE|CAP_IPC_LOCK|RLIMIT_" "$out"; then
