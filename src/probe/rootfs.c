@@ -175,6 +175,8 @@ int rootfs_read(const struct rootfs *fs, const char *path, size_t cap, char **bu
 		close(fd);
 		return -EFBIG;
 	}
+	if (st_size > 0)
+		size = (size_t)st_size + 1;
 	/* procfs and sysfs report size 0: read until EOF, within the cap. */
 	for (;;) {
 		ssize_t n;
@@ -203,6 +205,9 @@ int rootfs_read(const struct rootfs *fs, const char *path, size_t cap, char **bu
 			err = -EFBIG;
 			break;
 		}
+		/* A file with a size (a snapshot's) is whole once that much was read. */
+		if (st_size > 0 && len >= (size_t)st_size)
+			break;
 	}
 	close(fd);
 	if (err) {
@@ -220,14 +225,19 @@ int rootfs_read(const struct rootfs *fs, const char *path, size_t cap, char **bu
 
 int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t len)
 {
+	off_t st_size = 0;
 	size_t n = 0;
 	int fd;
 
 	if (len == 0)
 		return -EINVAL;
-	fd = rootfs_open_file(fs, path);
+	fd = open_regular(fs, path, &st_size);
 	if (fd < 0)
 		return fd;
+	if (st_size > 0 && (uint64_t)st_size > len - 1) {
+		close(fd);
+		return -EFBIG;
+	}
 	for (;;) {
 		ssize_t r = read(fd, buf + n, len - 1 - n);
 
@@ -242,6 +252,9 @@ int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		/* A file with a size (a snapshot's) is whole once that much was read. */
+		if (st_size > 0 && n >= (size_t)st_size)
+			break;
 		if (n == len - 1) {
 			char extra;
 
