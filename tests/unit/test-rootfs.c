@@ -176,6 +176,21 @@ static void test_live_host(void **state)
 	assert_true(fs.host);
 	assert_int_equal(rootfs_read_int64(&fs, "/proc/sys/kernel/pid_max", &v), 0);
 	assert_true(v > 0);
+	/* sysfs attributes claim 4096 bytes whatever they hold: still read as text. */
+	{
+		char online[64];
+		char *b = NULL;
+		size_t len;
+
+		if (rootfs_exists(&fs, "/sys/devices/system/cpu/online")) {
+			assert_int_equal(rootfs_read_str(&fs, "/sys/devices/system/cpu/online", online,
+							 sizeof(online)), 0);
+			assert_true(online[0] >= '0' && online[0] <= '9');
+			assert_int_equal(rootfs_read(&fs, "/sys/devices/system/cpu/online", 64, &b,
+						     &len), 0);
+			free(b);
+		}
+	}
 	/* Character devices are refused. */
 	assert_int_equal(rootfs_open_file(&fs, "/dev/null"), -EINVAL);
 	rootfs_close(&fs);
