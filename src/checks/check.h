@@ -62,6 +62,18 @@ void check_set(struct check_out *out, enum rtr_status status, const char *fmt, .
 	__attribute__((format(printf, 3, 4)));
 /* Write a precise fix (printf-style), replacing the row's default. */
 void check_fix(struct check_out *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* What per-CPU checks say when no RT CPUs are declared. */
+extern const char check_no_rt_cpus[];
+
+/* Append @s as a cpu list ("none" when empty), never truncated. */
+void check_put_cpus(struct strbuf *sb, const struct rtr_cpuset *s);
+
+/* Append "RT CPUs LIST (from SOURCE)". */
+void check_put_rt(struct strbuf *sb, const struct check_ctx *ctx);
+
+/* The online CPUs (present when unreadable) that are not RT. Return: 0 or -ENOMEM. */
+int check_housekeeping(const struct check_ctx *ctx, struct rtr_cpuset *out);
+
 /* status skip with "cannot read PATH: strerror". */
 void check_skip_read(struct check_out *out, const char *path, int err);
 

@@ -18,33 +18,6 @@
 /* Items listed by name in evidence before "and N more". */
 #define LIST_MAX 12
 
-static const char no_rt_cpus[] =
-	"no RT CPUs declared: name them with --rt-cpus LIST, or isolate them at boot "
-	"(isolcpus=, nohz_full=), which rtready then takes as the RT CPUs";
-
-/* Append @s as a cpu list ("none" when empty), never truncated. */
-static void put_set(struct strbuf *sb, const struct rtr_cpuset *s)
-{
-	char small[256];
-	size_t need = rtr_cpuset_format_list(s, small, sizeof(small));
-
-	if (need == 0) {
-		strbuf_puts(sb, "none");
-	} else if (need < sizeof(small)) {
-		strbuf_puts(sb, small);
-	} else {
-		char *big = malloc(need + 1);
-
-		if (!big) {
-			sb->err = -ENOMEM;
-			return;
-		}
-		rtr_cpuset_format_list(s, big, need + 1);
-		strbuf_puts(sb, big);
-		free(big);
-	}
-}
-
 /* Append @s as a kernel hex mask covering the possible CPUs. */
 static void put_mask(struct strbuf *sb, const struct rtr_cpuset *s, const struct cpu_facts *c)
 {
@@ -67,25 +40,9 @@ static void put_mask(struct strbuf *sb, const struct rtr_cpuset *s, const struct
 	free(buf);
 }
 
-static void put_rt(struct strbuf *sb, const struct check_ctx *ctx)
-{
-	strbuf_puts(sb, "RT CPUs ");
-	put_set(sb, ctx->rt_cpus);
-	strbuf_printf(sb, " (from %s)", ctx->rt_cpus_source ? ctx->rt_cpus_source : "--rt-cpus");
-}
-
 static const struct rtr_cpuset *online_set(const struct cpu_facts *c)
 {
 	return c->online_err ? &c->present : &c->online;
-}
-
-/* The online CPUs that are not RT (where housekeeping belongs). Return: 0 or -ENOMEM. */
-static int housekeeping(const struct check_ctx *ctx, struct rtr_cpuset *out)
-{
-	int err = rtr_cpuset_copy(out, online_set(&ctx->facts->cpu));
-
-	rtr_cpuset_andnot(out, ctx->rt_cpus);
-	return err;
 }
 
 static bool no_rt(const struct check_ctx *ctx, struct check_out *out)
@@ -93,7 +50,7 @@ static bool no_rt(const struct check_ctx *ctx, struct check_out *out)
 	if (!rtr_cpuset_is_empty(ctx->rt_cpus))
 		return false;
 	out->status = RTR_INFO;
-	strbuf_puts(&out->evidence, no_rt_cpus);
+	strbuf_puts(&out->evidence, check_no_rt_cpus);
 	return true;
 }
 
@@ -111,14 +68,14 @@ static void isolation_no_rt(const struct check_ctx *ctx, struct check_out *out)
 	if (n <= 1) {
 		out->status = RTR_INFO;
 		strbuf_printf(&out->evidence, "%zu CPU online: nothing can be set apart; %s", n,
-			      no_rt_cpus);
+			      check_no_rt_cpus);
 		return;
 	}
 	out->status = RTR_WARN;
 	strbuf_puts(&out->evidence, "no CPU is set apart for realtime work: "
 				    "/sys/devices/system/cpu/isolated is empty and the command "
 				    "line has no isolcpus= or nohz_full=; ");
-	strbuf_puts(&out->evidence, no_rt_cpus);
+	strbuf_puts(&out->evidence, check_no_rt_cpus);
 	if (rtr_cpuset_copy(&rest, on)) {
 		out->fix.err = -ENOMEM;
 		return;
@@ -128,7 +85,7 @@ static void isolation_no_rt(const struct check_ctx *ctx, struct check_out *out)
 		      "Choose the RT CPUs (for example CPU %d) and isolate them at boot: "
 		      "isolcpus=domain,managed_irq,%d nohz_full=%d rcu_nocbs=%d irqaffinity=",
 		      last, last, last, last);
-	put_set(&out->fix, &rest);
+	check_put_cpus(&out->fix, &rest);
 	strbuf_puts(&out->fix, " on the kernel command line (GRUB_CMDLINE_LINUX in "
 			       "/etc/default/grub, then update-grub and reboot). Without a reboot, "
 			       "a cgroup v2 isolated cpuset partition (cpuset.cpus.partition="
@@ -162,18 +119,18 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 	/* nohz_full CPUs are always RCU no-callback CPUs too. */
 	err = err ?: rtr_cpuset_copy(&rcu, &c->rcu_nocbs.cpus);
 	err = err ?: rtr_cpuset_or(&rcu, &nohz);
-	err = err ?: housekeeping(ctx, &hk);
+	err = err ?: check_housekeeping(ctx, &hk);
 	if (err) {
 		out->evidence.err = err;
 		goto out;
 	}
-	put_rt(ev, ctx);
+	check_put_rt(ev, ctx);
 	strbuf_puts(ev, "; isolated ");
-	put_set(ev, &iso);
+	check_put_cpus(ev, &iso);
 	strbuf_puts(ev, ", nohz_full ");
-	put_set(ev, &nohz);
+	check_put_cpus(ev, &nohz);
 	strbuf_puts(ev, ", RCU no-callback ");
-	put_set(ev, &rcu);
+	check_put_cpus(ev, &rcu);
 	if (c->irqaffinity.given)
 		strbuf_printf(ev, ", irqaffinity=%s", c->irqaffinity.text);
 	if (c->cmdline_err)
@@ -185,7 +142,7 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 	if (!rtr_cpuset_is_empty(&miss)) {
 		bad = true;
 		strbuf_puts(ev, " Not isolated from the scheduler: ");
-		put_set(ev, &miss);
+		check_put_cpus(ev, &miss);
 		strbuf_puts(ev, " (other tasks are balanced onto them).");
 	}
 	if (!rtr_cpuset_is_empty(&nohz)) {
@@ -194,14 +151,14 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 		if (!rtr_cpuset_is_empty(&miss)) {
 			bad = true;
 			strbuf_puts(ev, " nohz_full covers only part of the RT CPUs, not ");
-			put_set(ev, &miss);
+			check_put_cpus(ev, &miss);
 			strbuf_puts(ev, ".");
 		}
 		rtr_cpuset_copy(&miss, &nohz);
 		rtr_cpuset_andnot(&miss, rt);
 		if (!rtr_cpuset_is_empty(&miss)) {
 			strbuf_puts(ev, " nohz_full also covers non-RT CPUs ");
-			put_set(ev, &miss);
+			check_put_cpus(ev, &miss);
 			strbuf_puts(ev, ".");
 		}
 	} else {
@@ -213,7 +170,7 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 	if (!rtr_cpuset_is_empty(&miss)) {
 		bad = true;
 		strbuf_puts(ev, " RCU callbacks still run on ");
-		put_set(ev, &miss);
+		check_put_cpus(ev, &miss);
 		strbuf_puts(ev, " (no rcu_nocbs= or nohz_full= for them).");
 	}
 	if (c->irqaffinity.given && rtr_cpuset_intersects(&c->irqaffinity.cpus, rt)) {
@@ -227,7 +184,7 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 	rtr_cpuset_andnot(&miss, rt);
 	if (!rtr_cpuset_is_empty(&miss)) {
 		strbuf_puts(ev, " Isolated but not declared RT: ");
-		put_set(ev, &miss);
+		check_put_cpus(ev, &miss);
 		strbuf_puts(ev, ".");
 	}
 	out->status = bad ? RTR_WARN : RTR_PASS;
@@ -236,14 +193,14 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 
 		strbuf_puts(fx, "Put these on the kernel command line and reboot: isolcpus=domain,"
 				"managed_irq,");
-		put_set(fx, rt);
+		check_put_cpus(fx, rt);
 		strbuf_puts(fx, " nohz_full=");
-		put_set(fx, rt);
+		check_put_cpus(fx, rt);
 		strbuf_puts(fx, " rcu_nocbs=");
-		put_set(fx, rt);
+		check_put_cpus(fx, rt);
 		if (!rtr_cpuset_is_empty(&hk)) {
 			strbuf_puts(fx, " irqaffinity=");
-			put_set(fx, &hk);
+			check_put_cpus(fx, &hk);
 		}
 		strbuf_puts(fx, " (GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub). "
 				"These are boot parameters: nothing changes them at run time, and a "
@@ -271,17 +228,17 @@ static void check_maxcpus(const struct check_ctx *ctx, struct check_out *out)
 		return;
 	}
 	strbuf_puts(ev, "online ");
-	put_set(ev, &c->online);
+	check_put_cpus(ev, &c->online);
 	strbuf_puts(ev, ", present ");
 	if (c->present_err)
 		strbuf_puts(ev, "unknown");
 	else
-		put_set(ev, &c->present);
+		check_put_cpus(ev, &c->present);
 	strbuf_puts(ev, ", possible ");
 	if (c->possible_err)
 		strbuf_puts(ev, "unknown");
 	else
-		put_set(ev, &c->possible);
+		check_put_cpus(ev, &c->possible);
 	if (c->maxcpus_given)
 		strbuf_printf(ev, "; maxcpus=%lld", (long long)c->maxcpus);
 	if (c->nr_cpus_given)
@@ -293,7 +250,7 @@ static void check_maxcpus(const struct check_ctx *ctx, struct check_out *out)
 	if (!rtr_cpuset_is_empty(&rt_off)) {
 		out->status = RTR_FAIL;
 		strbuf_puts(ev, ". RT CPUs not online: ");
-		put_set(ev, &rt_off);
+		check_put_cpus(ev, &rt_off);
 		strbuf_puts(ev, " (a thread pinned only there never runs).");
 		strbuf_puts(&out->fix, "Bring them online: ");
 		for (int x = rtr_cpuset_next(&rt_off, -1); x >= 0; x = rtr_cpuset_next(&rt_off, x))
@@ -305,7 +262,7 @@ static void check_maxcpus(const struct check_ctx *ctx, struct check_out *out)
 		out->status = RTR_INFO;
 		if (!rtr_cpuset_is_empty(&off)) {
 			strbuf_puts(ev, ". Present but offline: ");
-			put_set(ev, &off);
+			check_put_cpus(ev, &off);
 		}
 		strbuf_puts(ev, ". The kernel does not use every CPU: right when deliberate (a "
 				"bare-metal program on the others), a waste otherwise.");
@@ -331,7 +288,7 @@ static void check_smt(const struct check_ctx *ctx, struct check_out *out)
 			strbuf_printf(ev, ". SMT is %s.", c->smt_active ? "active" : "off");
 		return;
 	}
-	put_rt(ev, ctx);
+	check_put_rt(ev, ctx);
 	strbuf_puts(ev, ".");
 	for (int x = rtr_cpuset_next(ctx->rt_cpus, -1); x >= 0; x = rtr_cpuset_next(ctx->rt_cpus, x)) {
 		const struct cpu_info *ci = cpu_facts_find(c, x);
@@ -347,7 +304,7 @@ static void check_smt(const struct check_ctx *ctx, struct check_out *out)
 		rtr_cpuset_or(&rtsib, &shared);
 		if (listed++ < LIST_MAX) {
 			strbuf_printf(ev, " CPU %d shares its core with non-RT CPU ", x);
-			put_set(ev, &shared);
+			check_put_cpus(ev, &shared);
 			strbuf_puts(ev, ".");
 		}
 	}
@@ -359,7 +316,7 @@ static void check_smt(const struct check_ctx *ctx, struct check_out *out)
 	} else if (bad) {
 		out->status = RTR_WARN;
 		strbuf_puts(&out->fix, "Either make the siblings RT too and leave them idle (add ");
-		put_set(&out->fix, &rtsib);
+		check_put_cpus(&out->fix, &rtsib);
 		strbuf_puts(&out->fix, " to --rt-cpus and to isolcpus=/nohz_full=/rcu_nocbs= on "
 				       "the kernel command line), or turn SMT off: echo off > "
 				       "/sys/devices/system/cpu/smt/control now, and nosmt on the "
@@ -387,7 +344,7 @@ static void check_cache_sharing(const struct check_ctx *ctx, struct check_out *o
 
 	if (no_rt(ctx, out))
 		return;
-	put_rt(ev, ctx);
+	check_put_rt(ev, ctx);
 	strbuf_puts(ev, ".");
 	for (int x = rtr_cpuset_next(ctx->rt_cpus, -1); x >= 0; x = rtr_cpuset_next(ctx->rt_cpus, x)) {
 		const struct cpu_info *ci = cpu_facts_find(c, x);
@@ -419,7 +376,7 @@ static void check_cache_sharing(const struct check_ctx *ctx, struct check_out *o
 			if (bad++ < LIST_MAX) {
 				strbuf_printf(ev, " L%d %s cache of CPU %d is shared with non-RT CPU ",
 					      k->level, k->type[0] ? k->type : "?", x);
-				put_set(ev, &others);
+				check_put_cpus(ev, &others);
 				strbuf_puts(ev, ".");
 			}
 		}
@@ -434,7 +391,7 @@ static void check_cache_sharing(const struct check_ctx *ctx, struct check_out *o
 		out->status = RTR_WARN;
 		strbuf_puts(&out->fix, "Choose RT CPUs so that each L2 (and L1) cache is used by RT "
 				       "CPUs only: add ");
-		put_set(&out->fix, &want);
+		check_put_cpus(&out->fix, &want);
 		strbuf_puts(&out->fix, " to the RT CPUs (--rt-cpus, isolcpus=, nohz_full=, "
 				       "rcu_nocbs= on the kernel command line, then reboot) and keep "
 				       "them idle or give them only RT work, or move the RT work to a "
@@ -498,7 +455,7 @@ static void check_tasks_on_rt_cpus(const struct check_ctx *ctx, struct check_out
 		}
 		t.last_pid = ti->pid;
 	}
-	put_rt(ev, ctx);
+	check_put_rt(ev, ctx);
 	strbuf_printf(ev, "; %zu threads read", tf->n);
 	if (!ctx->facts->host)
 		strbuf_puts(ev, " (as captured in the snapshot; the live set of tasks changes)");
@@ -513,15 +470,15 @@ static void check_tasks_on_rt_cpus(const struct check_ctx *ctx, struct check_out
 		out->status = RTR_WARN;
 		strbuf_printf(ev, " For example: %s%s.", strbuf_str(&names),
 			      t.listed > LIST_MAX ? ", ..." : "");
-		housekeeping(ctx, &hk);
+		check_housekeeping(ctx, &hk);
 		strbuf_puts(&out->fix, "Move them off the RT CPUs now with taskset -a -p -c ");
-		put_set(&out->fix, &hk);
+		check_put_cpus(&out->fix, &hk);
 		strbuf_puts(&out->fix, " PID (every thread of PID; unbound kernel threads too). "
 				       "For every boot: isolcpus=domain,");
-		put_set(&out->fix, ctx->rt_cpus);
+		check_put_cpus(&out->fix, ctx->rt_cpus);
 		strbuf_puts(&out->fix, " on the kernel command line keeps new tasks and unbound "
 				       "kernel threads off them, and CPUAffinity=");
-		put_set(&out->fix, &hk);
+		check_put_cpus(&out->fix, &hk);
 		strbuf_puts(&out->fix, " in /etc/systemd/system.conf confines every service. "
 				       "taskset does not survive a restart of the task.");
 	} else {
@@ -545,13 +502,13 @@ static void check_workqueue(const struct check_ctx *ctx, struct check_out *out)
 	}
 	if (no_rt(ctx, out)) {
 		strbuf_puts(ev, ". Unbound workqueues may run on ");
-		put_set(ev, &c->workqueue);
+		check_put_cpus(ev, &c->workqueue);
 		strbuf_puts(ev, ".");
 		return;
 	}
-	put_rt(ev, ctx);
+	check_put_rt(ev, ctx);
 	strbuf_puts(ev, "; unbound workqueues may run on ");
-	put_set(ev, &c->workqueue);
+	check_put_cpus(ev, &c->workqueue);
 	rtr_cpuset_copy(&both, &c->workqueue);
 	rtr_cpuset_and(&both, ctx->rt_cpus);
 	if (rtr_cpuset_is_empty(&both)) {
@@ -561,9 +518,9 @@ static void check_workqueue(const struct check_ctx *ctx, struct check_out *out)
 	}
 	out->status = RTR_WARN;
 	strbuf_puts(ev, ", including RT CPUs ");
-	put_set(ev, &both);
+	check_put_cpus(ev, &both);
 	strbuf_puts(ev, ".");
-	housekeeping(ctx, &hk);
+	check_housekeeping(ctx, &hk);
 	if (rtr_cpuset_is_empty(&hk)) {
 		strbuf_puts(&out->fix, "Every online CPU is RT: leave at least one CPU for the "
 				       "kernel's housekeeping.");
@@ -572,7 +529,7 @@ static void check_workqueue(const struct check_ctx *ctx, struct check_out *out)
 	strbuf_puts(&out->fix, "echo ");
 	put_mask(&out->fix, &hk, c);
 	strbuf_puts(&out->fix, " > /sys/devices/virtual/workqueue/cpumask (now: the CPUs ");
-	put_set(&out->fix, &hk);
+	check_put_cpus(&out->fix, &hk);
 	strbuf_puts(&out->fix, "). The write does not survive a reboot: repeat it in a boot "
 			       "script or systemd unit.");
 out:
@@ -591,7 +548,7 @@ static void check_governor(const struct check_ctx *ctx, struct check_out *out)
 
 	if (no_rt(ctx, out))
 		return;
-	put_rt(ev, ctx);
+	check_put_rt(ev, ctx);
 	strbuf_puts(ev, ".");
 	for (int x = rtr_cpuset_next(ctx->rt_cpus, -1); x >= 0; x = rtr_cpuset_next(ctx->rt_cpus, x)) {
 		const struct cpu_info *ci = cpu_facts_find(c, x);
@@ -617,7 +574,7 @@ static void check_governor(const struct check_ctx *ctx, struct check_out *out)
 	} else if (!rtr_cpuset_is_empty(&slow)) {
 		out->status = RTR_WARN;
 		strbuf_puts(&out->fix, "Now: cpupower -c ");
-		put_set(&out->fix, &slow);
+		check_put_cpus(&out->fix, &slow);
 		strbuf_puts(&out->fix, " frequency-set -g performance (or echo performance > "
 				       "/sys/devices/system/cpu/cpuN/cpufreq/scaling_governor for each "
 				       "of them). It does not survive a reboot: add "
@@ -641,7 +598,7 @@ static void check_idle(const struct check_ctx *ctx, struct check_out *out)
 
 	if (no_rt(ctx, out))
 		return;
-	put_rt(ev, ctx);
+	check_put_rt(ev, ctx);
 	if (!c->idle_driver_err)
 		strbuf_printf(ev, "; cpuidle driver %s", c->idle_driver);
 	strbuf_puts(ev, ".");
@@ -677,10 +634,10 @@ static void check_idle(const struct check_ctx *ctx, struct check_out *out)
 		out->status = RTR_WARN;
 		strbuf_printf(ev, " Enabled with an exit latency above %d us on CPUs ",
 			      IDLE_EXIT_MAX_US);
-		put_set(ev, &deep);
+		check_put_cpus(ev, &deep);
 		strbuf_printf(ev, ": %s.", strbuf_str(&states));
 		strbuf_puts(&out->fix, "Now: cpupower -c ");
-		put_set(&out->fix, &deep);
+		check_put_cpus(&out->fix, &deep);
 		strbuf_printf(&out->fix, " idle-set -D %d (or echo 1 > "
 					 "/sys/devices/system/cpu/cpuN/cpuidle/stateK/disable per "
 					 "state), or let the RT application hold /dev/cpu_dma_latency "

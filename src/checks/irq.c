@@ -19,50 +19,6 @@
 #define LIST_MAX 16
 #define LOOP_MAX 64
 
-static const char no_rt_cpus[] =
-	"no RT CPUs declared: name them with --rt-cpus LIST, or isolate them at boot "
-	"(isolcpus=, nohz_full=), which rtready then takes as the RT CPUs";
-
-/* Append @s as a cpu list ("none" when empty), never truncated. */
-static void put_set(struct strbuf *sb, const struct rtr_cpuset *s)
-{
-	char small[256];
-	size_t need = rtr_cpuset_format_list(s, small, sizeof(small));
-
-	if (need == 0) {
-		strbuf_puts(sb, "none");
-	} else if (need < sizeof(small)) {
-		strbuf_puts(sb, small);
-	} else {
-		char *big = malloc(need + 1);
-
-		if (!big) {
-			sb->err = -ENOMEM;
-			return;
-		}
-		rtr_cpuset_format_list(s, big, need + 1);
-		strbuf_puts(sb, big);
-		free(big);
-	}
-}
-
-static void put_rt(struct strbuf *sb, const struct check_ctx *ctx)
-{
-	strbuf_puts(sb, "RT CPUs ");
-	put_set(sb, ctx->rt_cpus);
-	strbuf_printf(sb, " (from %s)", ctx->rt_cpus_source ? ctx->rt_cpus_source : "--rt-cpus");
-}
-
-/* The online CPUs that are not RT. Return: 0 or -ENOMEM. */
-static int housekeeping(const struct check_ctx *ctx, struct rtr_cpuset *out)
-{
-	const struct cpu_facts *c = &ctx->facts->cpu;
-	int err = rtr_cpuset_copy(out, c->online_err ? &c->present : &c->online);
-
-	rtr_cpuset_andnot(out, ctx->rt_cpus);
-	return err;
-}
-
 /* The IRQ's device name from /proc/interrupts ("virtio1-req.0"), or "". */
 static const char *irq_name(const struct irq_facts *f, int irq)
 {
@@ -96,13 +52,13 @@ static void check_default_affinity(const struct check_ctx *ctx, struct check_out
 	if (rtr_cpuset_is_empty(ctx->rt_cpus)) {
 		out->status = RTR_INFO;
 		strbuf_puts(ev, "new IRQs may go to CPUs ");
-		put_set(ev, &f->default_affinity);
-		strbuf_printf(ev, "; %s.", no_rt_cpus);
+		check_put_cpus(ev, &f->default_affinity);
+		strbuf_printf(ev, "; %s.", check_no_rt_cpus);
 		return;
 	}
-	put_rt(ev, ctx);
+	check_put_rt(ev, ctx);
 	strbuf_puts(ev, "; /proc/irq/default_smp_affinity allows ");
-	put_set(ev, &f->default_affinity);
+	check_put_cpus(ev, &f->default_affinity);
 	rtr_cpuset_copy(&both, &f->default_affinity);
 	rtr_cpuset_and(&both, ctx->rt_cpus);
 	if (rtr_cpuset_is_empty(&both)) {
@@ -112,9 +68,9 @@ static void check_default_affinity(const struct check_ctx *ctx, struct check_out
 	}
 	out->status = RTR_WARN;
 	strbuf_puts(ev, ", RT CPUs ");
-	put_set(ev, &both);
+	check_put_cpus(ev, &both);
 	strbuf_puts(ev, " included: every IRQ set up from now on may be delivered there.");
-	housekeeping(ctx, &hk);
+	check_housekeeping(ctx, &hk);
 	if (rtr_cpuset_is_empty(&hk)) {
 		strbuf_puts(&out->fix, "Every online CPU is RT: leave at least one CPU for "
 				       "interrupts.");
@@ -127,9 +83,9 @@ static void check_default_affinity(const struct check_ctx *ctx, struct check_out
 		strbuf_printf(&out->fix, "Now: echo %s > /proc/irq/default_smp_affinity (CPUs ",
 			      mask);
 	}
-	put_set(&out->fix, &hk);
+	check_put_cpus(&out->fix, &hk);
 	strbuf_puts(&out->fix, "). The write does not survive a reboot: add irqaffinity=");
-	put_set(&out->fix, &hk);
+	check_put_cpus(&out->fix, &hk);
 	strbuf_puts(&out->fix, " to the kernel command line (GRUB_CMDLINE_LINUX in "
 			       "/etc/default/grub, then update-grub).");
 out:
@@ -156,7 +112,7 @@ static void check_affinity(const struct check_ctx *ctx, struct check_out *out)
 	read = f->n - unreadable;
 	if (rtr_cpuset_is_empty(ctx->rt_cpus)) {
 		out->status = RTR_INFO;
-		strbuf_printf(ev, "%zu IRQs; %s.", f->n, no_rt_cpus);
+		strbuf_printf(ev, "%zu IRQs; %s.", f->n, check_no_rt_cpus);
 		return;
 	}
 	for (size_t i = 0; i < f->n; i++) {
@@ -176,10 +132,10 @@ static void check_affinity(const struct check_ctx *ctx, struct check_out *out)
 		if (q->affinity_err)
 			strbuf_puts(&list, "unreadable");
 		else
-			put_set(&list, &q->affinity);
+			check_put_cpus(&list, &q->affinity);
 		if (!q->effective_err) {
 			strbuf_puts(&list, ", effective ");
-			put_set(&list, &q->effective);
+			check_put_cpus(&list, &q->effective);
 		}
 		if (!f->interrupts_err) {
 			const struct interrupt_row *row = interrupts_find(&f->interrupts, q->irq);
@@ -189,7 +145,7 @@ static void check_affinity(const struct check_ctx *ctx, struct check_out *out)
 					      interrupts_sum_on(&f->interrupts, row, ctx->rt_cpus));
 		}
 	}
-	put_rt(ev, ctx);
+	check_put_rt(ev, ctx);
 	strbuf_printf(ev, "; %zu IRQs", f->n);
 	if (unreadable)
 		strbuf_printf(ev, ", %zu with an unreadable affinity", unreadable);
@@ -210,7 +166,7 @@ static void check_affinity(const struct check_ctx *ctx, struct check_out *out)
 			  "CPUs, count on RT CPUs): %s%s.",
 		      bad, strbuf_str(&list),
 		      bad > LIST_MAX ? "; ..." : "");
-	housekeeping(ctx, &hk);
+	check_housekeeping(ctx, &hk);
 	if (rtr_cpuset_is_empty(&hk)) {
 		strbuf_puts(&out->fix, "Every online CPU is RT: leave at least one CPU for "
 				       "interrupts.");
@@ -218,15 +174,15 @@ static void check_affinity(const struct check_ctx *ctx, struct check_out *out)
 	}
 	strbuf_printf(&out->fix, "Now: for i in %s%s; do echo ", strbuf_str(&loop),
 		      bad > LOOP_MAX ? " ...(see evidence)" : "");
-	put_set(&out->fix, &hk);
+	check_put_cpus(&out->fix, &hk);
 	strbuf_puts(&out->fix, " > /proc/irq/$i/smp_affinity_list; done. Leave out an IRQ that "
 			       "serves the RT application itself and belongs on its CPU. A write "
 			       "that fails with EIO is a kernel-managed queue interrupt: only "
 			       "isolcpus=managed_irq,");
-	put_set(&out->fix, ctx->rt_cpus);
+	check_put_cpus(&out->fix, ctx->rt_cpus);
 	strbuf_puts(&out->fix, " at boot keeps those away. The writes do not survive a reboot: "
 			       "add irqaffinity=");
-	put_set(&out->fix, &hk);
+	check_put_cpus(&out->fix, &hk);
 	strbuf_puts(&out->fix, " to the kernel command line and repeat the loop from a boot "
 			       "script for drivers that set their own affinity; make irqbalance "
 			       "leave the RT CPUs alone (see irq.balance).");
@@ -270,9 +226,9 @@ static void check_effective(const struct check_ctx *ctx, struct check_out *out)
 		strbuf_puts(&list, outside > 1 ? "; " : "");
 		put_irq(&list, f, q->irq);
 		strbuf_puts(&list, ": requested ");
-		put_set(&list, &q->affinity);
+		check_put_cpus(&list, &q->affinity);
 		strbuf_puts(&list, ", delivered to ");
-		put_set(&list, &q->effective);
+		check_put_cpus(&list, &q->effective);
 		if (rt)
 			strbuf_puts(&list, " (an RT CPU)");
 	}
@@ -355,14 +311,14 @@ static void check_balance(const struct check_ctx *ctx, struct check_out *out)
 		if (b->cpulist_err)
 			strbuf_puts(ev, "an unparsable IRQBALANCE_BANNED_CPULIST");
 		else
-			put_set(ev, &b->cpulist);
+			check_put_cpus(ev, &b->cpulist);
 	}
 	if (conf && b->has_mask) {
 		strbuf_printf(ev, "; IRQBALANCE_BANNED_CPUS (deprecated) bans ");
 		if (b->mask_err)
 			strbuf_puts(ev, "an unparsable mask");
 		else
-			put_set(ev, &b->mask);
+			check_put_cpus(ev, &b->mask);
 	}
 	if (conf && b->has_cpulist && b->has_mask)
 		strbuf_puts(ev, " (both set: keep only IRQBALANCE_BANNED_CPULIST)");
@@ -387,17 +343,17 @@ static void check_balance(const struct check_ctx *ctx, struct check_out *out)
 			rtr_cpuset_or(&banned, &c->nohz_full);
 		strbuf_puts(ev, "; no ban configured, so it leaves out the isolated and "
 				"nohz_full CPUs: ");
-		put_set(ev, &banned);
+		check_put_cpus(ev, &banned);
 	}
 	if (b->oneshot && conf)
 		strbuf_puts(ev, "; one-shot mode (it balances once, then exits)");
 	if (rtr_cpuset_is_empty(ctx->rt_cpus)) {
 		out->status = RTR_INFO;
-		strbuf_printf(ev, "; %s.", no_rt_cpus);
+		strbuf_printf(ev, "; %s.", check_no_rt_cpus);
 		goto out;
 	}
 	strbuf_puts(ev, "; ");
-	put_rt(ev, ctx);
+	check_put_rt(ev, ctx);
 	rtr_cpuset_copy(&miss, ctx->rt_cpus);
 	rtr_cpuset_andnot(&miss, &banned);
 	if (rtr_cpuset_is_empty(&miss)) {
@@ -407,11 +363,11 @@ static void check_balance(const struct check_ctx *ctx, struct check_out *out)
 	}
 	out->status = RTR_WARN;
 	strbuf_puts(ev, ": not banned ");
-	put_set(ev, &miss);
+	check_put_cpus(ev, &miss);
 	strbuf_puts(ev, ", so irqbalance moves IRQs onto them every few seconds, undoing any "
 			"manual affinity.");
 	strbuf_puts(&out->fix, "Put IRQBALANCE_BANNED_CPULIST=");
-	put_set(&out->fix, ctx->rt_cpus);
+	check_put_cpus(&out->fix, ctx->rt_cpus);
 	strbuf_printf(&out->fix, " in %s (Debian; /etc/sysconfig/irqbalance on Red Hat), then "
 				 "systemctl restart irqbalance; the file keeps it across reboots. Or "
 				 "stop it for good (systemctl disable --now irqbalance) and set IRQ "

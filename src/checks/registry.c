@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Every area's table, in the order the checklist walks them. */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -74,4 +75,46 @@ void check_skip_read(struct check_out *out, const char *path, int err)
 		check_set(out, RTR_SKIP, "%s is larger than rtready reads", path);
 	else
 		check_set(out, RTR_SKIP, "cannot read %s: %s", path, strerror(err));
+}
+
+const char check_no_rt_cpus[] =
+	"no RT CPUs declared: name them with --rt-cpus LIST, or isolate them at boot "
+	"(isolcpus=, nohz_full=), which rtready then takes as the RT CPUs";
+
+void check_put_cpus(struct strbuf *sb, const struct rtr_cpuset *s)
+{
+	char small[256];
+	size_t need = rtr_cpuset_format_list(s, small, sizeof(small));
+
+	if (need == 0) {
+		strbuf_puts(sb, "none");
+	} else if (need < sizeof(small)) {
+		strbuf_puts(sb, small);
+	} else {
+		char *big = malloc(need + 1);
+
+		if (!big) {
+			sb->err = -ENOMEM;
+			return;
+		}
+		rtr_cpuset_format_list(s, big, need + 1);
+		strbuf_puts(sb, big);
+		free(big);
+	}
+}
+
+void check_put_rt(struct strbuf *sb, const struct check_ctx *ctx)
+{
+	strbuf_puts(sb, "RT CPUs ");
+	check_put_cpus(sb, ctx->rt_cpus);
+	strbuf_printf(sb, " (from %s)", ctx->rt_cpus_source ? ctx->rt_cpus_source : "--rt-cpus");
+}
+
+int check_housekeeping(const struct check_ctx *ctx, struct rtr_cpuset *out)
+{
+	const struct cpu_facts *c = &ctx->facts->cpu;
+	int err = rtr_cpuset_copy(out, c->online_err ? &c->present : &c->online);
+
+	rtr_cpuset_andnot(out, ctx->rt_cpus);
+	return err;
 }
