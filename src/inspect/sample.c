@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "inspect/inspect.h"
+#include "probe/cgroupfs.h"
 #include "probe/procstat.h"
 #include "probe/rootfs.h"
 #include "rtready/timespec.h"
-#include "run/cgroup.h"
 
 #define STATUS_CAP (1u << 20)
 
@@ -207,7 +207,7 @@ static void read_cpu_limit(const struct rootfs *fs, const struct cgroup_mounts *
 	char path[64], *buf = NULL, dir[PATH_MAX];
 	const char *mnt, *mroot, *cg;
 	bool v2;
-	size_t len, rootlen;
+	size_t len;
 	int err;
 
 	rootfs_path(path, sizeof(path), "/proc/%d/cgroup", p->pid);
@@ -220,7 +220,8 @@ static void read_cpu_limit(const struct rootfs *fs, const struct cgroup_mounts *
 		p->cpu_limit_err = err;
 		return;
 	}
-	v2 = self.v2[0] && m->v2[0];
+	/* The cpu controller lives in one hierarchy: v1 when it is mounted there. */
+	v2 = self.v2[0] && m->v2[0] && !m->v1_cpu[0];
 	mnt = v2 ? m->v2 : m->v1_cpu;
 	mroot = v2 ? m->v2_root : m->v1_cpu_root;
 	cg = v2 ? self.v2 : self.v1_cpu;
@@ -229,11 +230,7 @@ static void read_cpu_limit(const struct rootfs *fs, const struct cgroup_mounts *
 		return;
 	}
 	snprintf(p->cgroup, sizeof(p->cgroup), "%.255s", cg);
-	/* The mount shows the hierarchy from mroot down: strip it from the path. */
-	rootlen = strcmp(mroot, "/") == 0 ? 0 : strlen(mroot);
-	if (rootlen && strncmp(cg, mroot, rootlen) == 0)
-		cg += rootlen;
-	if (rootfs_path(dir, sizeof(dir), "%s%s", mnt, strcmp(cg, "/") == 0 ? "" : cg)) {
+	if (cgroupfs_dir(dir, sizeof(dir), mnt, mroot, cg)) {
 		p->cpu_limit_err = -ENAMETOOLONG;
 		return;
 	}

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "measure/load_internal.h"
+#include "probe/cgroupfs.h"
 #include "probe/rootfs.h"
 
 #define CGROUP_FILE_CAP 4096
@@ -32,58 +33,6 @@
 #define RMDIR_PAUSE_NS (10 * 1000000)
 
 /* ---- pure parsers ---------------------------------------------------------- */
-
-/* Copy the next space-separated field of *s into @out, decoding \ooo escapes. */
-static int next_field(const char **s, char *out, size_t len)
-{
-	const char *p = *s;
-	size_t n = 0;
-
-	while (*p == ' ')
-		p++;
-	if (!*p || *p == '\n')
-		return -EINVAL;
-	while (*p && *p != ' ' && *p != '\n') {
-		char ch = *p;
-
-		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
-		    p[3] >= '0' && p[3] <= '7') {
-			ch = (char)((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
-			p += 3;
-		}
-		if (n + 1 >= len)
-			return -EINVAL;
-		out[n++] = ch;
-		p++;
-	}
-	out[n] = '\0';
-	*s = p;
-	return 0;
-}
-
-int load_cgroup_parse_mountinfo(const char *line, char *root, size_t rootlen, char *mnt,
-				size_t mntlen, char *fstype, size_t fstypelen, char *opts,
-				size_t optslen)
-{
-	char skip[64];
-	const char *p = line, *sep;
-
-	/* mount id, parent id, major:minor */
-	for (int i = 0; i < 3; i++)
-		if (next_field(&p, skip, sizeof(skip)))
-			return -EINVAL;
-	if (next_field(&p, root, rootlen) || next_field(&p, mnt, mntlen))
-		return -EINVAL;
-	/* Optional fields end at a lone "-". */
-	sep = strstr(p, " - ");
-	if (!sep)
-		return -EINVAL;
-	p = sep + 3;
-	if (next_field(&p, fstype, fstypelen) || next_field(&p, skip, sizeof(skip)) ||
-	    next_field(&p, opts, optslen))
-		return -EINVAL;
-	return 0;
-}
 
 /* Whether @list (separated by any of @seps) holds @word exactly. */
 static bool has_word(const char *list, const char *word, const char *seps)
@@ -99,42 +48,6 @@ static bool has_word(const char *list, const char *word, const char *seps)
 		p += strspn(p, seps);
 	}
 	return false;
-}
-
-int load_cgroup_parse_self(const char *text, const char *controller, char *path, size_t len)
-{
-	const char *line = text;
-
-	/* Lines are "hierarchy-id:controller,list:/path"; v2 is "0::/path". */
-	for (int guard = 0; line && *line && guard < 4096; guard++) {
-		const char *c1 = strchr(line, ':'), *c2, *eol = strchr(line, '\n');
-		size_t n;
-
-		if (!eol)
-			eol = line + strlen(line);
-		if (c1 && c1 < eol && (c2 = strchr(c1 + 1, ':')) && c2 < eol) {
-			char ctl[256];
-			size_t cl = (size_t)(c2 - c1 - 1);
-			bool match;
-
-			if (cl >= sizeof(ctl))
-				return -EINVAL;
-			memcpy(ctl, c1 + 1, cl);
-			ctl[cl] = '\0';
-			match = controller ? has_word(ctl, controller, ",")
-					   : (cl == 0 && c1 - line == 1 && line[0] == '0');
-			if (match) {
-				n = (size_t)(eol - c2 - 1);
-				if (n == 0 || n >= len || c2[1] != '/')
-					return -EINVAL;
-				memcpy(path, c2 + 1, n);
-				path[n] = '\0';
-				return 0;
-			}
-		}
-		line = *eol ? eol + 1 : NULL;
-	}
-	return -ENOENT;
 }
 
 int load_cgroup_parse_key(const char *text, const char *key, uint64_t *v)
@@ -201,78 +114,15 @@ static bool file_has_word(const char *dir, const char *file, const char *word)
 	return read_small(path, buf, sizeof(buf)) == 0 && has_word(buf, word, " \n");
 }
 
-/* Where a mount's hierarchy path @cgpath lives: @mnt plus @cgpath below @mroot. */
-static int join_cgroup_dir(char *out, size_t len, const char *mnt, const char *mroot,
-			   const char *cgpath)
-{
-	size_t rl = strlen(mroot);
-	const char *rel = "";
-
-	if (strcmp(mroot, "/") == 0)
-		rel = cgpath;
-	else if (strncmp(cgpath, mroot, rl) == 0 && (cgpath[rl] == '/' || !cgpath[rl]))
-		rel = cgpath + rl;
-	if (strcmp(rel, "/") == 0)
-		rel = "";
-	if (snprintf(out, len, "%s%s", mnt, rel) >= (int)len)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
-struct hierarchy {
-	char mnt[4096], root[4096];
-	bool found;
-};
-
-/* Scratch of one mountinfo line, on the heap: the caller's stack may be small. */
-struct mount_line {
-	char buf[8192], root[4096], mnt[4096], fstype[64], opts[1024];
-};
-
-/* Find the v2 mount and the v1 memory mount in /proc/self/mountinfo. */
-static void scan_mounts(const char *text, struct mount_line *m, struct hierarchy *v2,
-			struct hierarchy *v1)
-{
-	const char *line = text;
-
-	for (int guard = 0; line && *line && guard < 100000; guard++) {
-		const char *eol = strchr(line, '\n');
-		size_t n = eol ? (size_t)(eol - line) : strlen(line);
-		char *root = m->root, *mnt = m->mnt, *fstype = m->fstype, *opts = m->opts;
-
-		if (n < sizeof(m->buf)) {
-			memcpy(m->buf, line, n);
-			m->buf[n] = '\0';
-			if (load_cgroup_parse_mountinfo(m->buf, root, sizeof(m->root), mnt,
-							sizeof(m->mnt), fstype, sizeof(m->fstype),
-							opts, sizeof(m->opts)) == 0) {
-				struct hierarchy *h = NULL;
-
-				if (strcmp(fstype, "cgroup2") == 0)
-					h = v2;
-				else if (strcmp(fstype, "cgroup") == 0 && has_word(opts, "memory", ","))
-					h = v1;
-				if (h && !h->found) {
-					snprintf(h->mnt, sizeof(h->mnt), "%s", mnt);
-					snprintf(h->root, sizeof(h->root), "%s", root);
-					h->found = true;
-				}
-			}
-		}
-		line = eol ? eol + 1 : NULL;
-	}
-}
-
 /* Choose the parent directory of our cgroup. */
 static int find_parent(char *parent, size_t len, int *version, char *err, size_t errlen)
 {
+	/* On the heap: the caller's stack may be small. */
 	struct scratch {
-		struct hierarchy v2, v1;
-		struct mount_line line;
-		char cgpath[4096];
+		struct cgroup_mounts m;
+		struct cgroup_self self;
 	} *sc = calloc(1, sizeof(*sc));
-	char *mounts = NULL, *self = NULL, *cgpath;
-	struct hierarchy *v2, *v1;
+	char *mounts = NULL, *self = NULL;
 	struct rootfs fs;
 	size_t n;
 	int rc;
@@ -281,9 +131,6 @@ static int find_parent(char *parent, size_t len, int *version, char *err, size_t
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	v2 = &sc->v2;
-	v1 = &sc->v1;
-	cgpath = sc->cgpath;
 	rc = rootfs_open(&fs, "/");
 	if (rc) {
 		snprintf(err, errlen, "cannot open /: %s", strerror(-rc));
@@ -298,27 +145,31 @@ static int find_parent(char *parent, size_t len, int *version, char *err, size_t
 		snprintf(err, errlen, "cannot read /proc/self: %s", strerror(-rc));
 		goto out;
 	}
-	scan_mounts(mounts, &sc->line, v2, v1);
-	if (v2->found && file_has_word(v2->mnt, "cgroup.controllers", "memory")) {
+	if (cgroup_parse_mountinfo(mounts, &sc->m) || cgroup_parse_self(self, &sc->self)) {
+		snprintf(err, errlen, "cannot parse /proc/self/mountinfo or /proc/self/cgroup");
+		rc = -EINVAL;
+		goto out;
+	}
+	if (sc->m.v2[0] && file_has_word(sc->m.v2, "cgroup.controllers", "memory")) {
 		*version = 2;
-		rc = load_cgroup_parse_self(self, NULL, cgpath, sizeof(sc->cgpath));
-		if (!rc)
-			rc = join_cgroup_dir(parent, len, v2->mnt, v2->root, cgpath);
+		rc = sc->self.v2[0] ? cgroupfs_dir(parent, len, sc->m.v2, sc->m.v2_root, sc->self.v2)
+				    : -ENOENT;
 		if (rc || !file_has_word(parent, "cgroup.subtree_control", "memory"))
-			rc = snprintf(parent, len, "%s", v2->mnt) >= (int)len ? -ENAMETOOLONG : 0;
+			rc = snprintf(parent, len, "%s", sc->m.v2) >= (int)len ? -ENAMETOOLONG : 0;
 		if (!rc && !file_has_word(parent, "cgroup.subtree_control", "memory")) {
 			snprintf(err, errlen,
 				 "the memory controller is not enabled in %s/cgroup.subtree_control",
 				 parent);
 			rc = -ENOTSUP;
 		}
-	} else if (v1->found) {
+	} else if (sc->m.v1_memory[0]) {
 		*version = 1;
-		rc = load_cgroup_parse_self(self, "memory", cgpath, sizeof(sc->cgpath));
-		if (!rc)
-			rc = join_cgroup_dir(parent, len, v1->mnt, v1->root, cgpath);
+		rc = sc->self.v1_memory[0] ? cgroupfs_dir(parent, len, sc->m.v1_memory,
+							  sc->m.v1_memory_root, sc->self.v1_memory)
+					   : -ENOENT;
 		if (rc || access(parent, W_OK) < 0)
-			rc = snprintf(parent, len, "%s", v1->mnt) >= (int)len ? -ENAMETOOLONG : 0;
+			rc = snprintf(parent, len, "%s", sc->m.v1_memory) >= (int)len ? -ENAMETOOLONG
+											 : 0;
 		if (rc)
 			snprintf(err, errlen, "cgroup path too long");
 	} else {

@@ -84,23 +84,6 @@ struct load_cgroup {
 	int version;		/* 1 or 2 */
 };
 
-/*
- * Pure parsers, unit-tested. One line of /proc/self/mountinfo:
- *   36 25 0:31 / /sys/fs/cgroup/memory rw,nosuid - cgroup cgroup rw,memory
- * Fills the mount's root (4th field), mount point (5th), file system type
- * and super options (after " - "), octal escapes decoded.
- * Return: 0 or -EINVAL.
- */
-int load_cgroup_parse_mountinfo(const char *line, char *root, size_t rootlen, char *mnt,
-				size_t mntlen, char *fstype, size_t fstypelen, char *opts,
-				size_t optslen);
-
-/*
- * The path of our cgroup in a hierarchy, from /proc/self/cgroup (whole
- * text): @controller "memory" finds the v1 line "4:memory,xyz:/a/b";
- * NULL finds the v2 line "0::/a/b". Return: 0, -ENOENT, -EINVAL.
- */
-int load_cgroup_parse_self(const char *text, const char *controller, char *path, size_t len);
 
 /*
  * Where a memory-limited child cgroup can be made: v2 when the unified

@@ -24,175 +24,6 @@
 #include "run/cgroup.h"
 
 #define CPU_PERIOD_US 100000u
-#define MAX_LINES 100000
-
-/* mountinfo escapes blanks and backslashes in paths as \ooo. */
-static void unescape_octal(char *s)
-{
-	char *w = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*w++ = *s;
-		}
-	}
-	*w = '\0';
-}
-
-static bool list_has(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = list; p && *p;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-
-		if (len == n && strncmp(p, word, n) == 0)
-			return true;
-		p = end ? end + 1 : NULL;
-	}
-	return false;
-}
-
-static void copy_path(char *dst, const char *src)
-{
-	snprintf(dst, PATH_MAX, "%s", src);
-	unescape_octal(dst);
-}
-
-/*
- * One mountinfo line, e.g.
- *   31 30 0:28 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu
- *   40 30 0:37 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
- * fields: id parent dev root mountpoint options [optional...] - type source superoptions
- */
-static bool parse_mount_line(char *line, struct cgroup_mounts *out)
-{
-	char *tok[64], *save = NULL;
-	int n = 0, dash = -1;
-
-	for (char *t = strtok_r(line, " ", &save); t && n < 64; t = strtok_r(NULL, " ", &save)) {
-		if (dash < 0 && n >= 6 && strcmp(t, "-") == 0)
-			dash = n;
-		tok[n++] = t;
-	}
-	if (dash < 0 || n < dash + 4)
-		return false;
-	if (strcmp(tok[dash + 1], "cgroup2") == 0) {
-		if (!out->v2[0]) {
-			copy_path(out->v2, tok[4]);
-			copy_path(out->v2_root, tok[3]);
-		}
-	} else if (strcmp(tok[dash + 1], "cgroup") == 0) {
-		const char *opts = tok[dash + 3];
-
-		if (list_has(opts, "cpu") && !out->v1_cpu[0]) {
-			copy_path(out->v1_cpu, tok[4]);
-			copy_path(out->v1_cpu_root, tok[3]);
-		}
-		if (list_has(opts, "memory") && !out->v1_memory[0]) {
-			copy_path(out->v1_memory, tok[4]);
-			copy_path(out->v1_memory_root, tok[3]);
-		}
-	}
-	return true;
-}
-
-/* Call @fn on each line of a copy of @text; Return: lines parsed or -ENOMEM. */
-static int for_each_line(const char *text, bool (*fn)(char *, void *), void *ctx)
-{
-	char *copy = strdup(text), *save = NULL;
-	int parsed = 0, lines = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	for (char *l = strtok_r(copy, "\n", &save); l && lines < MAX_LINES;
-	     l = strtok_r(NULL, "\n", &save), lines++)
-		if (fn(l, ctx))
-			parsed++;
-	free(copy);
-	return parsed;
-}
-
-static bool mount_cb(char *line, void *ctx)
-{
-	return parse_mount_line(line, ctx);
-}
-
-int cgroup_parse_mountinfo(const char *text, struct cgroup_mounts *out)
-{
-	int n;
-
-	memset(out, 0, sizeof(*out));
-	n = for_each_line(text, mount_cb, out);
-	if (n < 0)
-		return n;
-	return n > 0 ? 0 : -EINVAL;
-}
-
-/*
- * One /proc/self/cgroup line: "0::/user.slice/x.scope" (v2) or
- * "4:memory:/process_api/ae06" and "2:cpu,cpuacct:/" (v1).
- */
-static bool self_cb(char *line, void *ctx)
-{
-	struct cgroup_self *out = ctx;
-	char *c1 = strchr(line, ':'), *c2;
-
-	if (!c1)
-		return false;
-	c2 = strchr(c1 + 1, ':');
-	if (!c2 || c2[1] != '/')
-		return false;
-	*c1 = *c2 = '\0';
-	if (strcmp(line, "0") == 0 && c1 + 1 == c2) {
-		copy_path(out->v2, c2 + 1);
-		return true;
-	}
-	if (list_has(c1 + 1, "cpu"))
-		copy_path(out->v1_cpu, c2 + 1);
-	if (list_has(c1 + 1, "memory"))
-		copy_path(out->v1_memory, c2 + 1);
-	return true;
-}
-
-int cgroup_parse_self(const char *text, struct cgroup_self *out)
-{
-	int n;
-
-	memset(out, 0, sizeof(*out));
-	n = for_each_line(text, self_cb, out);
-	if (n < 0)
-		return n;
-	return n > 0 ? 0 : -EINVAL;
-}
-
-/*
- * The directory of cgroup @path (as /proc/self/cgroup names it) in a
- * hierarchy mounted at @mnt whose root is @mroot. A path outside the
- * mount's root (another namespace's view) falls back to the mount itself.
- */
-static int hier_dir(char *out, size_t len, const char *mnt, const char *mroot, const char *path)
-{
-	size_t rl = strlen(mroot);
-	const char *rest = path;
-	int n;
-
-	if (strcmp(mroot, "/") != 0) {
-		if (strncmp(path, mroot, rl) == 0 && (path[rl] == '/' || path[rl] == '\0'))
-			rest = path + rl;
-		else
-			rest = "";
-	}
-	if (strcmp(rest, "/") == 0)
-		rest = "";
-	n = snprintf(out, len, "%s%s", mnt, rest);
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
 
 static int write_file(const char *path, const char *text)
 {
@@ -254,7 +85,7 @@ static bool has_controllers(const struct rootfs *fs, const char *file, bool cpu,
 	for (char *p = buf; *p; p++)
 		if (*p == ' ')
 			*p = ',';
-	return (!cpu || list_has(buf, "cpu")) && (!mem || list_has(buf, "memory"));
+	return (!cpu || cgroupfs_list_has(buf, "cpu")) && (!mem || cgroupfs_list_has(buf, "memory"));
 }
 
 /* Let children of @dir use the controllers. Return: 0 or -errno. */
@@ -310,7 +141,7 @@ static int create_v2(struct run_cgroup *cg, const struct rootfs *fs,
 {
 	bool cpu = lim->cpu_pct != 0, mem = lim->memory_bytes != 0;
 	char own[PATH_MAX], parent[PATH_MAX];
-	int rc = hier_dir(own, sizeof(own), m->v2, m->v2_root, self->v2);
+	int rc = cgroupfs_dir(own, sizeof(own), m->v2, m->v2_root, self->v2);
 
 	if (rc) {
 		snprintf(err, errlen, "cgroup path too long");
@@ -345,7 +176,7 @@ static int create_v1(struct run_cgroup *cg, const struct cgroup_mounts *m,
 			snprintf(err, errlen, "no cgroup hierarchy has the cpu controller");
 			return -ENOENT;
 		}
-		rc = hier_dir(parent, sizeof(parent), m->v1_cpu, m->v1_cpu_root, self->v1_cpu);
+		rc = cgroupfs_dir(parent, sizeof(parent), m->v1_cpu, m->v1_cpu_root, self->v1_cpu);
 		rc = rc ? rc : make_dir(cg, parent, name, err, errlen);
 	}
 	if (!rc && lim->memory_bytes) {
@@ -353,7 +184,7 @@ static int create_v1(struct run_cgroup *cg, const struct cgroup_mounts *m,
 			snprintf(err, errlen, "no cgroup hierarchy has the memory controller");
 			return -ENOENT;
 		}
-		rc = hier_dir(parent, sizeof(parent), m->v1_memory, m->v1_memory_root,
+		rc = cgroupfs_dir(parent, sizeof(parent), m->v1_memory, m->v1_memory_root,
 			      self->v1_memory);
 		rc = rc ? rc : make_dir(cg, parent, name, err, errlen);
 	}

@@ -18,26 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "probe/cgroupfs.h"
+
 struct cgroup_limits {
 	unsigned cpu_pct;	/* percent of one CPU (may exceed 100), 0: no limit */
 	uint64_t memory_bytes;	/* 0: no limit */
-};
-
-/* Where the hierarchies are mounted (from mountinfo). "" when absent. */
-struct cgroup_mounts {
-	char v2[PATH_MAX];		/* cgroup2 mount point */
-	char v2_root[PATH_MAX];		/* the mount's root inside the hierarchy */
-	char v1_cpu[PATH_MAX];		/* v1 hierarchy holding "cpu" */
-	char v1_cpu_root[PATH_MAX];
-	char v1_memory[PATH_MAX];	/* v1 hierarchy holding "memory" */
-	char v1_memory_root[PATH_MAX];
-};
-
-/* This process's cgroup in each hierarchy (from /proc/self/cgroup). */
-struct cgroup_self {
-	char v2[PATH_MAX];
-	char v1_cpu[PATH_MAX];
-	char v1_memory[PATH_MAX];
 };
 
 /*
@@ -51,12 +36,6 @@ struct run_cgroup {
 	char procs[2][PATH_MAX + 16];
 	size_t n_procs;
 };
-
-/* Parse /proc/self/mountinfo text. Return: 0 or -EINVAL (no line parsed). */
-int cgroup_parse_mountinfo(const char *text, struct cgroup_mounts *out);
-
-/* Parse /proc/self/cgroup text. Return: 0 or -EINVAL. */
-int cgroup_parse_self(const char *text, struct cgroup_self *out);
 
 /*
  * Make the cgroup named @name for @lim. On failure, a one-line reason is

@@ -182,69 +182,6 @@ static void test_opts_bad(void **state)
 	expect_bad("no load", 3, (char *[]){ "load", "--cpu", "0", NULL });
 }
 
-static void test_parse_mountinfo(void **state)
-{
-	char root[64], mnt[64], fstype[16], opts[64];
-
-	(void)state;
-	assert_int_equal(load_cgroup_parse_mountinfo(
-				 "34 30 0:31 / /sys/fs/cgroup/memory rw,relatime shared:9 - cgroup "
-				 "cgroup rw,memory\n",
-				 root, sizeof(root), mnt, sizeof(mnt), fstype, sizeof(fstype), opts,
-				 sizeof(opts)),
-			 0);
-	assert_string_equal(root, "/");
-	assert_string_equal(mnt, "/sys/fs/cgroup/memory");
-	assert_string_equal(fstype, "cgroup");
-	assert_string_equal(opts, "rw,memory");
-	/* Octal escapes in paths, no optional fields. */
-	assert_int_equal(load_cgroup_parse_mountinfo(
-				 "40 30 0:37 /a\\040b /mnt/my\\040cg rw - cgroup2 cgroup2 rw",
-				 root, sizeof(root), mnt, sizeof(mnt), fstype, sizeof(fstype), opts,
-				 sizeof(opts)),
-			 0);
-	assert_string_equal(root, "/a b");
-	assert_string_equal(mnt, "/mnt/my cg");
-	assert_string_equal(fstype, "cgroup2");
-	/* Truncated lines are refused, never read past. */
-	assert_int_equal(load_cgroup_parse_mountinfo("40 30 0:37 / /mnt rw", root, sizeof(root),
-						     mnt, sizeof(mnt), fstype, sizeof(fstype),
-						     opts, sizeof(opts)),
-			 -EINVAL);
-	assert_int_equal(load_cgroup_parse_mountinfo("", root, sizeof(root), mnt, sizeof(mnt),
-						     fstype, sizeof(fstype), opts, sizeof(opts)),
-			 -EINVAL);
-	/* A field longer than its buffer is refused. */
-	assert_int_equal(load_cgroup_parse_mountinfo(
-				 "1 2 0:3 / /a/very/long/mount/point/beyond/sixteen - x y z", root,
-				 sizeof(root), mnt, 16, fstype, sizeof(fstype), opts, sizeof(opts)),
-			 -EINVAL);
-}
-
-static void test_parse_self(void **state)
-{
-	static const char v1[] = "9:name=systemd:/\n"
-				 "4:memory,foo:/process_api/abc\n"
-				 "3:cpuset:/\n"
-				 "0::/user.slice/x.scope\n";
-	char path[128];
-
-	(void)state;
-	assert_int_equal(load_cgroup_parse_self(v1, "memory", path, sizeof(path)), 0);
-	assert_string_equal(path, "/process_api/abc");
-	assert_int_equal(load_cgroup_parse_self(v1, NULL, path, sizeof(path)), 0);
-	assert_string_equal(path, "/user.slice/x.scope");
-	assert_int_equal(load_cgroup_parse_self(v1, "cpuset", path, sizeof(path)), 0);
-	assert_string_equal(path, "/");
-	/* "memoryx" is not "memory". */
-	assert_int_equal(load_cgroup_parse_self("4:memoryx:/a\n", "memory", path, sizeof(path)),
-			 -ENOENT);
-	assert_int_equal(load_cgroup_parse_self("4:memory:/a\n", NULL, path, sizeof(path)),
-			 -ENOENT);
-	assert_int_equal(load_cgroup_parse_self("garbage", "memory", path, sizeof(path)), -ENOENT);
-	assert_int_equal(load_cgroup_parse_self("0::/a/b/c/d", NULL, path, 4), -EINVAL);
-}
-
 static void test_parse_key(void **state)
 {
 	uint64_t v = 0;
@@ -352,8 +289,6 @@ int main(void)
 		cmocka_unit_test(test_opts_messaging),
 		cmocka_unit_test(test_opts_mix),
 		cmocka_unit_test(test_opts_bad),
-		cmocka_unit_test(test_parse_mountinfo),
-		cmocka_unit_test(test_parse_self),
 		cmocka_unit_test(test_parse_key),
 		cmocka_unit_test(test_run_messaging),
 		cmocka_unit_test(test_stop_cpu),

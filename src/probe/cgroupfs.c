@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+/* Parsers of mountinfo and /proc/PID/cgroup; see cgroupfs.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe/cgroupfs.h"
+
+#define MAX_LINES 100000
+
+/* mountinfo escapes blanks and backslashes in paths as \ooo. */
+static void unescape_octal(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = '\0';
+}
+
+bool cgroupfs_list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == n && strncmp(p, word, n) == 0)
+			return true;
+		p = end ? end + 1 : NULL;
+	}
+	return false;
+}
+
+static void copy_path(char *dst, const char *src)
+{
+	snprintf(dst, PATH_MAX, "%s", src);
+	unescape_octal(dst);
+}
+
+/*
+ * One mountinfo line, e.g.
+ *   31 30 0:28 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu
+ *   40 30 0:37 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+ * fields: id parent dev root mountpoint options [optional...] - type source superoptions
+ */
+static bool parse_mount_line(char *line, struct cgroup_mounts *out)
+{
+	char *tok[64], *save = NULL;
+	int n = 0, dash = -1;
+
+	for (char *t = strtok_r(line, " ", &save); t && n < 64; t = strtok_r(NULL, " ", &save)) {
+		if (dash < 0 && n >= 6 && strcmp(t, "-") == 0)
+			dash = n;
+		tok[n++] = t;
+	}
+	if (dash < 0 || n < dash + 4)
+		return false;
+	if (strcmp(tok[dash + 1], "cgroup2") == 0) {
+		if (!out->v2[0]) {
+			copy_path(out->v2, tok[4]);
+			copy_path(out->v2_root, tok[3]);
+		}
+	} else if (strcmp(tok[dash + 1], "cgroup") == 0) {
+		const char *opts = tok[dash + 3];
+
+		if (cgroupfs_list_has(opts, "cpu") && !out->v1_cpu[0]) {
+			copy_path(out->v1_cpu, tok[4]);
+			copy_path(out->v1_cpu_root, tok[3]);
+		}
+		if (cgroupfs_list_has(opts, "memory") && !out->v1_memory[0]) {
+			copy_path(out->v1_memory, tok[4]);
+			copy_path(out->v1_memory_root, tok[3]);
+		}
+	}
+	return true;
+}
+
+/* Call @fn on each line of a copy of @text; Return: lines parsed or -ENOMEM. */
+static int for_each_line(const char *text, bool (*fn)(char *, void *), void *ctx)
+{
+	char *copy = strdup(text), *save = NULL;
+	int parsed = 0, lines = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *l = strtok_r(copy, "\n", &save); l && lines < MAX_LINES;
+	     l = strtok_r(NULL, "\n", &save), lines++)
+		if (fn(l, ctx))
+			parsed++;
+	free(copy);
+	return parsed;
+}
+
+static bool mount_cb(char *line, void *ctx)
+{
+	return parse_mount_line(line, ctx);
+}
+
+int cgroup_parse_mountinfo(const char *text, struct cgroup_mounts *out)
+{
+	int n;
+
+	memset(out, 0, sizeof(*out));
+	n = for_each_line(text, mount_cb, out);
+	if (n < 0)
+		return n;
+	return n > 0 ? 0 : -EINVAL;
+}
+
+/*
+ * One /proc/self/cgroup line: "0::/user.slice/x.scope" (v2) or
+ * "4:memory:/process_api/ae06" and "2:cpu,cpuacct:/" (v1).
+ */
+static bool self_cb(char *line, void *ctx)
+{
+	struct cgroup_self *out = ctx;
+	char *c1 = strchr(line, ':'), *c2;
+
+	if (!c1)
+		return false;
+	c2 = strchr(c1 + 1, ':');
+	if (!c2 || c2[1] != '/')
+		return false;
+	*c1 = *c2 = '\0';
+	if (strcmp(line, "0") == 0 && c1 + 1 == c2) {
+		copy_path(out->v2, c2 + 1);
+		return true;
+	}
+	if (cgroupfs_list_has(c1 + 1, "cpu"))
+		copy_path(out->v1_cpu, c2 + 1);
+	if (cgroupfs_list_has(c1 + 1, "memory"))
+		copy_path(out->v1_memory, c2 + 1);
+	return true;
+}
+
+int cgroup_parse_self(const char *text, struct cgroup_self *out)
+{
+	int n;
+
+	memset(out, 0, sizeof(*out));
+	n = for_each_line(text, self_cb, out);
+	if (n < 0)
+		return n;
+	return n > 0 ? 0 : -EINVAL;
+}
+
+/*
+ * The directory of cgroup @path (as /proc/self/cgroup names it) in a
+ * hierarchy mounted at @mnt whose root is @mroot. A path outside the
+ * mount's root (another namespace's view) falls back to the mount itself.
+ */
+int cgroupfs_dir(char *out, size_t len, const char *mnt, const char *mroot, const char *path)
+{
+	size_t rl = strlen(mroot);
+	const char *rest = path;
+	int n;
+
+	if (strcmp(mroot, "/") != 0) {
+		if (strncmp(path, mroot, rl) == 0 && (path[rl] == '/' || path[rl] == '\0'))
+			rest = path + rl;
+		else
+			rest = "";
+	}
+	if (strcmp(rest, "/") == 0)
+		rest = "";
+	n = snprintf(out, len, "%s%s", mnt, rest);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+

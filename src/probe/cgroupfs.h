@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where the control group hierarchies are, as this process sees them: the
+ * cgroup2 mount and the v1 mounts of the cpu and memory controllers (from
+ * /proc/self/mountinfo), and a process's cgroup in each (from
+ * /proc/PID/cgroup). Pure parsers of that text, shared by `run` (budgets),
+ * `load` (the OOM child's cgroup) and `inspect` (CPU limits), so there is
+ * one reading of these formats.
+ */
+#ifndef RTR_PROBE_CGROUPFS_H
+#define RTR_PROBE_CGROUPFS_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Where the hierarchies are mounted (from mountinfo). "" when absent. */
+struct cgroup_mounts {
+	char v2[PATH_MAX];		/* cgroup2 mount point */
+	char v2_root[PATH_MAX];		/* the mount's root inside the hierarchy */
+	char v1_cpu[PATH_MAX];		/* v1 hierarchy holding "cpu" */
+	char v1_cpu_root[PATH_MAX];
+	char v1_memory[PATH_MAX];	/* v1 hierarchy holding "memory" */
+	char v1_memory_root[PATH_MAX];
+};
+
+/* A process's cgroup in each hierarchy (from /proc/PID/cgroup). "" when absent. */
+struct cgroup_self {
+	char v2[PATH_MAX];
+	char v1_cpu[PATH_MAX];
+	char v1_memory[PATH_MAX];
+};
+
+/* Parse /proc/self/mountinfo text. Return: 0, -EINVAL (no line parsed), -ENOMEM. */
+int cgroup_parse_mountinfo(const char *text, struct cgroup_mounts *out);
+
+/* Parse /proc/PID/cgroup text. Return: 0, -EINVAL (no line parsed), -ENOMEM. */
+int cgroup_parse_self(const char *text, struct cgroup_self *out);
+
+/*
+ * The directory of cgroup @path (as /proc/PID/cgroup names it) in a
+ * hierarchy mounted at @mnt whose root is @mroot; a path outside the
+ * mount's root falls back to the mount itself. Return: 0 or -ENAMETOOLONG.
+ */
+int cgroupfs_dir(char *out, size_t len, const char *mnt, const char *mroot, const char *path);
+
+/* Whether the comma-separated @list holds @word exactly. */
+bool cgroupfs_list_has(const char *list, const char *word);
+
+#endif

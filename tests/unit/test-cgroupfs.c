@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/* The shared mountinfo and /proc/PID/cgroup parsers (probe/cgroupfs). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "probe/cgroupfs.h"
+
+static void test_mountinfo(void **state)
+{
+	struct cgroup_mounts *m = calloc(1, sizeof(*m));
+	static const char hybrid[] =
+		"25 30 0:22 / /sys/fs/cgroup ro,nosuid - tmpfs tmpfs ro,mode=755\n"
+		"26 25 0:23 / /sys/fs/cgroup/unified rw,nosuid shared:5 - cgroup2 cgroup2 rw\n"
+		"34 25 0:31 / /sys/fs/cgroup/memory rw,relatime shared:9 - cgroup cgroup rw,memory\n"
+		"35 25 0:32 /sub /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n";
+
+	(void)state;
+	assert_non_null(m);
+	assert_int_equal(cgroup_parse_mountinfo(hybrid, m), 0);
+	assert_string_equal(m->v2, "/sys/fs/cgroup/unified");
+	assert_string_equal(m->v2_root, "/");
+	assert_string_equal(m->v1_memory, "/sys/fs/cgroup/memory");
+	assert_string_equal(m->v1_cpu, "/sys/fs/cgroup/cpu,cpuacct");
+	assert_string_equal(m->v1_cpu_root, "/sub");
+	/* Octal escapes in paths, no optional fields. */
+	assert_int_equal(cgroup_parse_mountinfo(
+				 "40 30 0:37 /a\\040b /mnt/my\\040cg rw - cgroup2 cgroup2 rw\n", m),
+			 0);
+	assert_string_equal(m->v2_root, "/a b");
+	assert_string_equal(m->v2, "/mnt/my cg");
+	/* "memoryx" is not "memory"; truncated lines and garbage give nothing. */
+	assert_int_equal(cgroup_parse_mountinfo("1 2 0:3 / /m rw - cgroup c rw,memoryx\n", m), 0);
+	assert_string_equal(m->v1_memory, "");
+	assert_int_equal(cgroup_parse_mountinfo("40 30 0:37 / /mnt rw", m), -EINVAL);
+	assert_int_equal(cgroup_parse_mountinfo("", m), -EINVAL);
+	free(m);
+}
+
+static void test_self(void **state)
+{
+	struct cgroup_self *s = calloc(1, sizeof(*s));
+	static const char text[] = "9:name=systemd:/\n"
+				   "4:memory,foo:/process_api/abc\n"
+				   "3:cpu,cpuacct:/x\n"
+				   "0::/user.slice/x.scope\n";
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(cgroup_parse_self(text, s), 0);
+	assert_string_equal(s->v1_memory, "/process_api/abc");
+	assert_string_equal(s->v1_cpu, "/x");
+	assert_string_equal(s->v2, "/user.slice/x.scope");
+	assert_int_equal(cgroup_parse_self("4:memoryx:/a\n", s), 0);
+	assert_string_equal(s->v1_memory, "");
+	assert_int_equal(cgroup_parse_self("garbage", s), -EINVAL);
+	assert_int_equal(cgroup_parse_self("4:memory:relative\n", s), -EINVAL);
+	free(s);
+}
+
+static void test_dir(void **state)
+{
+	char out[64];
+
+	(void)state;
+	assert_int_equal(cgroupfs_dir(out, sizeof(out), "/sys/fs/cgroup", "/", "/a/b"), 0);
+	assert_string_equal(out, "/sys/fs/cgroup/a/b");
+	assert_int_equal(cgroupfs_dir(out, sizeof(out), "/sys/fs/cgroup", "/", "/"), 0);
+	assert_string_equal(out, "/sys/fs/cgroup");
+	/* Below the mount's root: strip it; outside it: the mount itself. */
+	assert_int_equal(cgroupfs_dir(out, sizeof(out), "/mnt", "/sub", "/sub/c"), 0);
+	assert_string_equal(out, "/mnt/c");
+	assert_int_equal(cgroupfs_dir(out, sizeof(out), "/mnt", "/sub", "/subx/c"), 0);
+	assert_string_equal(out, "/mnt");
+	assert_int_equal(cgroupfs_dir(out, 8, "/sys/fs/cgroup", "/", "/a"), -ENAMETOOLONG);
+	assert_true(cgroupfs_list_has("rw,cpu,cpuacct", "cpu"));
+	assert_false(cgroupfs_list_has("rw,cpuacct", "cpu"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mountinfo),
+		cmocka_unit_test(test_self),
+		cmocka_unit_test(test_dir),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
