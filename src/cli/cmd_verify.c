@@ -20,6 +20,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_check.h"
+#include "cli/cmd_pi.h"
 #include "cli/cmd_report.h"
 #include "cli/cmd_verify.h"
 #include "measure/latency.h"
@@ -52,6 +53,8 @@ static const char usage_text[] =
 	"      --load KIND         the load: hackbench, cpu, memory or all (default all)\n"
 	"      --load-cpus LIST    CPUs the load runs on (default: every CPU)\n"
 	"  -f, --format FMT        text (default) or json (the verify.json on stdout)\n"
+	"      --no-pi             skip the priority-inheritance run (check\n"
+	"                          sync.priority_inheritance, about 1 s)\n"
 	"      --trace             with --max-latency: stop a run at its first wake-up\n"
 	"                          past the limit and explain it from a kernel trace\n"
 	"                          (saved as trace-idle.txt / trace-load.txt in DIR)\n"
@@ -84,7 +87,7 @@ static int parse_us_option(const char *opt, const char *arg, int64_t min_ns, int
 
 int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE };
+	enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE, OPT_NO_PI };
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'D' },
 		{ "rt-cpus", required_argument, NULL, 'c' },
@@ -94,6 +97,7 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 		{ "load", required_argument, NULL, OPT_LOAD },
 		{ "load-cpus", required_argument, NULL, OPT_LOAD_CPUS },
 		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "no-pi", no_argument, NULL, OPT_NO_PI },
 		{ "format", required_argument, NULL, 'f' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -157,6 +161,9 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 			break;
 		case OPT_TRACE:
 			o->trace = true;
+			break;
+		case OPT_NO_PI:
+			o->no_pi = true;
 			break;
 		case 'f':
 			rc = cli_parse_format(optarg, &o->format, err, errlen);
@@ -285,6 +292,38 @@ static int run_check(const struct verify_opts *o, struct verify_run *v)
 }
 
 /* The CPUs to measure: --rt-cpus (each online), else every online CPU we may use. */
+/*
+ * The checklist's priority-inversion scenario on the last measured CPU, as
+ * `rtready pi` runs it (fewer rounds): its verdict joins the checks as
+ * sync.priority_inheritance. A run that cannot start is a skip with the
+ * reason, not a failure of verify.
+ */
+static int run_pi(const struct verify_opts *o, struct verify_run *v)
+{
+	struct pi_config c;
+	struct pi_result r;
+	char err[512] = "";
+	int rc;
+
+	if (o->no_pi)
+		return 0;
+	pi_config_default(&c);
+	c.rounds = 50;
+	for (int cpu = rtr_cpuset_next(&v->cpus, -1); cpu >= 0; cpu = rtr_cpuset_next(&v->cpus, cpu))
+		c.cpu = cpu;
+	rc = pi_run(&c, &r, NULL, err, sizeof(err));
+	if (rc) {
+		pi_result_free(&r);
+		r.verdict = PI_INTERRUPTED;
+		snprintf(r.reason, sizeof(r.reason), "could not run: %s", err);
+	}
+	rc = pi_report_add(&v->check, &r);
+	pi_result_free(&r);
+	if (!rc)
+		report_sort(&v->check);
+	return rc;
+}
+
 static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 {
 	struct rtr_cpuset online = RTR_CPUSET_INIT, isolated = RTR_CPUSET_INIT;
@@ -678,6 +717,10 @@ static int run_verify(const struct verify_opts *o)
 	progress_begin(&pr, 1, "checking the system", 0);
 	if (run_check(o, &v))
 		goto out;
+	if (run_pi(o, &v)) {
+		cli_error("verify", "out of memory");
+		goto out;
+	}
 	{
 		struct summary s = report_summary(&v.check);
 		char done[96];

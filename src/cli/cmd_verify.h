@@ -27,6 +27,7 @@ struct verify_opts {
 	enum output_format format;
 	bool strict, quiet, help, version;
 	bool trace;			/* --trace: explain the first wake-up past --max-latency */
+	bool no_pi;			/* --no-pi: skip the priority-inheritance run */
 };
 
 /* Parse argv (argv[0] = "verify"). Return: 0, or -EINVAL with a message in @err. */

@@ -26,6 +26,8 @@ d = json.load(open(sys.argv[1])); n = int(sys.argv[2]); rc = int(sys.argv[3])
 assert d["tool"] == "rtready" and d["command"] == "verify", d.get("command")
 assert d["host"]["hostname"] and d["host"]["kernel"]
 assert len(d["check"]["checks"]) > 0 and "summary" in d["check"]
+pi = [c for c in d["check"]["checks"] if c["id"] == "sync.priority_inheritance"]
+assert pi and pi[0]["status"] == "pass", pi
 for key, load in (("latency_idle", None), ("latency_load", "all")):
     lat = d[key]
     assert lat["config"].get("load") == load, (key, lat["config"].get("load"))
