@@ -64,6 +64,25 @@ int rootfs_read(const struct rootfs *fs, const char *path, size_t cap, char **bu
 	__attribute__((warn_unused_result));
 
 /*
+ * As rootfs_read(), into a buffer the caller keeps across calls: *@buf of
+ * *@size bytes (NULL and 0 at first) grows as needed; free() it at the end,
+ * also after an error. Walks over thousands of files save an allocation
+ * per file.
+ */
+int rootfs_read_reuse(const struct rootfs *fs, const char *path, size_t cap, unsigned flags,
+		      char **buf, size_t *size, size_t *len) __attribute__((warn_unused_result));
+
+/*
+ * Flag of rootfs_read_reuse(): the file is one record that the kernel
+ * writes whole (procfs single-record files such as /proc/PID/stat and
+ * status, or any regular file), so a read that does not fill the buffer
+ * returns all of it and no second read is needed to see the end. Not for
+ * multi-record seq files such as /proc/interrupts, which come a page at a
+ * time.
+ */
+#define ROOTFS_ONE_RECORD 1u
+
+/*
  * Read a small file into @buf (at most @len - 1 bytes, more is -EFBIG),
  * with trailing white space removed.
  */

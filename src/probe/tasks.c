@@ -90,27 +90,30 @@ static void note_unreadable(struct tasks_facts *out, const char *path, int err)
  * stat (0 when unknown). Return: 1 when listed, 0 when it vanished or was
  * unreadable (counted), -ENOMEM.
  */
+/* One read buffer for a whole walk: no allocation per file. */
+struct scratch {
+	char *p;
+	size_t size;
+};
+
 static int read_task(const struct rootfs *fs, int pid, int tid, struct tasks_facts *out,
-		     int64_t *threads)
+		     int64_t *threads, struct scratch *sc)
 {
 	struct task_info t = { .pid = pid, .tid = tid, .last_cpu = -1 };
 	struct proc_status st;
 	struct proc_stat ps;
-	char path[64], *buf = NULL;
+	char path[64];
 	size_t len;
 	int err;
 
 	*threads = 0;
 	if (rootfs_path(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid))
 		return 0;
-	err = rootfs_read(fs, path, STAT_CAP, &buf, &len);
+	err = rootfs_read_reuse(fs, path, STAT_CAP, ROOTFS_ONE_RECORD, &sc->p, &sc->size, &len);
 	if (err == -ENOMEM)
 		return err;
-	if (!err) {
-		err = parse_proc_stat(buf, len, &ps);
-		free(buf);
-		buf = NULL;
-	}
+	if (!err)
+		err = parse_proc_stat(sc->p, len, &ps);
 	if (err) {
 		if (gone(err))
 			out->vanished++;
@@ -133,12 +136,12 @@ static int read_task(const struct rootfs *fs, int pid, int tid, struct tasks_fac
 	t.cpu_ticks = ps.utime_ticks + ps.stime_ticks;
 
 	rootfs_path(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
-	err = rootfs_read(fs, path, STATUS_CAP, &buf, &len);
+	err = rootfs_read_reuse(fs, path, STATUS_CAP, ROOTFS_ONE_RECORD, &sc->p, &sc->size,
+				&len);
 	if (err == -ENOMEM)
 		return err;
 	if (!err) {
-		err = parse_proc_status(buf, len, &st);
-		free(buf);
+		err = parse_proc_status(sc->p, len, &st);
 		if (err == -ENOMEM) {
 			proc_status_free(&st);
 			return err;
@@ -171,7 +174,8 @@ static int read_task(const struct rootfs *fs, int pid, int tid, struct tasks_fac
  * thread, and its stat says so, which saves listing /proc/PID/task (five
  * system calls) for each of them.
  */
-static int read_process(const struct rootfs *fs, int pid, struct tasks_facts *out)
+static int read_process(const struct rootfs *fs, int pid, struct tasks_facts *out,
+			struct scratch *sc)
 {
 	char path[64];
 	struct dirent *de;
@@ -184,7 +188,7 @@ static int read_process(const struct rootfs *fs, int pid, struct tasks_facts *ou
 		out->truncated = true;
 		return 0;
 	}
-	main_read = read_task(fs, pid, pid, out, &threads);
+	main_read = read_task(fs, pid, pid, out, &threads, sc);
 	if (main_read < 0)
 		return main_read;
 	if (out->vanished > vanished || (main_read == 1 && threads == 1))
@@ -208,7 +212,7 @@ static int read_process(const struct rootfs *fs, int pid, struct tasks_facts *ou
 			out->truncated = true;
 			break;
 		}
-		err = read_task(fs, pid, tid, out, &threads);
+		err = read_task(fs, pid, tid, out, &threads, sc);
 	}
 	closedir(d);
 	return err < 0 ? err : 0;
@@ -225,6 +229,7 @@ static int by_pid_tid(const void *a, const void *b)
 
 void probe_tasks(const struct rootfs *fs, struct tasks_facts *out)
 {
+	struct scratch sc = { NULL, 0 };
 	struct dirent *de;
 	DIR *d;
 	int err = 0;
@@ -239,9 +244,10 @@ void probe_tasks(const struct rootfs *fs, struct tasks_facts *out)
 		int pid = numeric(de->d_name);
 
 		if (pid > 0)
-			err = read_process(fs, pid, out);
+			err = read_process(fs, pid, out, &sc);
 	}
 	closedir(d);
+	free(sc.p);
 	if (out->n > 1)
 		qsort(out->tasks, out->n, sizeof(out->tasks[0]), by_pid_tid);
 	out->err = err;
@@ -249,10 +255,12 @@ void probe_tasks(const struct rootfs *fs, struct tasks_facts *out)
 
 int probe_tasks_of(const struct rootfs *fs, int pid, struct tasks_facts *out)
 {
+	struct scratch sc = { NULL, 0 };
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = read_process(fs, pid, out);
+	err = read_process(fs, pid, out, &sc);
+	free(sc.p);
 	if (!err && out->n == 0)
 		err = out->unreadable ? out->first_unreadable_err : -ESRCH;
 	if (out->n > 1)
