@@ -9,6 +9,7 @@ for id in $("$RTREADY" check --list | awk '{print $1}'); do
 done
 for cmd in $("$RTREADY" --help | awk '/^Commands:/{on=1;next} on && /^  [a-z]/{print $1}'); do
 	[ -f "docs/man/rtready-$cmd.1" ] || { echo "no docs/man/rtready-$cmd.1"; missing=1; }
+	grep -q "^\.B $cmd\$" docs/man/rtready.1 || { echo "rtready.1 does not list $cmd"; missing=1; }
 	# The man page documents every long option that --help lists.
 	for opt in $("$RTREADY" "$cmd" --help | grep -oE -- '--[a-z][a-z0-9-]+' | grep -vxE -- '--(help|version)' | sort -u); do
 		grep -q -- "$(echo "$opt" | sed 's/-/\\\\-/g')" "docs/man/rtready-$cmd.1" ||
