@@ -25,11 +25,14 @@ static const char usage_text[] =
 	"Apply the realtime checklist to running processes, thread by thread: policy and\n"
 	"priority, affinity, locked memory, page faults, context switches and perf counters\n"
 	"measured over a window. Works without root for your own processes.\n"
+	"With --root, judge the processes of a snapshot tree in one look (no window,\n"
+	"no perf counters: a tree does not run).\n"
 	"\n"
 	"  -a, --all              every user process (those with RT threads are judged)\n"
 	"  -n, --name COMM        the processes whose name is COMM\n"
 	"  -w, --window DURATION  measure deltas over this time (default 1s; 0: one look)\n"
 	"  -c, --rt-cpus LIST     CPUs meant for realtime work (default: the isolated CPUs)\n"
+	"  -r, --root DIR         read DIR/proc and DIR/sys instead of the live system\n"
 	"      --no-perf          do not open perf counters\n"
 	"  -f, --format FMT       text (default) or json\n"
 	"  -o, --output FILE      write the result to FILE\n"
@@ -70,6 +73,7 @@ int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err,
 		{ "name", required_argument, NULL, 'n' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "rt-cpus", required_argument, NULL, 'c' },
+		{ "root", required_argument, NULL, 'r' },
 		{ "no-perf", no_argument, NULL, OPT_NO_PERF },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
@@ -84,9 +88,10 @@ int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err,
 	memset(o, 0, sizeof(*o));
 	o->window_ns = 1000000000;
 	o->perf = true;
+	o->root = "/";
 	optind = 0;
 	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, ":an:w:c:f:o:svhV", longopts, NULL)) != -1) {
+	while (rc == 0 && (c = getopt_long(argc, argv, ":an:w:c:r:f:o:svhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			o->all = true;
@@ -108,6 +113,14 @@ int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err,
 					 "(like 500ms, 2s)", optarg);
 				rc = -EINVAL;
 			}
+			o->window_given = true;
+			break;
+		case 'r':
+			if (!*optarg) {
+				snprintf(err, errlen, "--root: empty directory name");
+				rc = -EINVAL;
+			}
+			o->root = optarg;
 			break;
 		case 'c':
 			rc = cli_parse_cpulist("--rt-cpus", optarg, &o->rt_cpus, err, errlen);
@@ -152,6 +165,16 @@ int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err,
 		snprintf(err, errlen, "name the processes: PID..., --all or --name COMM (one of them)");
 		return -EINVAL;
 	}
+	if (strcmp(o->root, "/") != 0) {
+		/* A tree is one moment: deltas over a window of it would all be zero. */
+		if (o->window_given && o->window_ns > 0) {
+			snprintf(err, errlen, "--window needs the live system: a tree under --root "
+				 "does not change (use --window 0, the default with --root)");
+			return -EINVAL;
+		}
+		o->window_ns = 0;
+		o->perf = false;
+	}
 	return 0;
 }
 
@@ -165,13 +188,13 @@ static int host_facts(const struct inspect_opts *o, struct rtr_cpuset *rt, struc
 	const char *source;
 	struct rootfs fs;
 	struct facts f;
-	int err = rootfs_open(&fs, "/");
+	int err = rootfs_open(&fs, o->root);
 
 	if (err)
 		return err;
 	memset(&f, 0, sizeof(f));
 	probe_kernel(&fs, &f.kernel);
-	probe_cpu(&fs, &f.cpu);
+	probe_cpu_sets(&fs, &f.cpu);
 	if (o->rt_cpus_given)
 		err = rtr_cpuset_copy(rt, &o->rt_cpus);
 	else
@@ -182,7 +205,7 @@ static int host_facts(const struct inspect_opts *o, struct rtr_cpuset *rt, struc
 	err = err ?: report_set_host(&r->host.kernel, f.kernel.release_err ? "" : f.kernel.release);
 	rtr_cpuset_format_list(rt, list, sizeof(list));
 	err = err ?: report_set_host(&r->host.rt_cpus, list);
-	err = err ?: report_set_host(&r->host.root, "/");
+	err = err ?: report_set_host(&r->host.root, o->root);
 	probe_kernel_free(&f.kernel);
 	probe_cpu_free(&f.cpu);
 	rootfs_close(&fs);
@@ -225,7 +248,8 @@ static int render(const struct inspect_opts *o, const struct inspect_result *res
 
 static int run(const struct inspect_opts *o)
 {
-	struct inspect_request req = { o->pids, o->n_pids, o->name, o->all, o->window_ns, o->perf };
+	struct inspect_request req = { o->root, o->pids, o->n_pids, o->name,
+				       o->all, o->window_ns, o->perf };
 	struct rtr_cpuset rt = RTR_CPUSET_INIT;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct inspect_result res;
@@ -240,7 +264,10 @@ static int run(const struct inspect_opts *o)
 	report_init(&r, "inspect");
 	err = host_facts(o, &rt, &r);
 	if (err) {
-		cli_error("inspect", "cannot tell the RT CPUs: %s", strerror(-err));
+		if (strcmp(o->root, "/") != 0)
+			cli_error("inspect", "cannot read %s: %s", o->root, strerror(-err));
+		else
+			cli_error("inspect", "cannot tell the RT CPUs: %s", strerror(-err));
 		report_free(&r);
 		rtr_cpuset_free(&rt);
 		return EXIT_USAGE;

@@ -18,6 +18,8 @@ struct inspect_opts {
 	const char *name;
 	bool all;
 	int64_t window_ns;
+	bool window_given;
+	const char *root;	/* "/" or a snapshot tree */
 	struct rtr_cpuset rt_cpus;
 	bool rt_cpus_given;
 	bool perf;

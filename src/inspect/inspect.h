@@ -25,12 +25,13 @@
 #define INSPECT_PERF_MAX_THREADS 512
 
 struct inspect_request {
+	const char *root;	/* "/" (the live system) or a snapshot tree */
 	const int *pids;	/* explicit PIDs, n_pids of them */
 	size_t n_pids;
 	const char *name;	/* --name COMM, or NULL */
 	bool all;		/* --all: every user process */
 	int64_t window_ns;	/* 0: one sample, no deltas */
-	bool perf;		/* open perf counters over the window */
+	bool perf;		/* open perf counters over the window (live system only) */
 };
 
 struct inspect_thread {
@@ -49,7 +50,7 @@ struct inspect_proc {
 	uint64_t start_ticks;
 	char comm[64];
 	bool vanished;			/* exited (or its PID was reused) during the window */
-	int status_err;			/* /proc/PID/status */
+	int status_err;			/* 0, or why VmLck/VmRSS are unknown (-ENODATA: no memory) */
 	uint64_t vm_lck_kb, vm_rss_kb;
 	struct inspect_thread *threads;
 	size_t n_threads;
@@ -78,13 +79,16 @@ struct inspect_result {
 	int perf_paranoid;		/* INT32_MIN when unknown */
 	size_t perf_skipped;		/* threads beyond INSPECT_PERF_MAX_THREADS */
 	bool interrupted;		/* the window was cut short by a signal */
+	bool host;			/* the live system (not a tree under --root) */
 };
 
 /*
  * Collect: walk, wait @req->window_ns (returning early when *@stop becomes
- * non-zero), walk again. Return: 0; -ESRCH with *@bad_pid set when an
- * explicit PID does not exist; -ENOENT when --name matched nothing;
- * -ENOMEM; other -errno when /proc cannot be read.
+ * non-zero), walk again. Under a root other than "/" no perf counter is
+ * opened (they count live threads) and no process is left out as our own.
+ * Return: 0; -ESRCH with *@bad_pid set when an explicit PID does not
+ * exist; -ENOENT when --name matched nothing; -ENOMEM; other -errno when
+ * the root or its /proc cannot be read.
  */
 int inspect_collect(const struct inspect_request *req, struct inspect_result *res,
 		    const volatile sig_atomic_t *stop, int *bad_pid);

@@ -95,8 +95,8 @@ static int judge_memory(const struct inspect_proc *p, struct report *r)
 	if (!p->n_rt)
 		return 0;
 	if (p->status_err) {
-		strbuf_printf(&ev, "cannot read /proc/%d/status: %s", p->pid,
-			      strerror(-p->status_err));
+		strbuf_printf(&ev, "no thread status of %d shows its memory (VmLck, VmRSS): %s",
+			      p->pid, strerror(-p->status_err));
 		st = RTR_SKIP;
 	} else {
 		format_size(p->vm_lck_kb * 1024, lck, sizeof(lck));

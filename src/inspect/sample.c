@@ -19,8 +19,6 @@
 #include "probe/rootfs.h"
 #include "rtready/timespec.h"
 
-#define STATUS_CAP (1u << 20)
-
 /* The main thread (tid == pid) of @pid in a sorted task list, or NULL. */
 static const struct task_info *find_task(const struct tasks_facts *f, int pid, int tid)
 {
@@ -75,7 +73,7 @@ static int add_pid(int **pids, size_t *n, size_t *cap, int pid)
 
 /* The PIDs to inspect, from the first walk. */
 static int select_pids(const struct inspect_request *req, const struct tasks_facts *f,
-		       int **pids, size_t *n, int *bad_pid)
+		       bool host, int **pids, size_t *n, int *bad_pid)
 {
 	size_t cap = 0;
 	int err = 0;
@@ -99,7 +97,7 @@ static int select_pids(const struct inspect_request *req, const struct tasks_fac
 			continue;
 		if (req->name && strcmp(t->comm, req->name) != 0)
 			continue;
-		if (t->pid == getpid())
+		if (host && t->pid == getpid())
 			continue;	/* not ourselves */
 		err = add_pid(pids, n, &cap, t->pid);
 	}
@@ -129,27 +127,23 @@ static void wait_window(int64_t window_ns, const volatile sig_atomic_t *stop, bo
 	*interrupted = true;
 }
 
-static void read_status(const struct rootfs *fs, struct inspect_proc *p)
+/*
+ * VmLck and VmRSS of the process: every thread's status shows the memory
+ * of the whole process, so the walk has them already; the main thread's
+ * are taken, or any live thread's when the main one has exited.
+ */
+static void take_memory(struct inspect_proc *p)
 {
-	struct proc_status st;
-	char path[64], *buf = NULL;
-	size_t len;
-	int err;
+	const struct task_info *m = NULL;
 
-	rootfs_path(path, sizeof(path), "/proc/%d/status", p->pid);
-	err = rootfs_read(fs, path, STATUS_CAP, &buf, &len);
-	if (!err) {
-		err = parse_proc_status(buf, len, &st);
-		free(buf);
-		if (!err && !(st.have & PROC_ST_VMRSS))
-			err = -ENODATA;	/* a kernel thread or a zombie */
-		if (!err) {
-			p->vm_lck_kb = (st.have & PROC_ST_VMLCK) ? st.vm_lck_kb : 0;
-			p->vm_rss_kb = st.vm_rss_kb;
-		}
-		proc_status_free(&st);
+	for (size_t i = 0; i < p->n_threads && !m; i++)
+		if (!p->threads[i].vanished && p->threads[i].t->have_vm)
+			m = p->threads[i].t;
+	p->status_err = m ? 0 : -ENODATA;	/* a kernel thread or a zombie */
+	if (m) {
+		p->vm_lck_kb = m->vm_lck_kb;
+		p->vm_rss_kb = m->vm_rss_kb;
 	}
-	p->status_err = err;
 }
 
 /* Read "QUOTA PERIOD" of a v2 cpu.max, or a v1 quota; 0 when unlimited. */
@@ -426,14 +420,15 @@ int inspect_collect(const struct inspect_request *req, struct inspect_result *re
 	res->perf_paranoid = INT32_MIN;
 	if (res->clk_tck <= 0)
 		res->clk_tck = 100;
-	err = rootfs_open(&fs, "/");
+	err = rootfs_open(&fs, req->root ? req->root : "/");
 	if (err)
 		return err;
+	res->host = fs.host;
 	probe_tasks(&fs, &res->before);
 	err = res->before.err;
 	if (!err)
-		err = select_pids(req, &res->before, &pids, &n, bad_pid);
-	if (!err && req->perf && req->window_ns > 0) {
+		err = select_pids(req, &res->before, fs.host, &pids, &n, bad_pid);
+	if (!err && req->perf && req->window_ns > 0 && fs.host) {
 		res->perf_requested = true;
 		err = open_perf(res, req, pids, n);
 	}
@@ -448,7 +443,7 @@ int inspect_collect(const struct inspect_request *req, struct inspect_result *re
 		}
 	}
 	if (!err)
-		probe_irq(&fs, &res->irq);
+		probe_irq_affinity(&fs, &res->irq);
 	if (!err) {
 		res->procs = calloc(n ? n : 1, sizeof(*res->procs));
 		if (!res->procs)
@@ -458,7 +453,7 @@ int inspect_collect(const struct inspect_request *req, struct inspect_result *re
 		err = build_proc(res, pids[k], &res->procs[res->n_procs]);
 		if (!err) {
 			if (!res->procs[res->n_procs].vanished)
-				read_status(&fs, &res->procs[res->n_procs]);
+				take_memory(&res->procs[res->n_procs]);
 			res->n_procs++;
 		}
 	}

@@ -263,7 +263,7 @@ static void probe_cpus(const struct rootfs *fs, struct cpu_facts *out, char *buf
 	}
 }
 
-void probe_cpu(const struct rootfs *fs, struct cpu_facts *out)
+static void probe_sets(const struct rootfs *fs, struct cpu_facts *out, bool per_cpu)
 {
 	char *buf;
 	int64_t v;
@@ -292,8 +292,19 @@ void probe_cpu(const struct rootfs *fs, struct cpu_facts *out)
 	out->idle_driver_err = rootfs_read_str(fs, SYS_CPU "/cpuidle/current_driver", buf, LIST_CAP);
 	if (!out->idle_driver_err)
 		copy_text(out->idle_driver, sizeof(out->idle_driver), buf);
-	probe_cpus(fs, out, buf);
+	if (per_cpu)
+		probe_cpus(fs, out, buf);
 	free(buf);
+}
+
+void probe_cpu(const struct rootfs *fs, struct cpu_facts *out)
+{
+	probe_sets(fs, out, true);
+}
+
+void probe_cpu_sets(const struct rootfs *fs, struct cpu_facts *out)
+{
+	probe_sets(fs, out, false);
 }
 
 static void free_boot_list(struct cpu_boot_list *b)

@@ -98,6 +98,13 @@ struct cpu_facts {
 
 /* Fill @out from @fs. Never fails as a whole: fields carry their own errors. */
 void probe_cpu(const struct rootfs *fs, struct cpu_facts *out);
+/*
+ * As probe_cpu() without the per-CPU details (n_cpus is 0): the CPU sets,
+ * boot parameters and global knobs only, for commands that need to know
+ * which CPUs are online and meant for realtime work (a 512-CPU machine has
+ * thousands of cache and idle-state files they do not need).
+ */
+void probe_cpu_sets(const struct rootfs *fs, struct cpu_facts *out);
 void probe_cpu_free(struct cpu_facts *out);
 
 /* The entry of online CPU @cpu, or NULL. */

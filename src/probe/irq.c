@@ -127,15 +127,12 @@ static void probe_balance(const struct rootfs *fs, struct irq_facts *out)
 	}
 }
 
-void probe_irq(const struct rootfs *fs, struct irq_facts *out)
+static void probe_affinities(const struct rootfs *fs, struct irq_facts *out)
 {
 	char *buf;
 	int *nums = NULL;
 	size_t n = 0;
 
-	memset(out, 0, sizeof(*out));
-	probe_interrupts(fs, out);
-	probe_balance(fs, out);
 	buf = malloc(LIST_CAP);
 	if (!buf) {
 		out->err = out->default_err = -ENOMEM;
@@ -164,6 +161,22 @@ void probe_irq(const struct rootfs *fs, struct irq_facts *out)
 	}
 	free(nums);
 	free(buf);
+}
+
+void probe_irq(const struct rootfs *fs, struct irq_facts *out)
+{
+	memset(out, 0, sizeof(*out));
+	probe_interrupts(fs, out);
+	probe_balance(fs, out);
+	probe_affinities(fs, out);
+}
+
+void probe_irq_affinity(const struct rootfs *fs, struct irq_facts *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->interrupts_err = -ENODATA;
+	out->balance_err = -ENODATA;
+	probe_affinities(fs, out);
 }
 
 void probe_irq_free(struct irq_facts *out)

@@ -41,6 +41,12 @@ struct irq_facts {
 
 /* Fill @out from @fs. Never fails as a whole: fields carry their own errors. */
 void probe_irq(const struct rootfs *fs, struct irq_facts *out);
+/*
+ * As probe_irq() with /proc/irq only: the affinities, without the names and
+ * counts of /proc/interrupts (tens of MiB on a large machine) and without
+ * irqbalance's configuration (interrupts_err and balance_err are -ENODATA).
+ */
+void probe_irq_affinity(const struct rootfs *fs, struct irq_facts *out);
 void probe_irq_free(struct irq_facts *out);
 
 /* The entry of IRQ @irq (binary search), or NULL. */

@@ -22,7 +22,7 @@
 /* The fields of /proc/PID/stat that rtready uses (proc(5) numbering). */
 struct proc_stat {
 	int pid;			/* (1) */
-	char comm[PROC_COMM_MAX];	/* (2) without the parentheses; control bytes become '?' */
+	char comm[PROC_COMM_MAX];	/* (2) without the parentheses; control bytes and non-UTF-8 become ? */
 	char state;			/* (3) R, S, D, ... */
 	int ppid;			/* (4) */
 	unsigned int flags;		/* (9) PF_* */

@@ -151,6 +151,11 @@ static int read_task(const struct rootfs *fs, int pid, int tid, struct tasks_fac
 			t.vcsw = st.voluntary_ctxt_switches;
 			t.nvcsw = st.nonvoluntary_ctxt_switches;
 		}
+		if (!err && (st.have & PROC_ST_VMRSS)) {
+			t.have_vm = true;
+			t.vm_rss_kb = st.vm_rss_kb;
+			t.vm_lck_kb = (st.have & PROC_ST_VMLCK) ? st.vm_lck_kb : 0;
+		}
 		err = err ? err : st.cpus_allowed_err;
 		if (!err)
 			t.allowed = st.cpus_allowed;	/* moved: not freed below */

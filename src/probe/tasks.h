@@ -46,6 +46,10 @@ struct task_info {
 	bool have_ctxt;		/* the two switch counts below were read */
 	uint64_t vcsw;		/* voluntary context switches */
 	uint64_t nvcsw;		/* involuntary context switches (preemptions) */
+	/* Memory of the whole process (the status of any of its threads shows it). */
+	bool have_vm;		/* VmRSS was read: a user task, not a zombie */
+	uint64_t vm_lck_kb;	/* VmLck: mlock()ed memory, 0 when the line is missing */
+	uint64_t vm_rss_kb;	/* VmRSS */
 };
 
 struct tasks_facts {

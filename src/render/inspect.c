@@ -69,7 +69,7 @@ static void proc_table(FILE *out, const struct inspect_result *res, const struct
 		fprintf(out, ": %zu threads, %zu realtime, VmLck %s of VmRSS %s\n", p->n_threads,
 			p->n_rt, lck, rss);
 	} else {
-		fprintf(out, ": %zu threads, %zu realtime (status unreadable: %s)\n", p->n_threads,
+		fprintf(out, ": %zu threads, %zu realtime (memory unknown: %s)\n", p->n_threads,
 			p->n_rt, strerror(-p->status_err));
 	}
 	fprintf(out, "  %-8s %-16s %-8s %4s %4s %-12s %4s %11s %11s %6s\n", "TID", "COMM",
@@ -114,9 +114,15 @@ int inspect_write_text(FILE *out, const struct inspect_result *res, const struct
 			shown++;
 		}
 	}
-	if (shown < res->n_procs)
+	if (res->n_procs == 0)
+		fputs("no user process to inspect\n", out);
+	else if (shown < res->n_procs)
 		fprintf(out, "\n%zu processes inspected, %zu with realtime threads; "
 			"--verbose lists the others\n", res->n_procs, rt);
+	if (res->before.unreadable)
+		fprintf(out, "\n%zu threads could not be read (first: %s: %s)\n",
+			res->before.unreadable, res->before.first_unreadable,
+			strerror(-res->before.first_unreadable_err));
 	perf_line(out, res);
 	if (res->interrupted)
 		fputs("\n(interrupted: the window was cut short)\n", out);
@@ -202,6 +208,14 @@ json_t *inspect_to_json(const struct inspect_result *res, const struct report *r
 		json_array_append_new(procs, jp);
 	}
 	json_object_set_new(o, "processes", procs);
+	if (res->before.unreadable) {
+		json_t *u = json_object();
+
+		json_object_set_new(u, "threads", json_integer((json_int_t)res->before.unreadable));
+		json_object_set_new(u, "first", json_string(res->before.first_unreadable));
+		json_object_set_new(u, "error", json_string(strerror(-res->before.first_unreadable_err)));
+		json_object_set_new(o, "unreadable", u);
+	}
 	/* Keep summary last, where readers of check output expect it. */
 	{
 		json_t *s = json_object_get(o, "summary");

@@ -246,6 +246,10 @@ static void test_opts(void **state)
 	const char *a5[] = { "inspect", "--name", "app", "--no-perf", "-f", "json" };
 	const char *a6[] = { "inspect", "0" };
 	const char *a7[] = { "inspect", "--help" };
+	const char *a8[] = { "inspect", "--all", "-r", "/snap" };
+	const char *a9[] = { "inspect", "--all", "--root", "/snap", "-w", "2s" };
+	const char *a10[] = { "inspect", "--all", "--root", "/snap", "-w", "0" };
+	const char *a11[] = { "inspect", "--all", "--root", "/", "-w", "2s" };
 
 	(void)state;
 	assert_int_equal(parse(&o, err, 5, a1), 0);
@@ -268,6 +272,21 @@ static void test_opts(void **state)
 	inspect_opts_free(&o);
 	assert_int_equal(parse(&o, err, 2, a7), 0);
 	assert_true(o.help);
+	inspect_opts_free(&o);
+	/* A tree is one look: no window, no perf; a window above 0 is refused. */
+	assert_int_equal(parse(&o, err, 4, a8), 0);
+	assert_string_equal(o.root, "/snap");
+	assert_int_equal(o.window_ns, 0);
+	assert_false(o.perf);
+	inspect_opts_free(&o);
+	assert_int_equal(parse(&o, err, 6, a9), -EINVAL);
+	assert_non_null(strstr(err, "live system"));
+	inspect_opts_free(&o);
+	assert_int_equal(parse(&o, err, 6, a10), 0);
+	inspect_opts_free(&o);
+	assert_int_equal(parse(&o, err, 6, a11), 0);	/* "/" is the live system */
+	assert_int_equal(o.window_ns, 2000000000);
+	assert_true(o.perf);
 	inspect_opts_free(&o);
 }
 

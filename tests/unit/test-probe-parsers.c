@@ -99,6 +99,19 @@ static void stat_hostile_comm(void **state)
 	mkstat(b, sizeof(b), l3, 0, "");
 	assert_int_equal(parse_proc_stat(b, strlen(b), &ps), 0);
 	assert_string_equal(ps.comm, "x?y?z");
+	/*
+	 * A thread may name itself with any bytes: what is not UTF-8 (a stray
+	 * continuation, a truncated sequence, an overlong form, a surrogate)
+	 * and C1 controls become '?', one per bad byte or character, while
+	 * valid UTF-8 is kept, so the name is valid JSON text and safe on a
+	 * terminal.
+	 */
+	mkstat(b, sizeof(b), "9 (a\xff\xfe" "b\xc3\xa9\xe2\x82)", 0, "");
+	assert_int_equal(parse_proc_stat(b, strlen(b), &ps), 0);
+	assert_string_equal(ps.comm, "a??b\xc3\xa9" "??");
+	mkstat(b, sizeof(b), "9 (\xc0\xaf\xed\xa0\x80\xc2\x9b[2J\xf0\x9f\x98\x80)", 0, "");
+	assert_int_equal(parse_proc_stat(b, strlen(b), &ps), 0);
+	assert_string_equal(ps.comm, "??????[2J\xf0\x9f\x98\x80");
 	/* Optional fields after policy are ignored; a trailing newline is fine. */
 	mkstat(b, sizeof(b), "8 (x)", 0, "");
 	strcat(b, " 0 0 0 junk\n");
