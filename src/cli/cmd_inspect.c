@@ -231,10 +231,7 @@ static int render(const struct inspect_opts *o, const struct inspect_result *res
 		return err;
 	}
 	if (o->format == FORMAT_JSON) {
-		json_t *j = inspect_to_json(res, r);
-
-		err = j ? json_write(out.fp, j) : -ENOMEM;
-		json_decref(j);
+		err = inspect_write_json(out.fp, res, r);
 	} else {
 		struct text_style st = { cli_use_color(out.fp), o->verbose };
 

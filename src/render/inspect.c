@@ -6,6 +6,7 @@
 
 #include "render/inspect.h"
 #include "render/json.h"
+#include "render/jsonw.h"
 #include "util/parse.h"
 
 static void thread_row(FILE *out, const struct inspect_result *res,
@@ -129,57 +130,103 @@ int inspect_write_text(FILE *out, const struct inspect_result *res, const struct
 	return err ? err : ferror(out) ? -EIO : 0;
 }
 
-static json_t *thread_json(const struct inspect_result *res, const struct inspect_thread *th)
+static void thread_json(struct jsonw *w, const struct inspect_result *res,
+			const struct inspect_thread *th)
 {
 	const struct task_info *t = th->t;
-	json_t *o = json_object();
 	char cpus[4096];
 
-	if (!o)
-		return NULL;
-	rtr_cpuset_format_list(&t->allowed, cpus, sizeof(cpus));
-	json_object_set_new(o, "tid", json_integer(t->tid));
-	json_object_set_new(o, "comm", json_string(t->comm));
-	json_object_set_new(o, "policy", json_string(task_policy_name(t->policy)));
-	json_object_set_new(o, "priority", json_integer(t->rt_priority));
-	json_object_set_new(o, "nice", json_integer(t->nice));
-	json_object_set_new(o, "cpus", t->allowed_err ? json_null() : json_string(cpus));
-	json_object_set_new(o, "last_cpu", json_integer(t->last_cpu));
-	json_object_set_new(o, "start_ticks", json_integer((json_int_t)t->start_ticks));
-	json_object_set_new(o, "state", json_string(th->vanished ? "exited"
-						    : th->appeared ? "new" : "running"));
+	jsonw_object(w);
+	jsonw_key(w, "tid");
+	jsonw_int(w, t->tid);
+	jsonw_key(w, "comm");
+	jsonw_str(w, t->comm);
+	jsonw_key(w, "policy");
+	jsonw_str(w, task_policy_name(t->policy));
+	jsonw_key(w, "priority");
+	jsonw_int(w, t->rt_priority);
+	jsonw_key(w, "nice");
+	jsonw_int(w, t->nice);
+	jsonw_key(w, "cpus");
+	if (t->allowed_err) {
+		jsonw_null(w);
+	} else {
+		rtr_cpuset_format_list(&t->allowed, cpus, sizeof(cpus));
+		jsonw_str(w, cpus);
+	}
+	jsonw_key(w, "last_cpu");
+	jsonw_int(w, t->last_cpu);
+	jsonw_key(w, "start_ticks");
+	jsonw_int(w, (int64_t)t->start_ticks);
+	jsonw_key(w, "state");
+	jsonw_str(w, th->vanished ? "exited" : th->appeared ? "new" : "running");
 	if (th->have_delta) {
-		json_object_set_new(o, "minflt_delta", json_integer((json_int_t)th->minflt_d));
-		json_object_set_new(o, "majflt_delta", json_integer((json_int_t)th->majflt_d));
-		json_object_set_new(o, "cpu_percent", json_real(inspect_cpu_percent(res, th)));
+		json_t *pct = json_real(inspect_cpu_percent(res, th));
+
+		jsonw_key(w, "minflt_delta");
+		jsonw_int(w, (int64_t)th->minflt_d);
+		jsonw_key(w, "majflt_delta");
+		jsonw_int(w, (int64_t)th->majflt_d);
+		jsonw_key(w, "cpu_percent");
+		jsonw_value(w, pct);
+		json_decref(pct);
 	}
 	if (th->have_ctxt_delta) {
-		json_object_set_new(o, "vcsw_delta", json_integer((json_int_t)th->vcsw_d));
-		json_object_set_new(o, "nvcsw_delta", json_integer((json_int_t)th->nvcsw_d));
+		jsonw_key(w, "vcsw_delta");
+		jsonw_int(w, (int64_t)th->vcsw_d);
+		jsonw_key(w, "nvcsw_delta");
+		jsonw_int(w, (int64_t)th->nvcsw_d);
 	}
 	if (th->perf) {
-		json_t *p = json_object();
-
-		for (int c = 0; p && c < PERF_NCOUNTERS; c++)
-			json_object_set_new(p, perf_counter_name(c),
-					    th->perf->read_ok[c]
-						    ? json_integer((json_int_t)th->perf->value[c])
-						    : json_null());
-		json_object_set_new(o, "perf", p);
+		jsonw_key(w, "perf");
+		jsonw_object(w);
+		for (int c = 0; c < PERF_NCOUNTERS; c++) {
+			jsonw_key(w, perf_counter_name(c));
+			if (th->perf->read_ok[c])
+				jsonw_int(w, (int64_t)th->perf->value[c]);
+			else
+				jsonw_null(w);
+		}
+		jsonw_close(w, '}');
 	}
-	return o;
+	jsonw_close(w, '}');
 }
 
-json_t *inspect_to_json(const struct inspect_result *res, const struct report *r)
+static void proc_json(struct jsonw *w, const struct inspect_result *res,
+		      const struct inspect_proc *p)
 {
-	json_t *o = report_to_json(r, "findings"), *procs, *perf;
+	jsonw_object(w);
+	jsonw_key(w, "pid");
+	jsonw_int(w, p->pid);
+	jsonw_key(w, "comm");
+	jsonw_str(w, p->comm);
+	jsonw_key(w, "start_ticks");
+	jsonw_int(w, (int64_t)p->start_ticks);
+	jsonw_key(w, "state");
+	jsonw_str(w, p->vanished ? "exited" : "running");
+	if (!p->status_err && !p->vanished) {
+		jsonw_key(w, "vm_lck_kb");
+		jsonw_int(w, (int64_t)p->vm_lck_kb);
+		jsonw_key(w, "vm_rss_kb");
+		jsonw_int(w, (int64_t)p->vm_rss_kb);
+	}
+	jsonw_key(w, "rt_threads");
+	jsonw_int(w, (int64_t)p->n_rt);
+	jsonw_key(w, "threads");
+	jsonw_array(w);
+	for (size_t i = 0; i < p->n_threads; i++)
+		thread_json(w, res, &p->threads[i]);
+	jsonw_close(w, ']');
+	jsonw_close(w, '}');
+}
+
+static json_t *perf_json(const struct inspect_result *res)
+{
+	json_t *perf = json_object();
 	char why[256];
 
-	if (!o)
+	if (!perf)
 		return NULL;
-	json_object_set_new(o, "window_ns", json_integer(res->window_ns));
-	json_object_set_new(o, "interrupted", json_boolean(res->interrupted));
-	perf = json_object();
 	json_object_set_new(perf, "requested", json_boolean(res->perf_requested));
 	json_object_set_new(perf, "available",
 			    json_boolean(res->perf_requested && !res->perf_err));
@@ -187,42 +234,61 @@ json_t *inspect_to_json(const struct inspect_result *res, const struct report *r
 		perf_explain(res->perf_err, res->perf_paranoid, why, sizeof(why));
 		json_object_set_new(perf, "reason", json_string(why));
 	}
-	json_object_set_new(o, "perf", perf);
-	procs = json_array();
-	for (size_t k = 0; procs && k < res->n_procs; k++) {
-		const struct inspect_proc *p = &res->procs[k];
-		json_t *jp = json_object(), *threads = json_array();
+	return perf;
+}
 
-		json_object_set_new(jp, "pid", json_integer(p->pid));
-		json_object_set_new(jp, "comm", json_string(p->comm));
-		json_object_set_new(jp, "start_ticks", json_integer((json_int_t)p->start_ticks));
-		json_object_set_new(jp, "state", json_string(p->vanished ? "exited" : "running"));
-		if (!p->status_err && !p->vanished) {
-			json_object_set_new(jp, "vm_lck_kb", json_integer((json_int_t)p->vm_lck_kb));
-			json_object_set_new(jp, "vm_rss_kb", json_integer((json_int_t)p->vm_rss_kb));
-		}
-		json_object_set_new(jp, "rt_threads", json_integer((json_int_t)p->n_rt));
-		for (size_t i = 0; threads && i < p->n_threads; i++)
-			json_array_append_new(threads, thread_json(res, &p->threads[i]));
-		json_object_set_new(jp, "threads", threads);
-		json_array_append_new(procs, jp);
+/*
+ * Streamed: with --all on a large machine the processes hold tens of
+ * thousands of threads, which as a jansson tree cost more time and memory
+ * than reading them. The envelope, findings and summary are still built
+ * with jansson (they are small), and the layout is json_write()'s.
+ */
+int inspect_write_json(FILE *out, const struct inspect_result *res, const struct report *r)
+{
+	json_t *env = report_to_json(r, "findings"), *perf, *v;
+	struct jsonw w;
+	const char *key;
+	int err;
+
+	if (!env)
+		return -ENOMEM;
+	jsonw_init(&w, out);
+	jsonw_object(&w);
+	json_object_foreach(env, key, v) {
+		if (strcmp(key, "summary") == 0)
+			continue;
+		jsonw_key(&w, key);
+		jsonw_value(&w, v);
 	}
-	json_object_set_new(o, "processes", procs);
+	jsonw_key(&w, "window_ns");
+	jsonw_int(&w, res->window_ns);
+	jsonw_key(&w, "interrupted");
+	jsonw_bool(&w, res->interrupted);
+	perf = perf_json(res);
+	jsonw_key(&w, "perf");
+	jsonw_value(&w, perf);
+	json_decref(perf);
+	jsonw_key(&w, "processes");
+	jsonw_array(&w);
+	for (size_t k = 0; k < res->n_procs; k++)
+		proc_json(&w, res, &res->procs[k]);
+	jsonw_close(&w, ']');
 	if (res->before.unreadable) {
-		json_t *u = json_object();
-
-		json_object_set_new(u, "threads", json_integer((json_int_t)res->before.unreadable));
-		json_object_set_new(u, "first", json_string(res->before.first_unreadable));
-		json_object_set_new(u, "error", json_string(strerror(-res->before.first_unreadable_err)));
-		json_object_set_new(o, "unreadable", u);
+		jsonw_key(&w, "unreadable");
+		jsonw_object(&w);
+		jsonw_key(&w, "threads");
+		jsonw_int(&w, (int64_t)res->before.unreadable);
+		jsonw_key(&w, "first");
+		jsonw_str(&w, res->before.first_unreadable);
+		jsonw_key(&w, "error");
+		jsonw_str(&w, strerror(-res->before.first_unreadable_err));
+		jsonw_close(&w, '}');
 	}
-	/* Keep summary last, where readers of check output expect it. */
-	{
-		json_t *s = json_object_get(o, "summary");
-
-		json_incref(s);
-		json_object_del(o, "summary");
-		json_object_set_new(o, "summary", s);
-	}
-	return o;
+	/* Summary last, where readers of check output expect it. */
+	jsonw_key(&w, "summary");
+	jsonw_value(&w, json_object_get(env, "summary"));
+	jsonw_close(&w, '}');
+	err = jsonw_end(&w);
+	json_decref(env);
+	return err;
 }

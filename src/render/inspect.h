@@ -5,8 +5,6 @@
 
 #include <stdio.h>
 
-#include <jansson.h>
-
 #include "inspect/inspect.h"
 #include "render/text.h"
 
@@ -14,7 +12,11 @@
 int inspect_write_text(FILE *out, const struct inspect_result *res, const struct report *r,
 		       const struct text_style *st);
 
-/* The JSON object: envelope, window, perf, findings, processes, summary. NULL on ENOMEM. */
-json_t *inspect_to_json(const struct inspect_result *res, const struct report *r);
+/*
+ * The JSON document, streamed to @out: envelope, findings, window, perf,
+ * processes, summary (laid out as json_write() lays out a tree).
+ * Return: 0, -EIO or -ENOMEM.
+ */
+int inspect_write_json(FILE *out, const struct inspect_result *res, const struct report *r);
 
 #endif
