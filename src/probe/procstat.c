@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "probe/procstat.h"
+#include "util/utf8.h"
 
 /* Longest token we convert: 20 digits of uint64 plus sign and slack. */
 #define NUM_MAX 32
@@ -74,42 +75,6 @@ static int to_int(const char *s, size_t n, int64_t min, int64_t max, int *v)
 }
 
 /*
- * Length of the valid UTF-8 sequence at @s (at most @n bytes) and its code
- * point, or 0 when the bytes there are not valid UTF-8 (overlong forms,
- * surrogates and values past U+10FFFF included).
- */
-static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-	size_t len;
-	uint32_t v;
-
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, v = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, v = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, v = s[0] & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = (v << 6) | (s[i] & 0x3f);
-	}
-	if (v < min[len] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return len;
-}
-
-/*
  * Copy a comm or Name into @dst, harmless for a terminal and valid as JSON
  * text: a thread may name itself with any bytes, so control characters (C0,
  * DEL, C1) and bytes that are not UTF-8 each become '?'.
@@ -121,7 +86,7 @@ static void copy_name(char *dst, size_t size, const char *src, size_t n)
 
 	for (size_t i = 0; i < n && o + 1 < size;) {
 		uint32_t cp = 0;
-		size_t len = utf8_seq(s + i, n - i, &cp);
+		size_t len = utf8_decode(s + i, n - i, &cp);
 
 		if (len == 0 || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || o + len >= size) {
 			dst[o++] = '?';

@@ -2,11 +2,13 @@
 /* The streaming JSON writer; see jsonw.h. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/json.h"
 #include "render/jsonw.h"
+#include "util/utf8.h"
 
 void jsonw_init(struct jsonw *w, FILE *out)
 {
@@ -75,32 +77,6 @@ void jsonw_close(struct jsonw *w, char bracket)
 	fputc(bracket, w->out);
 }
 
-/* Length of the valid UTF-8 sequence at @s and its code point; 0 when invalid. */
-static size_t utf8_next(const unsigned char *s, uint32_t *cp)
-{
-	static const uint32_t min[5] = { 0, 0, 0x80, 0x800, 0x10000 };
-	size_t len;
-	uint32_t v;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, v = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, v = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, v = s[0] & 0x07;
-	else
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
-			return 0;
-		v = (v << 6) | (s[i] & 0x3f);
-	}
-	if (v < min[len] || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return len;
-}
-
 /* A JSON string, ASCII only (as jansson's JSON_ENSURE_ASCII writes it). */
 static void string(struct jsonw *w, const char *str)
 {
@@ -133,7 +109,7 @@ static void string(struct jsonw *w, const char *str)
 			s++;
 			continue;
 		}
-		len = utf8_next(s, &cp);
+		len = utf8_decode(s, SIZE_MAX, &cp);	/* the NUL ends it */
 		if (!len) {
 			fputc('?', w->out);
 			s++;
