@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 
+__attribute__((format(printf, 3, 0)))
 static void vmsg(const char *kind, const char *cmd, const char *fmt, va_list ap)
 {
 	fputs("rtready: ", stderr);

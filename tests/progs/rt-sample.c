@@ -9,8 +9,12 @@
  *           prefaulted, 1 ms absolute sleeps, nothing touched in the loop
  *   prio99  as good, but at priority 99
  *   nolock  as good, but without mlockall
- *   faults  as good, but maps and touches a fresh page every period
+ *   faults  as good, but maps and touches a fresh page every period (and
+ *           locks only the memory mapped at start)
  *   float   as good, but allowed on every CPU
+ *   churn   as good, and the main thread keeps starting short-lived
+ *           SCHED_OTHER workers (one every 200 ms, each living 300 ms), so
+ *           threads appear and exit during any window of 1 s
  *
  * Plain POSIX on purpose: the tests must not depend on librtready.
  */
@@ -69,6 +73,34 @@ static void *rt_loop(void *arg)
 	return NULL;
 }
 
+static void *worker(void *arg)
+{
+	struct timespec life = { 0, 300000000 };
+
+	(void)arg;
+	nanosleep(&life, NULL);
+	return NULL;
+}
+
+/* Until the RT loop ends: a new detached worker every 200 ms. */
+static void churn(void)
+{
+	struct timespec step = { 0, 200000000 };
+	pthread_attr_t attr;
+	long rounds = (long)seconds * 5;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	for (long i = 0; i < rounds; i++) {
+		pthread_t w;
+
+		if (pthread_create(&w, &attr, worker, NULL) == 0)
+			pthread_setname_np(w, "churn");
+		nanosleep(&step, NULL);
+	}
+	pthread_attr_destroy(&attr);
+}
+
 int main(int argc, char **argv)
 {
 	struct sched_param sp = { .sched_priority = 80 };
@@ -78,12 +110,19 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: rt-sample good|prio99|nolock|faults|float SECONDS\n");
+		fprintf(stderr, "usage: rt-sample good|prio99|nolock|faults|float|churn SECONDS\n");
 		return 2;
 	}
 	mode = argv[1];
 	seconds = atoi(argv[2]);
-	if (strcmp(mode, "nolock") != 0 && mlockall(MCL_CURRENT | MCL_FUTURE)) {
+	/*
+	 * faults locks what is mapped now but not later mappings: under
+	 * MCL_FUTURE its fresh page would be populated inside mmap(), which
+	 * /proc counts as a minor fault but the perf page-faults event, which
+	 * counts only faults taken on an access, does not.
+	 */
+	if (strcmp(mode, "nolock") != 0 &&
+	    mlockall(strcmp(mode, "faults") == 0 ? MCL_CURRENT : MCL_CURRENT | MCL_FUTURE)) {
 		perror("mlockall");
 		return 1;
 	}
@@ -106,6 +145,8 @@ int main(int argc, char **argv)
 	pthread_setname_np(t, "rt-loop");
 	printf("ready %d\n", getpid());
 	fflush(stdout);
+	if (strcmp(mode, "churn") == 0)
+		churn();
 	pthread_join(t, NULL);
 	return 0;
 }
