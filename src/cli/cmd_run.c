@@ -492,7 +492,7 @@ static json_t *program_json(const struct run_opts *o, const struct run_state *st
 	json_t *argv = json_array();
 
 	for (int i = 0; argv && i < o->n_cmd; i++)
-		json_array_append_new(argv, json_string(o->cmd[i]));
+		json_array_append_new(argv, json_text(o->cmd[i]));
 	return json_pack("{s:o, s:s, s:I, s:i, s:o}", "argv", argv, "path", st->path, "pid",
 			 (json_int_t)st->pid, "exit_status", spawn_exit_code(st->status),
 			 "signal",

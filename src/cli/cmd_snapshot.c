@@ -435,8 +435,8 @@ static int write_meta(int top, const struct snapshot_opts *o, const struct rootf
 	j = json_envelope("snapshot", &host);
 	if (!j)
 		return -ENOMEM;
-	json_object_set_new(j, "hostname", json_string(hostname));
-	json_object_set_new(j, "date", json_string(date));
+	json_object_set_new(j, "hostname", json_text(hostname));
+	json_object_set_new(j, "date", json_text(date));
 	json_object_set_new(j, "files", json_integer((json_int_t)files));
 	json_object_set_new(j, "links", json_integer((json_int_t)links));
 	text = json_dumps(j, JSON_INDENT(2));

@@ -365,7 +365,7 @@ static json_t *json_base(const char *mode, const struct cpus *c, const char *roo
 	h.root = (char *)root;
 	o = json_envelope("tune", &h);
 	if (o)
-		json_object_set_new(o, "mode", json_string(mode));
+		json_object_set_new(o, "mode", json_text(mode));
 	return o;
 }
 
@@ -381,7 +381,7 @@ static json_t *json_changes(const struct tune_plan *p, const struct rootfs *fs, 
 			continue;
 		if (current && journal_change_live(&p->changes[i]) &&
 		    apply_current(fs, &p->changes[i], cur, sizeof(cur)) == 0)
-			json_object_set_new(o, "current", json_string(cur));
+			json_object_set_new(o, "current", json_text(cur));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -612,7 +612,7 @@ static int nothing_to_revert(const struct tune_opts *o, const char *why)
 	}
 	jo = json_base("revert", NULL, o->root);
 	if (jo) {
-		json_object_set_new(jo, "nothing_to_revert", json_string(why));
+		json_object_set_new(jo, "nothing_to_revert", json_text(why));
 		json_object_set_new(jo, "changes", json_array());
 		json_object_set_new(jo, "summary", json_result(&(struct apply_result){0}));
 	}
@@ -793,10 +793,10 @@ static int mode_emit_boot(const struct tune_opts *o, const struct cpus *c)
 		json_t *jo = json_base("emit-boot", c, o->root);
 
 		if (jo) {
-			json_object_set_new(jo, "cmdline", json_string(strbuf_str(&cmd)));
+			json_object_set_new(jo, "cmdline", json_text(strbuf_str(&cmd)));
 			json_object_set_new(jo, "files",
 					    json_pack("[s, s]", BOOT_SYSCTL_NAME, BOOT_UNIT_NAME));
-			json_object_set_new(jo, "dir", json_string(o->boot_dir));
+			json_object_set_new(jo, "dir", json_text(o->boot_dir));
 		}
 		rc = json_finish(jo) ? EXIT_USAGE : EXIT_OK;
 		goto out;

@@ -532,7 +532,7 @@ static json_t *verify_json(const struct verify_opts *o, const struct verify_run 
 	/* An addition to the envelope: the reports label hosts by name. */
 	h = json_object_get(j, "host");
 	if (gethostname(name, sizeof(name) - 1) == 0 && h)
-		json_object_set_new(h, "hostname", json_string(name));
+		json_object_set_new(h, "hostname", json_text(name));
 	json_object_set_new(j, "config", config_json(o, v));
 	json_object_set_new(j, "check", report_to_json(&v->check, "checks"));
 	for (int p = 0; p < PHASE_COUNT; p++)

@@ -232,7 +232,7 @@ static json_t *perf_json(const struct inspect_result *res)
 			    json_boolean(res->perf_requested && !res->perf_err));
 	if (res->perf_err) {
 		perf_explain(res->perf_err, res->perf_paranoid, why, sizeof(why));
-		json_object_set_new(perf, "reason", json_string(why));
+		json_object_set_new(perf, "reason", json_text(why));
 	}
 	return perf;
 }

@@ -1,8 +1,47 @@
 // SPDX-License-Identifier: MIT
 /* JSON renderers; see json.h. */
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "render/json.h"
+#include "util/utf8.h"
+
+json_t *json_text(const char *s)
+{
+	json_t *j;
+	size_t n, o = 0;
+	char *copy;
+
+	if (!s)
+		return json_string("");
+	j = json_string(s);
+	if (j)
+		return j;
+	/* Not UTF-8: keep what is, replace each bad byte. */
+	n = strlen(s);
+	copy = malloc(n + 1);
+	if (!copy)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t len = utf8_decode((const unsigned char *)s + i, n - i, &cp);
+
+		if (len == 0) {
+			copy[o++] = '?';
+			i++;
+		} else {
+			memcpy(copy + o, s + i, len);
+			o += len;
+			i += len;
+		}
+	}
+	copy[o] = '\0';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
 
 json_t *json_envelope(const char *command, const struct host_info *host)
 {
@@ -14,13 +53,13 @@ json_t *json_envelope(const char *command, const struct host_info *host)
 		return NULL;
 	}
 	json_object_set_new(o, "tool", json_string("rtready"));
-	json_object_set_new(o, "version", json_string(RTR_VERSION));
-	json_object_set_new(o, "command", json_string(command));
-	json_object_set_new(h, "kernel", json_string(host->kernel ? host->kernel : ""));
+	json_object_set_new(o, "version", json_text(RTR_VERSION));
+	json_object_set_new(o, "command", json_text(command));
+	json_object_set_new(h, "kernel", json_text(host->kernel ? host->kernel : ""));
 	json_object_set_new(h, "cpus_online",
-			    json_string(host->cpus_online ? host->cpus_online : ""));
-	json_object_set_new(h, "rt_cpus", json_string(host->rt_cpus ? host->rt_cpus : ""));
-	json_object_set_new(h, "root", json_string(host->root ? host->root : "/"));
+			    json_text(host->cpus_online ? host->cpus_online : ""));
+	json_object_set_new(h, "rt_cpus", json_text(host->rt_cpus ? host->rt_cpus : ""));
+	json_object_set_new(h, "root", json_text(host->root ? host->root : "/"));
 	json_object_set_new(o, "host", h);
 	return o;
 }
@@ -31,15 +70,15 @@ json_t *finding_to_json(const struct finding *f)
 
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "id", json_string(f->id));
-	json_object_set_new(o, "area", json_string(f->area));
-	json_object_set_new(o, "status", json_string(rtr_status_name(f->status)));
+	json_object_set_new(o, "id", json_text(f->id));
+	json_object_set_new(o, "area", json_text(f->area));
+	json_object_set_new(o, "status", json_text(rtr_status_name(f->status)));
 	if (f->tid)
 		json_object_set_new(o, "tid", json_integer(f->tid));
-	json_object_set_new(o, "title", json_string(f->title));
-	json_object_set_new(o, "evidence", json_string(f->evidence));
-	json_object_set_new(o, "why", json_string(f->why));
-	json_object_set_new(o, "fix", json_string(f->fix));
+	json_object_set_new(o, "title", json_text(f->title));
+	json_object_set_new(o, "evidence", json_text(f->evidence));
+	json_object_set_new(o, "why", json_text(f->why));
+	json_object_set_new(o, "fix", json_text(f->fix));
 	return o;
 }
 

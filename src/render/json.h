@@ -14,6 +14,14 @@
 
 #include "core/report.h"
 
+/*
+ * A JSON string of @s that always exists: bytes that are not UTF-8 (paths,
+ * arguments and names from the machine or the user may hold any) become
+ * '?', where json_string() would fail and the member would be missing.
+ * NULL gives "". Returns NULL only on ENOMEM.
+ */
+json_t *json_text(const char *s);
+
 /* The envelope without findings: tool, version, command, host. NULL on ENOMEM. */
 json_t *json_envelope(const char *command, const struct host_info *host);
 

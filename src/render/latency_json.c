@@ -63,8 +63,8 @@ static json_t *config(const struct latency_result *r)
 	char cpus[4096];
 
 	rtr_cpuset_format_list(&c->cpus, cpus, sizeof(cpus));
-	json_object_set_new(o, "cpus", json_string(cpus));
-	json_object_set_new(o, "policy", json_string(rtr_policy_name(c->policy)));
+	json_object_set_new(o, "cpus", json_text(cpus));
+	json_object_set_new(o, "policy", json_text(rtr_policy_name(c->policy)));
 	json_object_set_new(o, "priority", json_integer(c->priority));
 	json_object_set_new(o, "interval_ns", u64(c->interval_ns));
 	json_object_set_new(o, "duration_ns", u64(c->duration_ns));
@@ -73,7 +73,7 @@ static json_t *config(const struct latency_result *r)
 	json_object_set_new(o, "threshold_ns", c->threshold_ns ? u64(c->threshold_ns) : json_null());
 	json_object_set_new(o, "mlock", json_boolean(c->mlock));
 	json_object_set_new(o, "clock", json_string("CLOCK_MONOTONIC"));
-	json_object_set_new(o, "load", r->load.kind ? json_string(r->load.kind) : json_null());
+	json_object_set_new(o, "load", r->load.kind ? json_text(r->load.kind) : json_null());
 	return o;
 }
 
@@ -88,7 +88,7 @@ static json_t *dma(const struct dma_latency_state *st)
 			    st->present && !st->read_err ? json_integer(st->current_us) : json_null());
 	json_object_set_new(o, "held", json_boolean(st->held));
 	json_object_set_new(o, "held_us", st->held ? json_integer(st->held_us) : json_null());
-	json_object_set_new(o, "state", json_string(text));
+	json_object_set_new(o, "state", json_text(text));
 	return o;
 }
 
@@ -106,13 +106,13 @@ static json_t *load(const struct latency_load_info *li)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "kind", json_string(li->kind));
+	json_object_set_new(o, "kind", json_text(li->kind));
 	json_object_set_new(o, "policy", json_string("OTHER"));
 	json_object_set_new(o, "runs", u64(li->runs));
 	json_object_set_new(o, "messages", u64(li->messages));
 	json_object_set_new(o, "cpu_loops", u64(li->cpu_loops));
 	json_object_set_new(o, "memory_cycles", u64(li->memory_cycles));
-	json_object_set_new(o, "error", li->error[0] ? json_string(li->error) : json_null());
+	json_object_set_new(o, "error", li->error[0] ? json_text(li->error) : json_null());
 	return o;
 }
 
@@ -120,12 +120,12 @@ static json_t *stop(const struct latency_result *r)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "reason", json_string(latency_stop_name(r->stop)));
+	json_object_set_new(o, "reason", json_text(latency_stop_name(r->stop)));
 	json_object_set_new(o, "elapsed_ns", json_integer(r->elapsed_ns));
 	if (r->stop == LATENCY_STOP_SIGNAL)
-		json_object_set_new(o, "signal", json_string(signame(r->stop_signal)));
+		json_object_set_new(o, "signal", json_text(signame(r->stop_signal)));
 	if (r->stop == LATENCY_STOP_ERROR)
-		json_object_set_new(o, "error", json_string(strerror(-r->error)));
+		json_object_set_new(o, "error", json_text(strerror(-r->error)));
 	if (r->stop == LATENCY_STOP_THRESHOLD) {
 		json_t *t = json_object();
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "measure/trace.h"
+#include "render/json.h"
 #include "render/latency.h"
 
 static double us(int64_t ns)
@@ -28,8 +29,8 @@ static json_t *contrib_json(const struct trace_contrib *c)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "kind", json_string(trace_kind_name(c->kind)));
-	json_object_set_new(o, "name", json_string(c->name));
+	json_object_set_new(o, "kind", json_text(trace_kind_name(c->kind)));
+	json_object_set_new(o, "name", json_text(c->name));
 	switch (c->kind) {
 	case TRACE_KIND_TASK:
 		json_object_set_new(o, "pid", json_integer(c->id));
@@ -60,7 +61,7 @@ static json_t *missing_json(const char *list)
 
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (tok = strtok_r(buf, " ", &save); a && tok; tok = strtok_r(NULL, " ", &save))
-		json_array_append_new(a, json_string(tok));
+		json_array_append_new(a, json_text(tok));
 	return a;
 }
 
@@ -77,15 +78,15 @@ json_t *latency_trace_to_json(const struct trace_result *t)
 	json_object_set_new(k, "osnoise", json_boolean(t->osnoise_available));
 	json_object_set_new(o, "kernel_tracers", k);
 	json_object_set_new(o, "missing_events", missing_json(t->missing_events));
-	json_object_set_new(o, "file", t->file_saved ? json_string(t->file) : json_null());
+	json_object_set_new(o, "file", t->file_saved ? json_text(t->file) : json_null());
 	if (t->file_error[0])
-		json_object_set_new(o, "file_error", json_string(t->file_error));
-	json_object_set_new(o, "error", t->error[0] ? json_string(t->error) : json_null());
+		json_object_set_new(o, "file_error", json_text(t->file_error));
+	json_object_set_new(o, "error", t->error[0] ? json_text(t->error) : json_null());
 	if (!t->triggered)
 		return o;
 	json_object_set_new(o, "cpu", json_integer(t->cpu));
 	json_object_set_new(o, "tid", json_integer(t->tid));
-	json_object_set_new(o, "comm", json_string(t->comm));
+	json_object_set_new(o, "comm", json_text(t->comm));
 	json_object_set_new(o, "prio", t->kernel_prio >= 0 ?
 			    json_integer(trace_rt_priority(t->kernel_prio)) : json_null());
 	json_object_set_new(o, "latency_ns", json_integer((json_int_t)t->latency_ns));
@@ -99,7 +100,7 @@ json_t *latency_trace_to_json(const struct trace_result *t)
 	json_object_set_new(ph, "wait_ns", ns_or_null(t->wait_ns));
 	json_object_set_new(ph, "resume_ns", ns_or_null(t->resume_ns));
 	json_object_set_new(o, "phases", ph);
-	json_object_set_new(o, "phase", json_string(trace_phase_name(t->phase)));
+	json_object_set_new(o, "phase", json_text(trace_phase_name(t->phase)));
 	json_object_set_new(o, "idle_at_deadline", json_boolean(t->idle_at_deadline));
 	json_object_set_new(o, "idle_state", t->idle_state >= 0 ? json_integer(t->idle_state)
 							      : json_null());

@@ -48,6 +48,13 @@ expect_rc 2 "$RTREADY" inspect --root "" --all
 : >"$tmp/file"
 expect_rc 2 "$RTREADY" inspect --root "$tmp/file" --all
 
+# A root whose name is not UTF-8 is still named in the JSON (bad bytes as '?').
+odd=$tmp/$'snap\xff'
+ln -s "$fx/rt-good" "$odd"
+"$RTREADY" inspect --root "$odd" --all --format json >"$tmp/odd.json" || fail "odd root name"
+[ "$(py "$tmp/odd.json" 'd["host"]["root"].endswith("/snap?")')" = True ] ||
+	fail "host.root of an odd name: $(py "$tmp/odd.json" 'd["host"]')"
+
 # A hostile tree: no crash, no hang, the unreadable thread is named.
 rc=0
 timeout 20 "$RTREADY" inspect --root "$fx/hostile" --all --format json >"$tmp/h.json" || rc=$?

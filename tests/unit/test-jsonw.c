@@ -115,6 +115,24 @@ static void test_bad_utf8(void **state)
 	free(buf);
 }
 
+static void test_json_text(void **state)
+{
+	json_t *j;
+
+	(void)state;
+	j = json_text("ok \xc3\xa9");
+	assert_string_equal(json_string_value(j), "ok \xc3\xa9");
+	json_decref(j);
+	/* json_string() refuses these; json_text() keeps the member. */
+	assert_null(json_string("/snap\xff" "dir"));
+	j = json_text("/snap\xff" "dir\xe2\x82");
+	assert_string_equal(json_string_value(j), "/snap?dir??");
+	json_decref(j);
+	j = json_text(NULL);
+	assert_string_equal(json_string_value(j), "");
+	json_decref(j);
+}
+
 static void test_misuse(void **state)
 {
 	FILE *f = fopen("/dev/null", "w");
@@ -163,6 +181,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_as_tree),
 		cmocka_unit_test(test_bad_utf8),
+		cmocka_unit_test(test_json_text),
 		cmocka_unit_test(test_misuse),
 		cmocka_unit_test(test_write_error),
 	};
