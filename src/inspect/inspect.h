@@ -79,7 +79,6 @@ struct inspect_result {
 	int perf_paranoid;		/* INT32_MIN when unknown */
 	size_t perf_skipped;		/* threads beyond INSPECT_PERF_MAX_THREADS */
 	bool interrupted;		/* the window was cut short by a signal */
-	bool host;			/* the live system (not a tree under --root) */
 };
 
 /*

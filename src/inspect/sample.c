@@ -423,7 +423,6 @@ int inspect_collect(const struct inspect_request *req, struct inspect_result *re
 	err = rootfs_open(&fs, req->root ? req->root : "/");
 	if (err)
 		return err;
-	res->host = fs.host;
 	probe_tasks(&fs, &res->before);
 	err = res->before.err;
 	if (!err)

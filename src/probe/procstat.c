@@ -81,23 +81,7 @@ static int to_int(const char *s, size_t n, int64_t min, int64_t max, int *v)
  */
 static void copy_name(char *dst, size_t size, const char *src, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)src;
-	size_t o = 0;
-
-	for (size_t i = 0; i < n && o + 1 < size;) {
-		uint32_t cp = 0;
-		size_t len = utf8_decode(s + i, n - i, &cp);
-
-		if (len == 0 || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || o + len >= size) {
-			dst[o++] = '?';
-			i += len ? len : 1;
-			continue;
-		}
-		memcpy(dst + o, s + i, len);
-		o += len;
-		i += len;
-	}
-	dst[o] = '\0';
+	utf8_scrub(dst, size, src, n, UTF8_SCRUB_CONTROLS);
 }
 
 /*

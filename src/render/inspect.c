@@ -137,16 +137,11 @@ static void thread_json(struct jsonw *w, const struct inspect_result *res,
 	char cpus[4096];
 
 	jsonw_object(w);
-	jsonw_key(w, "tid");
-	jsonw_int(w, t->tid);
-	jsonw_key(w, "comm");
-	jsonw_str(w, t->comm);
-	jsonw_key(w, "policy");
-	jsonw_str(w, task_policy_name(t->policy));
-	jsonw_key(w, "priority");
-	jsonw_int(w, t->rt_priority);
-	jsonw_key(w, "nice");
-	jsonw_int(w, t->nice);
+	jsonw_key_int(w, "tid", t->tid);
+	jsonw_key_str(w, "comm", t->comm);
+	jsonw_key_str(w, "policy", task_policy_name(t->policy));
+	jsonw_key_int(w, "priority", t->rt_priority);
+	jsonw_key_int(w, "nice", t->nice);
 	jsonw_key(w, "cpus");
 	if (t->allowed_err) {
 		jsonw_null(w);
@@ -154,28 +149,21 @@ static void thread_json(struct jsonw *w, const struct inspect_result *res,
 		rtr_cpuset_format_list(&t->allowed, cpus, sizeof(cpus));
 		jsonw_str(w, cpus);
 	}
-	jsonw_key(w, "last_cpu");
-	jsonw_int(w, t->last_cpu);
-	jsonw_key(w, "start_ticks");
-	jsonw_int(w, (int64_t)t->start_ticks);
-	jsonw_key(w, "state");
-	jsonw_str(w, th->vanished ? "exited" : th->appeared ? "new" : "running");
+	jsonw_key_int(w, "last_cpu", t->last_cpu);
+	jsonw_key_int(w, "start_ticks", (int64_t)t->start_ticks);
+	jsonw_key_str(w, "state", th->vanished ? "exited" : th->appeared ? "new" : "running");
 	if (th->have_delta) {
 		json_t *pct = json_real(inspect_cpu_percent(res, th));
 
-		jsonw_key(w, "minflt_delta");
-		jsonw_int(w, (int64_t)th->minflt_d);
-		jsonw_key(w, "majflt_delta");
-		jsonw_int(w, (int64_t)th->majflt_d);
+		jsonw_key_int(w, "minflt_delta", (int64_t)th->minflt_d);
+		jsonw_key_int(w, "majflt_delta", (int64_t)th->majflt_d);
 		jsonw_key(w, "cpu_percent");
 		jsonw_value(w, pct);
 		json_decref(pct);
 	}
 	if (th->have_ctxt_delta) {
-		jsonw_key(w, "vcsw_delta");
-		jsonw_int(w, (int64_t)th->vcsw_d);
-		jsonw_key(w, "nvcsw_delta");
-		jsonw_int(w, (int64_t)th->nvcsw_d);
+		jsonw_key_int(w, "vcsw_delta", (int64_t)th->vcsw_d);
+		jsonw_key_int(w, "nvcsw_delta", (int64_t)th->nvcsw_d);
 	}
 	if (th->perf) {
 		jsonw_key(w, "perf");
@@ -196,22 +184,15 @@ static void proc_json(struct jsonw *w, const struct inspect_result *res,
 		      const struct inspect_proc *p)
 {
 	jsonw_object(w);
-	jsonw_key(w, "pid");
-	jsonw_int(w, p->pid);
-	jsonw_key(w, "comm");
-	jsonw_str(w, p->comm);
-	jsonw_key(w, "start_ticks");
-	jsonw_int(w, (int64_t)p->start_ticks);
-	jsonw_key(w, "state");
-	jsonw_str(w, p->vanished ? "exited" : "running");
+	jsonw_key_int(w, "pid", p->pid);
+	jsonw_key_str(w, "comm", p->comm);
+	jsonw_key_int(w, "start_ticks", (int64_t)p->start_ticks);
+	jsonw_key_str(w, "state", p->vanished ? "exited" : "running");
 	if (!p->status_err && !p->vanished) {
-		jsonw_key(w, "vm_lck_kb");
-		jsonw_int(w, (int64_t)p->vm_lck_kb);
-		jsonw_key(w, "vm_rss_kb");
-		jsonw_int(w, (int64_t)p->vm_rss_kb);
+		jsonw_key_int(w, "vm_lck_kb", (int64_t)p->vm_lck_kb);
+		jsonw_key_int(w, "vm_rss_kb", (int64_t)p->vm_rss_kb);
 	}
-	jsonw_key(w, "rt_threads");
-	jsonw_int(w, (int64_t)p->n_rt);
+	jsonw_key_int(w, "rt_threads", (int64_t)p->n_rt);
 	jsonw_key(w, "threads");
 	jsonw_array(w);
 	for (size_t i = 0; i < p->n_threads; i++)
@@ -260,8 +241,7 @@ int inspect_write_json(FILE *out, const struct inspect_result *res, const struct
 		jsonw_key(&w, key);
 		jsonw_value(&w, v);
 	}
-	jsonw_key(&w, "window_ns");
-	jsonw_int(&w, res->window_ns);
+	jsonw_key_int(&w, "window_ns", res->window_ns);
 	jsonw_key(&w, "interrupted");
 	jsonw_bool(&w, res->interrupted);
 	perf = perf_json(res);
@@ -276,12 +256,9 @@ int inspect_write_json(FILE *out, const struct inspect_result *res, const struct
 	if (res->before.unreadable) {
 		jsonw_key(&w, "unreadable");
 		jsonw_object(&w);
-		jsonw_key(&w, "threads");
-		jsonw_int(&w, (int64_t)res->before.unreadable);
-		jsonw_key(&w, "first");
-		jsonw_str(&w, res->before.first_unreadable);
-		jsonw_key(&w, "error");
-		jsonw_str(&w, strerror(-res->before.first_unreadable_err));
+		jsonw_key_int(&w, "threads", (int64_t)res->before.unreadable);
+		jsonw_key_str(&w, "first", res->before.first_unreadable);
+		jsonw_key_str(&w, "error", strerror(-res->before.first_unreadable_err));
 		jsonw_close(&w, '}');
 	}
 	/* Summary last, where readers of check output expect it. */

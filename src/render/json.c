@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* JSON renderers; see json.h. */
 #include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +10,7 @@
 json_t *json_text(const char *s)
 {
 	json_t *j;
-	size_t n, o = 0;
+	size_t n;
 	char *copy;
 
 	if (!s)
@@ -24,20 +23,7 @@ json_t *json_text(const char *s)
 	copy = malloc(n + 1);
 	if (!copy)
 		return NULL;
-	for (size_t i = 0; i < n;) {
-		uint32_t cp;
-		size_t len = utf8_decode((const unsigned char *)s + i, n - i, &cp);
-
-		if (len == 0) {
-			copy[o++] = '?';
-			i++;
-		} else {
-			memcpy(copy + o, s + i, len);
-			o += len;
-			i += len;
-		}
-	}
-	copy[o] = '\0';
+	utf8_scrub(copy, n + 1, s, n, 0);
 	j = json_string(copy);
 	free(copy);
 	return j;

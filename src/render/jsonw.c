@@ -163,6 +163,18 @@ void jsonw_null(struct jsonw *w)
 	fputs("null", w->out);
 }
 
+void jsonw_key_str(struct jsonw *w, const char *key, const char *s)
+{
+	jsonw_key(w, key);
+	jsonw_str(w, s);
+}
+
+void jsonw_key_int(struct jsonw *w, const char *key, int64_t v)
+{
+	jsonw_key(w, key);
+	jsonw_int(w, v);
+}
+
 void jsonw_value(struct jsonw *w, const json_t *v)
 {
 	char *text;

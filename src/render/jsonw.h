@@ -39,6 +39,9 @@ void jsonw_str(struct jsonw *w, const char *s);
 void jsonw_int(struct jsonw *w, int64_t v);
 void jsonw_bool(struct jsonw *w, bool v);
 void jsonw_null(struct jsonw *w);
+/* A member in one call: jsonw_key() and the value. */
+void jsonw_key_str(struct jsonw *w, const char *key, const char *s);
+void jsonw_key_int(struct jsonw *w, const char *key, int64_t v);
 /* A jansson value, laid out as json_write() would at this depth (NULL: -ENOMEM). */
 void jsonw_value(struct jsonw *w, const json_t *v);
 /* Finish the document with a newline. Return: 0, or the first error. */

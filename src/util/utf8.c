@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* UTF-8 decoding; see utf8.h. */
+#include <stdbool.h>
+#include <string.h>
+
 #include "util/utf8.h"
 
 size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
@@ -33,4 +36,27 @@ size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 		return 0;
 	*cp = v;
 	return len;
+}
+
+size_t utf8_scrub(char *dst, size_t size, const char *src, size_t n, unsigned flags)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o + 1 < size;) {
+		uint32_t cp = 0;
+		size_t len = utf8_decode(s + i, n - i, &cp);
+		bool control = cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
+
+		if (len == 0 || ((flags & UTF8_SCRUB_CONTROLS) && control) || o + len >= size) {
+			dst[o++] = '?';
+			i += len ? len : 1;
+			continue;
+		}
+		memcpy(dst + o, s + i, len);
+		o += len;
+		i += len;
+	}
+	dst[o] = '\0';
+	return o;
 }

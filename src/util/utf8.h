@@ -14,4 +14,15 @@
  */
 size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 
+/* Flag of utf8_scrub(): replace control characters (C0, DEL, C1) too. */
+#define UTF8_SCRUB_CONTROLS 1u
+
+/*
+ * Copy the @n bytes at @src into @dst (@size > 0 bytes, always NUL-ended),
+ * with each byte that is not UTF-8, each character that does not fit
+ * whole, and with UTF8_SCRUB_CONTROLS each control character, written as
+ * '?'. The result is valid UTF-8. Return: its length.
+ */
+size_t utf8_scrub(char *dst, size_t size, const char *src, size_t n, unsigned flags);
+
 #endif
