@@ -168,28 +168,61 @@ static bool readable(const char *path)
 	return access(path, R_OK) == 0;
 }
 
+/*
+ * Where the checker may sit, relative to the directory of the running
+ * binary. An unpacked release tarball and a moved `meson install` tree keep
+ * bin/ and lib/ side by side, so no prefix is baked in: the configured
+ * libdir (lib/<multiarch> on Debian) and plain lib/ first, then the build
+ * tree (build/src/rtready beside build/preload/).
+ */
+static const char *const preload_rel[] = {
+	"/../" RTR_LIBDIR_REL "/rtready/" PRELOAD_NAME,
+	"/../lib/rtready/" PRELOAD_NAME,
+	"/../preload/" PRELOAD_NAME,
+};
+
+/* Append @s to the list of places tried in @out (bounded, silently cut). */
+static void note_tried(char *out, size_t len, const char *s)
+{
+	size_t n = strnlen(out, len);
+
+	if (n + 1 < len)
+		snprintf(out + n, len - n, "%s%s", n ? ", " : "", s);
+}
+
 int run_find_preload(char *out, size_t len)
 {
 	const char *env = getenv("RTREADY_PRELOAD");
-	char self[PATH_MAX], *slash;
+	char self[PATH_MAX], cand[PATH_MAX], *slash = NULL;
 	struct rootfs fs;
+	size_t i;
 
 	if (env && *env)
 		return copy_str(out, len, env) == 0 && readable(out) ? 0 : -ENOENT;
-	/* Build tree: build/src/rtready beside build/preload/. */
+	if (len == 0)
+		return -ENOENT;
+	out[0] = '\0';
 	if (rootfs_open(&fs, "/") == 0) {
 		int rc = rootfs_readlink(&fs, "/proc/self/exe", self, sizeof(self));
 
 		rootfs_close(&fs);
 		slash = rc == 0 ? strrchr(self, '/') : NULL;
-		if (slash) {
+		if (slash)
 			*slash = '\0';
-			if (snprintf(out, len, "%s/../preload/" PRELOAD_NAME, self) < (int)len &&
-			    readable(out))
-				return 0;
-		}
 	}
-	return copy_str(out, len, RTR_PRELOAD_INSTALLED) == 0 && readable(out) ? 0 : -ENOENT;
+	for (i = 0; slash && i < sizeof(preload_rel) / sizeof(preload_rel[0]); i++) {
+		if (i == 1 && strcmp(RTR_LIBDIR_REL, "lib") == 0)
+			continue;	/* the same place as the first */
+		if (snprintf(cand, sizeof(cand), "%s%s", self, preload_rel[i]) >= (int)sizeof(cand))
+			continue;
+		if (readable(cand))
+			return copy_str(out, len, cand);
+		note_tried(out, len, cand);
+	}
+	if (readable(RTR_PRELOAD_INSTALLED))
+		return copy_str(out, len, RTR_PRELOAD_INSTALLED);
+	note_tried(out, len, RTR_PRELOAD_INSTALLED);
+	return -ENOENT;
 }
 
 /* struct sched_attr of the kernel (sched_setattr(2)), first version. */

@@ -43,9 +43,12 @@ int run_inspect_program(const char *path, struct elf_facts *out);
 void run_inspect_elf(const unsigned char *buf, size_t len, struct elf_facts *out);
 
 /*
- * Locate librtready-check.so: $RTREADY_PRELOAD, else next to the running
- * binary in a build tree (../preload/), else the installed one.
- * Return: 0 or -ENOENT (@out holds the places tried, for the message).
+ * Locate librtready-check.so: $RTREADY_PRELOAD, else relative to the
+ * running binary's directory (/proc/self/exe): ../LIBDIR/rtready/ (the
+ * configured libdir, lib/<multiarch> on Debian), ../lib/rtready/ (a
+ * release tarball), ../preload/ (the build tree); else the configured
+ * install path. Return: 0, or -ENOENT with @out listing the places tried
+ * (for the message).
  */
 int run_find_preload(char *out, size_t len);
 
