@@ -19,6 +19,36 @@ static const char tmpfiles_note[] =
 	"(lost at reboot; to keep it, add the line 'w %s - - - - %s' to "
 	"/etc/tmpfiles.d/rtready.conf, which systemd-tmpfiles applies at boot)";
 
+/*
+ * A knob's file is missing. That means "not built in" only when something
+ * says so: the kernel config, or the directory that would hold the file
+ * being there without it. A tree that lacks the directory too (an empty
+ * --root, a partial snapshot) tells nothing, and the check skips.
+ */
+static void absent_knob(const struct check_ctx *ctx, struct check_out *out, const char *file,
+			const char *option, const char *dir, bool dir_seen, const char *what)
+{
+	const struct kernel_facts *k = &ctx->facts->kernel;
+
+	if (k->config_err == 0 && !kconfig_enabled(&k->config, option)) {
+		check_set(out, RTR_PASS, "no %s and %s is not set: %s is not built in", file,
+			  option, what);
+		return;
+	}
+	if (k->config_err == 0) {
+		check_set(out, RTR_SKIP, "%s is missing although %s is enabled in the kernel "
+			  "config: cannot tell how %s is set", file, option, what);
+		return;
+	}
+	if (dir_seen) {
+		check_set(out, RTR_PASS, "%s exists but has no %s: %s is not built in", dir,
+			  strrchr(file, '/') + 1, what);
+		return;
+	}
+	check_set(out, RTR_SKIP, "neither %s nor %s could be read, and no kernel config says "
+		  "whether %s is built in", file, dir, what);
+}
+
 /* ---- mem.swap ---------------------------------------------------------- */
 
 static void check_swap(const struct check_ctx *ctx, struct check_out *out)
@@ -52,7 +82,8 @@ static void check_thp(const struct check_ctx *ctx, struct check_out *out)
 	char note[256];
 
 	if (m->thp_enabled_err == -ENOENT) {
-		check_set(out, RTR_PASS, "no %s: transparent huge pages are not built in", en);
+		absent_knob(ctx, out, en, "CONFIG_TRANSPARENT_HUGEPAGE", "/sys/kernel/mm",
+			    m->sys_mm_dir, "transparent huge pages");
 		return;
 	}
 	if (m->thp_enabled_err) {
@@ -91,7 +122,7 @@ static void check_ksm(const struct check_ctx *ctx, struct check_out *out)
 	char note[256];
 
 	if (m->ksm_run.err == -ENOENT) {
-		check_set(out, RTR_PASS, "no %s: KSM is not built in", run);
+		absent_knob(ctx, out, run, "CONFIG_KSM", "/sys/kernel/mm", m->sys_mm_dir, "KSM");
 		return;
 	}
 	if (m->ksm_run.err) {
@@ -117,8 +148,9 @@ static void check_numa_balancing(const struct check_ctx *ctx, struct check_out *
 	const struct knob *nb = &ctx->facts->memory.numa_balancing;
 
 	if (nb->err == -ENOENT) {
-		check_set(out, RTR_PASS, "no kernel.numa_balancing: automatic NUMA balancing is "
-			  "not built in");
+		absent_knob(ctx, out, "/proc/sys/kernel/numa_balancing", "CONFIG_NUMA_BALANCING",
+			    "/proc/sys/kernel", ctx->facts->memory.sysctl_kernel_dir,
+			    "automatic NUMA balancing");
 		return;
 	}
 	if (nb->err) {

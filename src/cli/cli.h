@@ -54,22 +54,36 @@ int cli_parsed(const char *cmd, int parse_rc, const char *err, bool help, bool v
  * (size @errlen) and return -EINVAL. They never print or exit.
  */
 int cli_parse_format(const char *arg, enum output_format *out, char *err, size_t errlen);
+int cli_parse_root(const char *arg, const char **out, char *err, size_t errlen);
 int cli_parse_cpulist(const char *opt, const char *arg, struct rtr_cpuset *out, char *err,
 		      size_t errlen);
 
 /*
- * Open --output FILE (or stdout for NULL or "-"). Output goes to a
- * temporary file renamed over FILE by cli_output_close(), so an error half
- * way never leaves a truncated result behind.
+ * Output files (--output, --histfile, --report, ...). NULL, "-", and the
+ * file that standard output already is, go to stdout. A device, a FIFO or a
+ * file reached through /proc is written in place and never replaced. A
+ * regular file or a new name is written to a temporary file beside it and
+ * renamed over it by cli_output_close(), keeping the old mode and owner, so
+ * an error half way never leaves a truncated result and a link stays a link.
  */
 struct cli_output {
 	FILE *fp;
-	char *path;	/* final name, NULL for stdout */
+	char *path;	/* final name (links resolved); NULL when not renamed */
 	char *tmp;	/* temporary name */
+	bool in_place;	/* fp is our own stream on a device, FIFO or /proc file */
 };
+/* Return: 0 or -errno. */
 int cli_output_open(struct cli_output *o, const char *path);
 /* Return: 0 or -errno; with @ok false the temporary file is removed. */
 int cli_output_close(struct cli_output *o, bool ok);
+/*
+ * Would cli_output_open(@path) work? Checked before a long job starts, so
+ * that an hour of measurement is not lost to an unwritable path at its end.
+ * Leaves nothing behind. Return: 0 or -errno.
+ */
+int cli_output_check(const char *path);
+/* True when @out names the same file as the existing input @in. */
+int cli_output_is_input(const char *out, const char *in);
 
 /* Colour on a terminal only, never with NO_COLOR set. */
 bool cli_use_color(FILE *fp);

@@ -48,11 +48,11 @@ void check_opts_free(struct check_opts *o)
 	memset(o, 0, sizeof(*o));
 }
 
-/* Split "a,b" and append each part to *list. */
-static int add_selectors(struct check_opts *o, const char *arg, const char ***list, size_t *n,
-			 char *err, size_t errlen)
+/* Split "a,b" and append each part to *list; an empty part is an error. */
+static int add_selectors(struct check_opts *o, const char *opt, const char *arg,
+			 const char ***list, size_t *n, char *err, size_t errlen)
 {
-	char *copy = strdup(arg), *save = NULL, **storage;
+	char *copy = strdup(arg), *rest, *t, **storage;
 	size_t ns = o->n_sel_storage;
 
 	if (!copy)
@@ -64,9 +64,14 @@ static int add_selectors(struct check_opts *o, const char *arg, const char ***li
 	}
 	o->sel_storage = storage;
 	o->sel_storage[o->n_sel_storage++] = copy;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	rest = copy;
+	while ((t = strsep(&rest, ","))) {
 		const char **l;
 
+		if (!*t) {
+			snprintf(err, errlen, "%s: '%s' has an empty check id or area", opt, arg);
+			return -EINVAL;
+		}
 		if (!checks_selector_valid(t)) {
 			snprintf(err, errlen, "'%s' is neither a check id nor an area (see --list)", t);
 			return -EINVAL;
@@ -110,7 +115,7 @@ int check_opts_parse(int argc, char **argv, struct check_opts *o, char *err, siz
 			o->rt_cpus_given = true;
 			break;
 		case 'r':
-			o->root = optarg;
+			rc = cli_parse_root(optarg, &o->root, err, errlen);
 			break;
 		case 'f':
 			rc = cli_parse_format(optarg, &o->format, err, errlen);
@@ -122,10 +127,10 @@ int check_opts_parse(int argc, char **argv, struct check_opts *o, char *err, siz
 			o->strict = true;
 			break;
 		case OPT_ONLY:
-			rc = add_selectors(o, optarg, &o->only, &o->n_only, err, errlen);
+			rc = add_selectors(o, "--only", optarg, &o->only, &o->n_only, err, errlen);
 			break;
 		case OPT_SKIP:
-			rc = add_selectors(o, optarg, &o->skip, &o->n_skip, err, errlen);
+			rc = add_selectors(o, "--skip", optarg, &o->skip, &o->n_skip, err, errlen);
 			break;
 		case 'v':
 			o->verbose = true;

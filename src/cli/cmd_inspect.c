@@ -116,11 +116,7 @@ int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err,
 			o->window_given = true;
 			break;
 		case 'r':
-			if (!*optarg) {
-				snprintf(err, errlen, "--root: empty directory name");
-				rc = -EINVAL;
-			}
-			o->root = optarg;
+			rc = cli_parse_root(optarg, &o->root, err, errlen);
 			break;
 		case 'c':
 			rc = cli_parse_cpulist("--rt-cpus", optarg, &o->rt_cpus, err, errlen);
@@ -272,8 +268,11 @@ static int run(const struct inspect_opts *o)
 	err = inspect_collect(&req, &res, &stop_flag, &bad);
 	if (err == -ESRCH)
 		cli_error("inspect", "no process with PID %d", bad);
-	else if (err == -ENOENT)
+	else if (err == -ENOENT && o->name)
 		cli_error("inspect", "no process named '%s'", o->name);
+	else if (err == -ENOENT)
+		cli_error("inspect", "no process found under %s%sproc", o->root,
+			  o->root[strlen(o->root) - 1] == '/' ? "" : "/");
 	else if (err)
 		cli_error("inspect", "cannot read the processes: %s", strerror(-err));
 	if (err) {

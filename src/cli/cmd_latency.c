@@ -601,10 +601,15 @@ static int run_latency(struct latency_opts *o)
 		cli_error("latency", "out of memory");
 		goto out;
 	}
-	/* Open the output first: a bad path must not cost a measurement. */
+	/* Open the outputs first: a bad path must not cost a measurement. */
 	err = cli_output_open(&out, o->output);
 	if (err) {
 		cli_error("latency", "cannot write %s: %s", o->output, strerror(-err));
+		goto out;
+	}
+	err = o->histfile ? cli_output_check(o->histfile) : 0;
+	if (err) {
+		cli_error("latency", "cannot write %s: %s", o->histfile, strerror(-err));
 		goto out;
 	}
 	/* Before the run: the load's supervisor must not inherit the blocked signals. */

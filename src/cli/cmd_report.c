@@ -233,6 +233,37 @@ fail:
 	return -1;
 }
 
+/*
+ * Before anything is read: an output must not be one of the inputs (that
+ * would replace a result with its own report), and every output must be
+ * writable. Return: 0, or -1 after printing why.
+ */
+static int check_outputs(const struct report_opts *o)
+{
+	const char *outs[] = { o->html, o->junit, o->prometheus };
+
+	for (int a = 0; a < 3; a++) {
+		int err;
+
+		if (!outs[a])
+			continue;
+		for (size_t i = 0; i < o->n_inputs; i++) {
+			if (cli_output_is_input(outs[a], o->inputs[i])) {
+				cli_error("report", "'%s' is the result file '%s': the report "
+					  "would replace it; name another output", outs[a],
+					  o->inputs[i]);
+				return -1;
+			}
+		}
+		err = cli_output_check(outs[a]);
+		if (err) {
+			cli_error("report", "cannot write %s: %s", outs[a], strerror(-err));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct result res[REPORT_MAX_INPUTS];
@@ -254,6 +285,8 @@ int cmd_report(int argc, char **argv)
 		cli_version();
 		return EXIT_OK;
 	}
+	if (check_outputs(&o))
+		return EXIT_USAGE;
 	n = load_all(&o, res);
 	if (n < 0)
 		return EXIT_USAGE;

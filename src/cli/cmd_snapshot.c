@@ -62,7 +62,8 @@ int snapshot_opts_parse(int argc, char **argv, struct snapshot_opts *o, char *er
 	while ((c = getopt_long(argc, argv, ":r:fhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			o->root = optarg;
+			if (cli_parse_root(optarg, &o->root, err, errlen))
+				return -EINVAL;
 			break;
 		case 'f':
 			o->force = true;
@@ -137,6 +138,11 @@ struct recording {
 	size_t *slot;	/* open-addressing hash: index + 1, 0 free */
 	size_t nslots;
 	size_t refused;	/* paths that cannot be written safely */
+	struct left_out {
+		char *path;
+		int err;	/* -EFBIG too large, -EINVAL not a regular file */
+	} *left;	/* files that exist but were not captured, in order */
+	size_t n_left;
 	int err;	/* sticky -ENOMEM */
 };
 
@@ -257,8 +263,43 @@ static void on_link(void *ctx, const char *path, const char *target)
 		r->err = -ENOMEM;
 }
 
+/* A file check tried to read but rootfs refused: say so, never drop it silently. */
+static void on_refused(void *ctx, const char *path, int err)
+{
+	struct recording *r = ctx;
+	struct left_out *nl;
+
+	if (r->err)
+		return;
+	for (size_t i = 0; i < r->n_left; i++)
+		if (strcmp(r->left[i].path, path) == 0)
+			return;
+	nl = realloc(r->left, (r->n_left + 1) * sizeof(*nl));
+	if (!nl) {
+		r->err = -ENOMEM;
+		return;
+	}
+	r->left = nl;
+	nl[r->n_left].path = strdup(path);
+	nl[r->n_left].err = err;
+	if (!nl[r->n_left].path) {
+		r->err = -ENOMEM;
+		return;
+	}
+	r->n_left++;
+}
+
+static const char *left_reason(int err)
+{
+	return err == -EFBIG ? "larger than the size cap" : "not a regular file (FIFO, device "
+								 "or socket)";
+}
+
 static void recording_free(struct recording *r)
 {
+	for (size_t i = 0; i < r->n_left; i++)
+		free(r->left[i].path);
+	free(r->left);
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->e[i].path);
 		free(r->e[i].data);
@@ -271,12 +312,25 @@ static void recording_free(struct recording *r)
 
 /* ---- writing ----------------------------------------------------------- */
 
-/* Open (creating) directory @name under @dirfd, never through a symlink. */
+/*
+ * Open (creating) directory @name under @dirfd, never through a symlink:
+ * with --force over an old tree, a link where a directory belongs (DIR/proc
+ * -> /proc) is removed and replaced by a real directory.
+ */
 static int open_subdir(int dirfd, const char *name)
 {
+	struct stat st;
 	int fd;
 
 	if (mkdirat(dirfd, name, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	if ((errno != ENOTDIR && errno != ELOOP) ||
+	    fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode))
+		return -errno;
+	if (unlinkat(dirfd, name, 0) < 0 || mkdirat(dirfd, name, 0755) < 0)
 		return -errno;
 	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	return fd < 0 ? -errno : fd;
@@ -413,13 +467,14 @@ static void iso_date(char *buf, size_t len)
 }
 
 static int write_meta(int top, const struct snapshot_opts *o, const struct rootfs *fs,
-		      const struct facts *f, size_t files, size_t links)
+		      const struct facts *f, const struct recording *rec, size_t files,
+		      size_t links)
 {
 	char hostname[256] = "", date[32], online[4096];
 	struct host_info host = { 0 };
 	struct entry meta = { 0 };
 	struct dircache dc = { "", -1 };
-	json_t *j;
+	json_t *j, *left;
 	char *text;
 	int err;
 
@@ -439,6 +494,13 @@ static int write_meta(int top, const struct snapshot_opts *o, const struct rootf
 	json_object_set_new(j, "date", json_text(date));
 	json_object_set_new(j, "files", json_integer((json_int_t)files));
 	json_object_set_new(j, "links", json_integer((json_int_t)links));
+	/* What check would have read but the capture refused, so --root shows why it skips. */
+	left = json_array();
+	for (size_t i = 0; left && i < rec->n_left; i++)
+		json_array_append_new(left, json_pack("{s:o, s:s}", "path",
+						      json_text(rec->left[i].path), "reason",
+						      left_reason(rec->left[i].err)));
+	json_object_set_new(j, "left_out", left);
 	text = json_dumps(j, JSON_INDENT(2));
 	json_decref(j);
 	if (!text)
@@ -462,7 +524,7 @@ static int write_meta(int top, const struct snapshot_opts *o, const struct rootf
 static int snapshot_run(const struct snapshot_opts *o)
 {
 	struct recording rec = { 0 };
-	struct rootfs_recorder hook = { on_file, on_link, &rec };
+	struct rootfs_recorder hook = { on_file, on_link, on_refused, &rec };
 	struct dircache dc = { "", -1 };
 	size_t files = 0, links = 0;
 	struct rootfs fs;
@@ -502,7 +564,7 @@ static int snapshot_run(const struct snapshot_opts *o)
 			files++;
 	}
 	if (!err) {
-		err = write_meta(top, o, &fs, &f, files, links);
+		err = write_meta(top, o, &fs, &f, &rec, files, links);
 		if (err)
 			cli_error("snapshot", "cannot write %s/" META_NAME ": %s", o->dir,
 				  strerror(-err));
@@ -513,6 +575,9 @@ static int snapshot_run(const struct snapshot_opts *o)
 		if (rec.refused)
 			cli_warn("snapshot", "%zu paths with unsafe names were left out",
 				 rec.refused);
+		for (size_t i = 0; i < rec.n_left; i++)
+			cli_warn("snapshot", "not captured: %s%s: %s", strcmp(o->root, "/") ?
+				 o->root : "", rec.left[i].path, left_reason(rec.left[i].err));
 	}
 	facts_free(&f);
 out:

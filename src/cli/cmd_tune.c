@@ -221,7 +221,7 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 			rc = add_pids(o, optarg, err, errlen);
 			break;
 		case 'r':
-			o->root = optarg;
+			rc = cli_parse_root(optarg, &o->root, err, errlen);
 			break;
 		case 'f':
 			rc = cli_parse_format(optarg, &o->format, err, errlen);
@@ -423,8 +423,17 @@ static int run_plan(const struct tune_opts *o, const struct rootfs *fs, const st
 		    struct tune_plan *p)
 {
 	struct tune_settings s = {0};
+	char path[64];
 	int err;
 
+	/* A --pid that names no process would make a plan that moves nothing. */
+	for (size_t i = 0; i < o->n_pids; i++) {
+		if (rootfs_path(path, sizeof(path), "/proc/%d", o->pids[i]) ||
+		    !rootfs_exists(fs, path)) {
+			cli_error("tune", "--pid: no process with PID %d", o->pids[i]);
+			return -ESRCH;
+		}
+	}
 	s.rt = c->rt;
 	s.nonrt = c->nonrt;
 	memcpy(s.enabled, o->enabled, sizeof(s.enabled));

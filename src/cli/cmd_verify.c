@@ -9,6 +9,7 @@
  * file and the exit status always agree.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -267,7 +268,26 @@ struct verify_run {
 	char online[4096];
 	bool interrupted;
 	bool failed_run;		/* a measurement or the load failed: exit 2 */
+	char error[512];		/* the first failure, also written into verify.json */
 };
+
+/* Report a failure of the run on stderr and keep the first one for the artefacts. */
+__attribute__((format(printf, 2, 3)))
+static void run_failed(struct verify_run *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	v->failed_run = true;
+	va_start(ap, fmt);
+	if (!v->error[0])
+		vsnprintf(v->error, sizeof(v->error), fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	fputs("rtready: verify: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
 
 static int run_check(const struct verify_opts *o, struct verify_run *v)
 {
@@ -348,6 +368,16 @@ static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 			    sizeof(isolated_list)) ||
 	    rtr_cpuset_parse_list(&isolated, isolated_list))
 		rtr_cpuset_clear(&isolated);
+	/* The load's CPUs too: a bad one must fail before the first phase, not after two. */
+	while (o->load_cpus_given && (cpu = rtr_cpuset_next(&o->load_cpus, cpu)) >= 0) {
+		if (!rtr_cpuset_test(&online, cpu)) {
+			cli_error("verify", "--load-cpus: CPU %d is not online (online: %s)", cpu,
+				  v->online);
+			err = -EINVAL;
+			goto out;
+		}
+	}
+	cpu = -1;
 	if (o->rt_cpus_given) {
 		while ((cpu = rtr_cpuset_next(&o->rt_cpus, cpu)) >= 0) {
 			if (!rtr_cpuset_test(&online, cpu)) {
@@ -372,7 +402,7 @@ out:
 	return err;
 }
 
-static int start_load(const struct verify_opts *o, const struct verify_run *v, struct load **out)
+static int start_load(const struct verify_opts *o, struct verify_run *v, struct load **out)
 {
 	struct rtr_cpuset online = RTR_CPUSET_INIT;
 	unsigned int ncpus;
@@ -383,20 +413,21 @@ static int start_load(const struct verify_opts *o, const struct verify_run *v, s
 	err = err ?: latency_load_begin(o->load, o->load_cpus_given ? &o->load_cpus : NULL, ncpus,
 				       out);
 	if (err)
-		cli_error("verify", "cannot start the %s load: %s", latency_load_name(o->load),
-			  strerror(-err));
+		run_failed(v, "cannot start the %s load: %s", latency_load_name(o->load),
+			   strerror(-err));
 	rtr_cpuset_free(&online);
 	return err;
 }
 
 /* Stop the load and note what it did in @res; a load that failed fails the run. */
-static int stop_load(const struct verify_opts *o, struct load *load, struct latency_result *res)
+static int stop_load(const struct verify_opts *o, struct verify_run *v, struct load *load,
+		     struct latency_result *res)
 {
 	int err = latency_load_end(o->load, load, &res->load);
 
 	if (err)
-		cli_error("verify", "the %s load failed during the measurement: %s",
-			  res->load.kind, res->load.error);
+		run_failed(v, "the %s load failed during the measurement: %s", res->load.kind,
+			   res->load.error);
 	return err;
 }
 
@@ -433,13 +464,13 @@ static int run_latency(const struct verify_opts *o, struct verify_run *v, enum r
 		traced = true;
 		err = trace_session_start(&to, &ts, why, sizeof(why));
 		if (err)
-			cli_error("verify", "--trace: %s", why[0] ? why : strerror(-err));
+			run_failed(v, "--trace: %s", why[0] ? why : strerror(-err));
 	}
 	if (err)
 		goto out;
 	err = latency_run_start(&cfg, -1, &run, why, sizeof(why));
 	if (err) {
-		cli_error("verify", "cannot measure latency: %s", why[0] ? why : strerror(-err));
+		run_failed(v, "cannot measure latency: %s", why[0] ? why : strerror(-err));
 		goto out;
 	}
 	if (ts)
@@ -448,7 +479,7 @@ static int run_latency(const struct verify_opts *o, struct verify_run *v, enum r
 	err = latency_run_finish(run, res);
 	latency_run_free(run);
 	if (err) {
-		cli_error("verify", "cannot collect the latency results: %s", strerror(-err));
+		run_failed(v, "cannot collect the latency results: %s", strerror(-err));
 		goto out;
 	}
 	if (ts) {
@@ -458,20 +489,18 @@ static int run_latency(const struct verify_opts *o, struct verify_run *v, enum r
 			cli_error("verify", "--trace: cannot analyse the trace: %s", strerror(-terr));
 	}
 	v->measured[ph] = true;
-	if (load && stop_load(o, load, res))
-		v->failed_run = true;
+	if (load)
+		stop_load(o, v, load, res);
 	switch (res->stop) {
 	case LATENCY_STOP_SIGNAL:
 		v->interrupted = true;
 		break;
 	case LATENCY_STOP_RUNAWAY:
-		cli_error("verify", "a measuring thread ran without sleeping (SIGXCPU from "
-			  "RLIMIT_RTTIME); the run was stopped");
-		v->failed_run = true;
+		run_failed(v, "a measuring thread ran without sleeping (SIGXCPU from "
+			   "RLIMIT_RTTIME); the run was stopped");
 		break;
 	case LATENCY_STOP_ERROR:
-		cli_error("verify", "a measuring thread failed: %s", strerror(-res->error));
-		v->failed_run = true;
+		run_failed(v, "a measuring thread failed: %s", strerror(-res->error));
 		break;
 	case LATENCY_STOP_THRESHOLD:
 	case LATENCY_STOP_DURATION:
@@ -540,6 +569,9 @@ static json_t *verify_json(const struct verify_opts *o, const struct verify_run 
 							       : json_null());
 	if (v->interrupted)
 		json_object_set_new(j, "interrupted", json_true());
+	/* A run that failed says so in its result, and claims no phase it did not finish. */
+	if (v->error[0])
+		json_object_set_new(j, "error", json_text(v->error));
 	return j;
 }
 
@@ -733,14 +765,17 @@ static int run_verify(const struct verify_opts *o)
 		goto out;
 	}
 
+	/*
+	 * A phase that fails ends the run, but what did run is still written (the
+	 * check, the idle phase), with the error: stale files of an earlier run in
+	 * the same directory must not stand for this one.
+	 */
 	progress_begin(&pr, 2, "latency, idle", o->duration_ns);
-	if (run_latency(o, &v, PHASE_IDLE, &pr))
-		goto out;
+	run_latency(o, &v, PHASE_IDLE, &pr);
 	if (!v.interrupted && !v.failed_run) {
 		snprintf(what, sizeof(what), "latency under load (%s)", latency_load_name(o->load));
 		progress_begin(&pr, 3, what, o->duration_ns);
-		if (run_latency(o, &v, PHASE_LOAD, &pr))
-			goto out;
+		run_latency(o, &v, PHASE_LOAD, &pr);
 	}
 	rc = finish(o, &v, &host, &paths);
 out:

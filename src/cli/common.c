@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Helpers shared by the subcommands; see cli.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,17 @@ int cli_parse_format(const char *arg, enum output_format *out, char *err, size_t
 	return 0;
 }
 
+int cli_parse_root(const char *arg, const char **out, char *err, size_t errlen)
+{
+	/* An empty name would resolve to the working directory or, worse, to "/". */
+	if (!*arg) {
+		snprintf(err, errlen, "--root: empty directory name (use --root / for this machine)");
+		return -EINVAL;
+	}
+	*out = arg;
+	return 0;
+}
+
 int cli_parse_cpulist(const char *opt, const char *arg, struct rtr_cpuset *out, char *err,
 		      size_t errlen)
 {
@@ -97,37 +109,182 @@ int cli_parse_cpulist(const char *opt, const char *arg, struct rtr_cpuset *out, 
 	return 0;
 }
 
-int cli_output_open(struct cli_output *o, const char *path)
-{
-	int fd;
+/*
+ * Where an output goes, decided once from what the path names now:
+ * - nothing, "-", or the very file standard output already is (/dev/stdout,
+ *   /proc/self/fd/1, or the file it is redirected to): standard output;
+ * - a device, a FIFO or a socket (or a link to one): written in place, never
+ *   replaced, since renaming over /dev/null or a FIFO destroys the node;
+ * - anything reached through /proc (/dev/fd/N and the like): in place,
+ *   appended, since the name stands for an open file description;
+ * - a regular file or a new name: a temporary file in the directory of the
+ *   final file (links resolved, so a link stays a link), renamed over it at
+ *   the end with the old file's mode and owner, so a failure half way never
+ *   leaves a truncated result and a 0600 file stays 0600.
+ */
+enum out_kind { OUT_STDOUT, OUT_IN_PLACE, OUT_REPLACE, OUT_NEW };
 
-	memset(o, 0, sizeof(*o));
+struct out_target {
+	enum out_kind kind;
+	char *final;		/* OUT_REPLACE/OUT_NEW: the name to rename over */
+	struct stat st;		/* OUT_REPLACE: the file being replaced */
+	bool fifo;
+};
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+static bool under_proc(const char *real)
+{
+	return strncmp(real, "/proc/", 6) == 0;
+}
+
+static int out_resolve(const char *path, struct out_target *t)
+{
+	struct stat st, so;
+	char *real;
+
+	memset(t, 0, sizeof(*t));
 	if (!path || strcmp(path, "-") == 0) {
-		o->fp = stdout;
+		t->kind = OUT_STDOUT;
 		return 0;
 	}
-	o->path = strdup(path);
-	if (!o->path || asprintf(&o->tmp, "%s.tmp.XXXXXX", path) < 0) {
-		free(o->path);
-		o->path = NULL;
-		o->tmp = NULL;
+	if (!*path)
+		return -ENOENT;
+	if (stat(path, &st) < 0) {
+		struct stat lst;
+		char *slash, *dir;
+		int err = -errno;
+
+		if (err != -ENOENT)
+			return err;
+		/* A dangling link: writing through it would create a file elsewhere. */
+		if (lstat(path, &lst) == 0)
+			return -ENOENT;
+		/* A new file: its directory must exist and be a directory. */
+		dir = strdup(path);
+		if (!dir)
+			return -ENOMEM;
+		slash = strrchr(dir, '/');
+		if (slash)
+			slash[slash == dir ? 1 : 0] = '\0';
+		err = stat(slash ? dir : ".", &lst) < 0 ? -errno : 0;
+		if (!err && !S_ISDIR(lst.st_mode))
+			err = -ENOTDIR;
+		free(dir);
+		if (err)
+			return err;
+		t->final = strdup(path);
+		t->kind = OUT_NEW;
+		return t->final ? 0 : -ENOMEM;
+	}
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (fstat(STDOUT_FILENO, &so) == 0 && same_file(&st, &so)) {
+		t->kind = OUT_STDOUT;
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		t->kind = OUT_IN_PLACE;
+		t->fifo = S_ISFIFO(st.st_mode);
+		return 0;
+	}
+	real = realpath(path, NULL);
+	if (!real)
+		return -errno;
+	if (under_proc(real)) {
+		free(real);
+		t->kind = OUT_IN_PLACE;
+		return 0;
+	}
+	t->kind = OUT_REPLACE;
+	t->final = real;
+	t->st = st;
+	return 0;
+}
+
+/* Open the temporary file beside t->final, with the mode the result will keep. */
+static int out_tmp(const struct out_target *t, char **tmp)
+{
+	mode_t mask;
+	int fd;
+
+	if (asprintf(tmp, "%s.tmp.XXXXXX", t->final) < 0) {
+		*tmp = NULL;
 		return -ENOMEM;
 	}
-	fd = mkstemp(o->tmp);
+	fd = mkostemp(*tmp, O_CLOEXEC);
 	if (fd < 0) {
 		int err = -errno;
 
-		free(o->path);
-		free(o->tmp);
-		memset(o, 0, sizeof(*o));
+		free(*tmp);
+		*tmp = NULL;
 		return err;
 	}
-	o->fp = fdopen(fd, "w");
-	if (!o->fp) {
+	if (t->kind == OUT_REPLACE) {
+		/* Keep the owner where we may (root writing a user's file). */
+		if ((t->st.st_uid != geteuid() || t->st.st_gid != getegid()) &&
+		    fchown(fd, t->st.st_uid, t->st.st_gid) < 0 && errno != EPERM)
+			goto fail;
+		if (fchmod(fd, t->st.st_mode & 07777) < 0)
+			goto fail;
+	} else {
+		mask = umask(0);
+		umask(mask);
+		if (fchmod(fd, 0666 & ~mask) < 0)
+			goto fail;
+	}
+	return fd;
+fail:
+	{
 		int err = -errno;
 
 		close(fd);
-		unlink(o->tmp);
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		return err;
+	}
+}
+
+int cli_output_open(struct cli_output *o, const char *path)
+{
+	struct out_target t;
+	int fd, err;
+
+	memset(o, 0, sizeof(*o));
+	err = out_resolve(path, &t);
+	if (err)
+		return err;
+	switch (t.kind) {
+	case OUT_STDOUT:
+		o->fp = stdout;
+		return 0;
+	case OUT_IN_PLACE:
+		/* No O_TRUNC: a device or a FIFO has nothing to cut, and a file
+		 * reached through /proc is someone's open file we append to. */
+		fd = open(path, O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		o->in_place = true;
+		break;
+	default:
+		fd = out_tmp(&t, &o->tmp);
+		if (fd < 0) {
+			free(t.final);
+			return fd;
+		}
+		o->path = t.final;
+		break;
+	}
+	o->fp = fdopen(fd, "w");
+	if (!o->fp) {
+		err = -errno;
+		close(fd);
+		if (o->tmp)
+			unlink(o->tmp);
 		free(o->path);
 		free(o->tmp);
 		memset(o, 0, sizeof(*o));
@@ -136,27 +293,73 @@ int cli_output_open(struct cli_output *o, const char *path)
 	return 0;
 }
 
+int cli_output_check(const char *path)
+{
+	struct out_target t;
+	char *tmp = NULL;
+	int fd, err;
+
+	err = out_resolve(path, &t);
+	if (err)
+		return err;
+	switch (t.kind) {
+	case OUT_STDOUT:
+		return 0;
+	case OUT_IN_PLACE:
+		/* A FIFO's reader may come later: opening it now could block. */
+		if (t.fifo)
+			return access(path, W_OK) < 0 ? -errno : 0;
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		close(fd);
+		return 0;
+	default:
+		fd = out_tmp(&t, &tmp);
+		free(t.final);
+		if (fd < 0)
+			return fd;
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return 0;
+	}
+}
+
+int cli_output_is_input(const char *out, const char *in)
+{
+	struct stat so, si;
+
+	if (!out || strcmp(out, "-") == 0 || stat(out, &so) < 0)
+		return 0;
+	if (strcmp(in, "-") == 0 ? fstat(STDIN_FILENO, &si) < 0 : stat(in, &si) < 0)
+		return 0;
+	return same_file(&so, &si);
+}
+
 int cli_output_close(struct cli_output *o, bool ok)
 {
 	int err = 0;
 
 	if (!o->fp)
 		return 0;
+	errno = 0;
 	if (!o->path) {
-		if (fflush(o->fp) == EOF)
+		if (fflush(o->fp) == EOF || ferror(o->fp))
+			err = errno ? -errno : -EIO;
+		if (o->in_place && fclose(o->fp) == EOF && !err)
 			err = -errno;
 		o->fp = NULL;
+		o->in_place = false;
 		return err;
 	}
-	if (fflush(o->fp) == EOF || fsync(fileno(o->fp)) < 0)
-		err = -errno;
+	if (fflush(o->fp) == EOF || ferror(o->fp) || fsync(fileno(o->fp)) < 0)
+		err = errno ? -errno : -EIO;
 	if (fclose(o->fp) == EOF && !err)
 		err = -errno;
 	o->fp = NULL;
-	if (ok && !err) {
-		if (chmod(o->tmp, 0644) < 0 || rename(o->tmp, o->path) < 0)
-			err = -errno;
-	}
+	if (ok && !err && rename(o->tmp, o->path) < 0)
+		err = -errno;
 	if (!ok || err)
 		unlink(o->tmp);
 	free(o->path);

@@ -4,6 +4,7 @@
  * subcommand in the verb table (exact names, no prefix matching) and hands
  * it argv; each subcommand lives in its own file.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,7 +42,24 @@ static void usage(FILE *out)
 		     "See rtready(1) and rtready-COMMAND(1).\n");
 }
 
-int main(int argc, char **argv)
+/*
+ * Output that never reached its file is a failure, as coreutils' close_stdout
+ * has it: `rtready tune --emit-boot > /dev/full` must not exit 0. Called on
+ * every return from main; a command that already failed keeps its own code.
+ */
+static int close_stdout(int code)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return code;
+	err = errno ? errno : EIO;
+	fprintf(stderr, "rtready: write error on standard output: %s\n", strerror(err));
+	return code == EXIT_OK || code == EXIT_FINDINGS ? EXIT_USAGE : code;
+}
+
+static int run(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -61,4 +79,9 @@ int main(int argc, char **argv)
 			return verbs[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "rtready: '%s' is not a command; see 'rtready --help'\n", argv[1]);
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	return close_stdout(run(argc, argv));
 }

@@ -33,7 +33,11 @@
 #define LATENCY_DEFAULT_PRIORITY 80
 #define LATENCY_MIN_INTERVAL_NS 10000ULL	/* below this the loop only measures itself */
 #define LATENCY_MAX_INTERVAL_NS 10000000000ULL
-#define LATENCY_MAX_BUCKETS (1u << 24)	/* 128 MiB of counters per CPU at most */
+/*
+ * 8 MiB of counters per CPU at most; also what `rtready report` reads back
+ * (RESULT_MAX_BUCKETS), so a result latency writes is one report can read.
+ */
+#define LATENCY_MAX_BUCKETS (1u << 20)
 #define LATENCY_OUTLIERS 64	/* largest overflowing values kept exactly, per CPU */
 #define LATENCY_OVF_CYCLES_MAX 4096	/* overflow cycle numbers kept for the histfile */
 

@@ -101,6 +101,8 @@ void probe_memory(const struct rootfs *fs, struct memory_facts *m)
 					m->thp_defrag, sizeof(m->thp_defrag));
 	knob_read(fs, "/sys/kernel/mm/ksm/run", &m->ksm_run);
 	knob_read(fs, "/proc/sys/kernel/numa_balancing", &m->numa_balancing);
+	m->sys_mm_dir = rootfs_exists(fs, "/sys/kernel/mm");
+	m->sysctl_kernel_dir = rootfs_exists(fs, "/proc/sys/kernel");
 	probe_self(fs, m);
 }
 

@@ -28,6 +28,12 @@ struct memory_facts {
 
 	struct knob ksm_run;		/* /sys/kernel/mm/ksm/run: 0 stopped, 1 running, 2 unmerge */
 	struct knob numa_balancing;	/* /proc/sys/kernel/numa_balancing */
+	/*
+	 * The directories that hold those files exist: only then does a missing
+	 * file say "not built in" rather than "not captured" (an empty --root).
+	 */
+	bool sys_mm_dir;		/* /sys/kernel/mm */
+	bool sysctl_kernel_dir;		/* /proc/sys/kernel */
 
 	int limits_err;			/* /proc/self/limits */
 	struct proc_limits limits;

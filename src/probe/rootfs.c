@@ -162,6 +162,14 @@ static int open_regular(const struct rootfs *fs, const char *path, off_t *size)
 	return fd;
 }
 
+/* Tell the recorder about a file that exists but was not read (too big, not regular). */
+static int refused(const struct rootfs *fs, const char *path, int err)
+{
+	if ((err == -EFBIG || err == -EINVAL) && fs->rec && fs->rec->on_refused)
+		fs->rec->on_refused(fs->rec->ctx, path, err);
+	return err;
+}
+
 int rootfs_open_file(const struct rootfs *fs, const char *path)
 {
 	off_t size = 0;
@@ -179,14 +187,14 @@ int rootfs_read_reuse(const struct rootfs *fs, const char *path, size_t cap, uns
 
 	fd = open_regular(fs, path, &st_size);
 	if (fd < 0)
-		return fd;
+		return refused(fs, path, fd);
 	/*
 	 * A snapshot file whose size already says "too big" is not read at all.
 	 * (sysfs attributes claim a page whatever they hold: never below that.)
 	 */
 	if (st_size > 4096 && (uint64_t)st_size > cap) {
 		close(fd);
-		return -EFBIG;
+		return refused(fs, path, -EFBIG);
 	}
 	if (!buf || size < 4096)
 		size = 4096;
@@ -237,6 +245,8 @@ int rootfs_read_reuse(const struct rootfs *fs, const char *path, size_t cap, uns
 			break;
 	}
 	close(fd);
+	if (err == -EFBIG)
+		return refused(fs, path, err);
 	if (err)
 		return err;
 	buf[len] = '\0';
@@ -271,7 +281,7 @@ int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t
 		return -EINVAL;
 	fd = open_regular(fs, path, &st_size);
 	if (fd < 0)
-		return fd;
+		return refused(fs, path, fd);
 	for (;;) {
 		ssize_t r = read(fd, buf + n, len - 1 - n);
 
@@ -295,7 +305,7 @@ int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t
 			r = read(fd, &extra, 1);
 			if (r > 0) {
 				close(fd);
-				return -EFBIG;
+				return refused(fs, path, -EFBIG);
 			}
 			break;
 		}

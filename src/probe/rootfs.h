@@ -30,6 +30,8 @@
 struct rootfs_recorder {
 	void (*on_file)(void *ctx, const char *path, const char *data, size_t len);
 	void (*on_link)(void *ctx, const char *path, const char *target);
+	/* A file that was there but refused: -EFBIG past the cap, -EINVAL not regular. */
+	void (*on_refused)(void *ctx, const char *path, int err);
 	void *ctx;
 };
 

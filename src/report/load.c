@@ -17,7 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "measure/latency.h"
 #include "report/result.h"
+
+_Static_assert(LATENCY_MAX_BUCKETS <= RESULT_MAX_BUCKETS,
+	       "report must read every histogram latency can write");
 
 const char *result_phase_name(enum result_phase p)
 {
@@ -553,6 +557,78 @@ int result_from_json(const json_t *j, const char *label, struct result *r, char 
 		   r->command);
 }
 
+/*
+ * Count the objects and the array or object members of JSON text, outside
+ * strings, without building anything: a cheap look before the costly parse.
+ */
+static void json_shape(const char *buf, size_t len, size_t *objects, size_t *values)
+{
+	bool in_str = false;
+
+	*objects = *values = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = buf[i];
+
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = false;
+			continue;
+		}
+		if (c == '"')
+			in_str = true;
+		else if (c == '{')
+			++*objects;
+		else if (c == ',' || c == '[')
+			++*values;
+	}
+}
+
+int result_load_buffer(const char *buf, size_t len, const char *label, struct result *r,
+		       char *err, size_t errlen)
+{
+	size_t objects, values;
+	json_error_t je;
+	char msg[200];
+	json_t *j;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (len > RESULT_MAX_FILE_BYTES) {
+		snprintf(err, errlen, "%s: larger than %u MiB, not a result file", label,
+			 RESULT_MAX_FILE_BYTES >> 20);
+		return -EFBIG;
+	}
+	json_shape(buf, len, &objects, &values);
+	if (objects > RESULT_MAX_OBJECTS || values > RESULT_MAX_VALUES) {
+		snprintf(err, errlen, "%s: holds %zu JSON objects and %zu values; a result has at "
+			 "most %u and %u (refused before parsing, to bound memory)", label, objects,
+			 values, RESULT_MAX_OBJECTS, RESULT_MAX_VALUES);
+		return -EFBIG;
+	}
+	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	if (!j) {
+		/* An allocation failure comes back as an error at line -1, with no text. */
+		bool oom = json_error_code(&je) == json_error_out_of_memory ||
+			   (je.line < 0 && !je.text[0]);
+
+		if (oom)
+			snprintf(err, errlen, "%s: out of memory while parsing the JSON", label);
+		else
+			snprintf(err, errlen, "%s: not valid JSON: %s (line %d, column %d)", label,
+				 je.text, je.line, je.column);
+		return oom ? -ENOMEM : -EINVAL;
+	}
+	rc = result_from_json(j, label, r, msg, sizeof(msg));
+	json_decref(j);
+	if (rc == -EINVAL)
+		snprintf(err, errlen, "%s: %s", label, msg);
+	else if (rc)
+		snprintf(err, errlen, "%s: %s", label, strerror(-rc));
+	return rc;
+}
+
 /* Read at most RESULT_MAX_FILE_BYTES + 1 bytes of @fd into *buf. */
 static int read_capped(int fd, char **buf, size_t *len)
 {
@@ -601,10 +677,8 @@ static int read_capped(int fd, char **buf, size_t *len)
 int result_load_file(const char *path, struct result *r, char *err, size_t errlen)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
-	char *buf = NULL, msg[200];
-	json_error_t je;
+	char *buf = NULL;
 	struct stat st;
-	json_t *j;
 	size_t len = 0;
 	int fd, rc;
 
@@ -637,19 +711,7 @@ int result_load_file(const char *path, struct result *r, char *err, size_t errle
 			 rc == -EFBIG ? "too large for a result file" : strerror(-rc));
 		goto out;
 	}
-	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-	if (!j) {
-		snprintf(err, errlen, "%s: not valid JSON: %s (line %d, column %d)", path, je.text,
-			 je.line, je.column);
-		rc = -EINVAL;
-		goto out;
-	}
-	rc = result_from_json(j, path, r, msg, sizeof(msg));
-	json_decref(j);
-	if (rc == -EINVAL)
-		snprintf(err, errlen, "%s: %s", path, msg);
-	else if (rc)
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+	rc = result_load_buffer(buf, len, path, r, err, errlen);
 out:
 	free(buf);
 	if (!is_stdin)

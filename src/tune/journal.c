@@ -314,6 +314,10 @@ int journal_load(int dirfd, struct journal *j, char *why, size_t whylen)
 	memset(j, 0, sizeof(*j));
 	why[0] = '\0';
 	fd = openat(dirfd, JOURNAL_NAME, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	/* O_NOFOLLOW on a link gives ELOOP, whose text (too many levels of links) misleads. */
+	if (fd < 0 && errno == ELOOP)
+		return bad(why, whylen, -EINVAL, "is a symbolic link; the journal must be a "
+			   "regular file that only rtready writes");
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {

@@ -41,7 +41,18 @@ static void thp(void **state)
 	struct result r;
 
 	(void)state;
-	assert_int_equal(run_check(f, "", "mem.thp", &r), RTR_PASS);	/* not built */
+	/* Absent file, nothing else known (an empty --root): never a pass. */
+	assert_int_equal(run_check(f, "", "mem.thp", &r), RTR_SKIP);
+	assert_has(r.evidence, "/sys/kernel/mm");
+	m->sys_mm_dir = true;	/* the directory is there without it: not built in */
+	assert_int_equal(run_check(f, "", "mem.thp", &r), RTR_PASS);
+	assert_has(r.evidence, "not built in");
+	m->sys_mm_dir = false;
+	set_config(f, "CONFIG_TRANSPARENT_HUGEPAGE=y\n");
+	assert_int_equal(run_check(f, "", "mem.thp", &r), RTR_SKIP);
+	set_config(f, "# CONFIG_TRANSPARENT_HUGEPAGE is not set\nCONFIG_HZ=250\n");
+	assert_int_equal(run_check(f, "", "mem.thp", &r), RTR_PASS);
+	assert_has(r.evidence, "CONFIG_TRANSPARENT_HUGEPAGE is not set");
 	m->thp_enabled_err = -EINVAL;
 	assert_int_equal(run_check(f, "", "mem.thp", &r), RTR_SKIP);
 	m->thp_enabled_err = 0;
@@ -68,7 +79,10 @@ static void ksm(void **state)
 	struct result r;
 
 	(void)state;
+	assert_int_equal(run_check(f, "", "mem.ksm", &r), RTR_SKIP);
+	f->memory.sys_mm_dir = true;
 	assert_int_equal(run_check(f, "", "mem.ksm", &r), RTR_PASS);
+	assert_has(r.evidence, "KSM is not built in");
 	f->memory.ksm_run = (struct knob){ -EINVAL, 0 };
 	assert_int_equal(run_check(f, "", "mem.ksm", &r), RTR_SKIP);
 	f->memory.ksm_run = (struct knob){ 0, 1 };
@@ -85,7 +99,13 @@ static void numa(void **state)
 	struct result r;
 
 	(void)state;
+	assert_int_equal(run_check(f, "", "mem.numa_balancing", &r), RTR_SKIP);
+	f->memory.sysctl_kernel_dir = true;
 	assert_int_equal(run_check(f, "", "mem.numa_balancing", &r), RTR_PASS);
+	f->memory.sysctl_kernel_dir = false;
+	set_config(f, "CONFIG_NUMA_BALANCING=y\n");
+	assert_int_equal(run_check(f, "", "mem.numa_balancing", &r), RTR_SKIP);
+	assert_has(r.evidence, "enabled in the kernel config");
 	f->memory.numa_balancing = (struct knob){ -EACCES, 0 };
 	assert_int_equal(run_check(f, "", "mem.numa_balancing", &r), RTR_SKIP);
 	f->memory.numa_balancing = (struct knob){ 0, 1 };
