@@ -8,6 +8,8 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 MUSL_BUILD ?= build-musl
 MESON      ?= meson
+DIST_BUILD ?= build-dist
+DIST_ARCHES ?= x86_64 aarch64 armhf
 
 # Debian packages needed to build and test (each is checked, only the
 # missing ones are installed).
@@ -16,7 +18,8 @@ BUILD_DEPS = meson ninja-build pkg-config gcc libcmocka-dev libjansson-dev zlib1
 TEST_DEPS  = clang libclang-rt-14-dev musl-tools rt-tests stress-ng \
 	libxml2-utils chromium procps util-linux python3 strace
 
-.PHONY: all build deps test-deps run test test-unit test-asan test-fuzz test-musl clean install
+.PHONY: all build deps test-deps run test test-unit test-asan test-fuzz test-musl clean install \
+	dist
 
 all: build
 
@@ -52,8 +55,15 @@ test-fuzz: $(FUZZ_BUILD)/build.ninja
 	$(MESON) compile -C $(FUZZ_BUILD)
 	$(MESON) test -C $(FUZZ_BUILD) --print-errorlogs --suite fuzz
 
+# Release tarballs dist/rtready-VERSION-ARCH.tar.gz (static binary, checker,
+# man pages; relocatable), then a smoke test of this machine's one unpacked
+# in a temporary directory. Cross packages are installed when missing.
+dist: deps
+	@bash tools/dist.sh -b $(DIST_BUILD) $(DIST_ARCHES)
+	@bash tools/dist-test.sh dist/rtready-$$(sed -n "s/^[[:space:]]*version : '\([^']*\)'.*/\1/p" meson.build | head -1)-$$(uname -m).tar.gz
+
 install: build
 	$(MESON) install -C $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(MUSL_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(MUSL_BUILD) $(DIST_BUILD)-* dist
