@@ -10,6 +10,8 @@ MUSL_BUILD ?= build-musl
 MESON      ?= meson
 DIST_BUILD ?= build-dist
 DIST_ARCHES ?= x86_64 aarch64 armhf
+# Kernel .debs and busybox for the kernel matrix, downloaded once.
+KERNEL_CACHE ?= /var/cache/rtready-kernels
 
 # Debian packages needed to build and test (each is checked, only the
 # missing ones are installed).
@@ -17,9 +19,11 @@ BUILD_DEPS = meson ninja-build pkg-config gcc libcmocka-dev libjansson-dev zlib1
 	libtracefs-dev libtraceevent-dev
 TEST_DEPS  = clang libclang-rt-14-dev musl-tools rt-tests stress-ng \
 	libxml2-utils chromium procps util-linux python3 strace
+# The kernel matrix: QEMU (TCG) for each architecture of the tarballs.
+KERNEL_DEPS = qemu-system-x86 qemu-system-arm
 
 .PHONY: all build deps test-deps run test test-unit test-asan test-fuzz test-musl clean install \
-	dist
+	dist test-kernels
 
 all: build
 
@@ -49,7 +53,9 @@ $(FUZZ_BUILD)/build.ninja:
 	CC=clang $(MESON) setup $(FUZZ_BUILD) -Dfuzz=true -Dtests=false
 
 test: test-deps $(BUILD)/build.ninja $(ASAN_BUILD)/build.ninja
-	@bash tools/run-tests.sh $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(MUSL_BUILD)
+	@sh tools/install-deps.sh $(KERNEL_DEPS)
+	@DIST_BUILD=$(DIST_BUILD) KERNEL_CACHE=$(KERNEL_CACHE) \
+		bash tools/run-tests.sh $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(MUSL_BUILD)
 
 test-fuzz: $(FUZZ_BUILD)/build.ninja
 	$(MESON) compile -C $(FUZZ_BUILD)
@@ -61,6 +67,14 @@ test-fuzz: $(FUZZ_BUILD)/build.ninja
 dist: deps
 	@bash tools/dist.sh -b $(DIST_BUILD) $(DIST_ARCHES)
 	@bash tools/dist-test.sh dist/rtready-$$(sed -n "s/^[[:space:]]*version : '\([^']*\)'.*/\1/p" meson.build | head -1)-$$(uname -m).tar.gz
+
+# Boot the tarballs on real Debian kernels (PREEMPT_RT and generic) in QEMU
+# and judge each scenario (tests/kernels/matrix.py; README: kernel matrix).
+# A kernel that cannot be downloaded is a skipped scenario, not a failure.
+test-kernels: dist
+	@sh tools/install-deps.sh $(KERNEL_DEPS)
+	@python3 tests/kernels/matrix.py --dist dist --build-prefix $(DIST_BUILD) \
+		--cache $(KERNEL_CACHE)
 
 install: build
 	$(MESON) install -C $(BUILD)

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Every test stage of `make test`, in order: the full build (unit, api,
 # golden, integration, preload), the ASan+UBSan build (unit, golden), the
-# fuzz targets (short runs) and the musl build. A failing stage does not
+# fuzz targets (short runs), the musl build, the release tarballs (make
+# dist, smoke-tested unpacked) and the kernel matrix (their binaries booted
+# on real PREEMPT_RT and generic kernels in QEMU). A failing stage does not
 # hide the later ones; the last line counts what ran, and the exit status
 # is non-zero if anything failed.
 #   usage: tools/run-tests.sh BUILD ASAN_BUILD FUZZ_BUILD MUSL_BUILD
@@ -62,6 +64,34 @@ if [ -f "$src/tools/musl-build.sh" ]; then
 	else
 		failed=$((failed + 1))
 		failed_stages+=("musl")
+	fi
+fi
+
+# Release tarballs, then the kernel matrix on them. DIST_BUILD and
+# KERNEL_CACHE come from the Makefile (defaults: build-dist, the cache of
+# tests/kernels/matrix.py). Skipped scenarios (a kernel that cannot be
+# downloaded) count as skipped.
+dist_build=${DIST_BUILD:-$src/build-dist}
+if [ -f "$src/tools/dist.sh" ]; then
+	if bash "$src/tools/dist.sh" -b "$dist_build" && bash "$src/tools/dist-test.sh" \
+		"$src/dist/rtready-$(sed -n "s/^[[:space:]]*version : '\([^']*\)'.*/\1/p" \
+			"$src/meson.build" | head -1)-$(uname -m).tar.gz"; then
+		passed=$((passed + 1))
+		if [ -f "$src/tests/kernels/matrix.py" ]; then
+			echo "=== kernel matrix"
+			kargs=(--dist "$src/dist" --build-prefix "$dist_build")
+			[ -z "${KERNEL_CACHE:-}" ] || kargs+=(--cache "$KERNEL_CACHE")
+			python3 "$src/tests/kernels/matrix.py" "${kargs[@]}" | tee "$dist_build-kernels.log"
+			[ "${PIPESTATUS[0]}" -eq 0 ] || failed_stages+=("kernel matrix")
+			read -r kp kf ks < <(sed -n \
+				's/^kernels: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped.*/\1 \2 \3/p' \
+				"$dist_build-kernels.log")
+			passed=$((passed + ${kp:-0})) failed=$((failed + ${kf:-0}))
+			skipped=$((skipped + ${ks:-0}))
+		fi
+	else
+		failed=$((failed + 1))
+		failed_stages+=("dist")
 	fi
 fi
 

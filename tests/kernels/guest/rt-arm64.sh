@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: MIT
+# arm64 PREEMPT_RT (-M virt -cpu max) with the RT command line: check, tune
+# apply and revert, pi, latency, run --check. Judged by matrix.py.
+run check 180 rtready check --format json
+capture tunables-before tunables
+run tune-apply 120 rtready tune --apply
+capture tunables-applied tunables
+run tune-revert 120 rtready tune --revert
+capture tunables-after tunables
+# Under TCG a wake-up can be milliseconds late: stretch the rounds so that
+# LOW holds the lock before HIGH wakes, as on real hardware at the defaults.
+run pi 120 rtready pi --format json --rounds 10 --cs 20ms --medium 60ms
+run latency 60 rtready latency -D 3s -q --format json
+run run-good 60 rtready run --check --format json --report /tmp/good.json -- /opt/progs/pass_good
+block run-good.json /tmp/good.json
+run run-bad 60 rtready run --check --format json --report /tmp/bad.json -- /opt/progs/fail_mutex_no_pi
+block run-bad.json /tmp/bad.json
+capture irqs cat /proc/interrupts
+# Which IRQs the kernel manages (their affinity is fixed by the driver).
+capture irq-managed sh -c 'for f in /sys/kernel/debug/irq/irqs/*; do grep -q AFFINITY_MANAGED "$f" && echo "${f##*/}"; done'
+snapshot aarch64-rt

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: MIT
+# 32-bit Arm (armmp) PREEMPT_RT on -M virt with the RT command line: check,
+# pi, latency, run --check (the release binary uses a 64-bit time_t; the
+# test programs the C library's default). Judged by matrix.py.
+run check 180 rtready check --format json
+# Under TCG a wake-up can be milliseconds late: stretch the rounds so that
+# LOW holds the lock before HIGH wakes, as on real hardware at the defaults.
+run pi 120 rtready pi --format json --rounds 10 --cs 20ms --medium 60ms
+run latency 60 rtready latency -D 3s -q --format json
+run run-good 60 rtready run --check --format json --report /tmp/good.json -- /opt/progs/pass_good
+block run-good.json /tmp/good.json
+run run-bad 60 rtready run --check --format json --report /tmp/bad.json -- /opt/progs/fail_mutex_no_pi
+block run-bad.json /tmp/bad.json
+capture irqs cat /proc/interrupts
+snapshot armhf-rt

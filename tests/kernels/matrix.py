@@ -1,0 +1,713 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The kernel matrix (make test-kernels): boot the release tarballs of
+`make dist` in QEMU (TCG, no KVM needed) on real Debian kernels, PREEMPT_RT
+and generic, run a scenario in the guest and judge what it printed.
+
+Each scenario boots one kernel .deb with an initramfs that this script
+writes itself (cpio "newc", owners and device nodes set in the archive, so
+no root is needed): busybox-static of the guest's architecture, the
+unpacked tarball under /opt/rtready, a few test programs built with the
+target's compiler (and the glibc they need), the kernel's config under
+/boot, the modules the scenario asks for, and a shell script. The guest
+prints each command's exit status and output between @@RTR- markers on
+the serial console; the host parses them and makes its assertions here.
+
+Kernels and busybox come from `apt-get download` into a cache directory
+(reused by later runs). A scenario whose packages cannot be fetched, or
+whose QEMU or compiler is missing, is counted as skipped, never failed.
+Every boot is bounded by a timeout.
+
+usage: matrix.py [--dist DIR] [--build-prefix P] [--cache DIR] [--only NAME]...
+                 [--fixtures DIR] [--keep DIR] [--list]
+The last line says "kernels: N passed, N failed, N skipped".
+"""
+import argparse
+import base64
+import io
+import json
+import lzma
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+SRC = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+ARCHES = {
+    "x86_64": {
+        "deb": "amd64", "qemu": "qemu-system-x86_64", "console": "ttyS0",
+        "machine": ["-M", "q35", "-cpu", "max"],
+        "cc": "gcc", "libdir": "/lib/x86_64-linux-gnu", "triplet": "x86_64-linux-gnu",
+    },
+    "aarch64": {
+        "deb": "arm64", "qemu": "qemu-system-aarch64", "console": "ttyAMA0",
+        # pointer authentication emulated with QARMA costs a lot under TCG;
+        # the impdef algorithm keeps the feature at a fraction of the cost.
+        "machine": ["-M", "virt", "-cpu", "max,pauth-impdef=on"],
+        "cc": "aarch64-linux-gnu-gcc", "libdir": "/usr/aarch64-linux-gnu/lib",
+        "triplet": "aarch64-linux-gnu",
+    },
+    "armhf": {
+        "deb": "armhf", "qemu": "qemu-system-arm", "console": "ttyAMA0",
+        "machine": ["-M", "virt,highmem=off", "-cpu", "cortex-a15"],
+        "cc": "arm-linux-gnueabihf-gcc", "libdir": "/usr/arm-linux-gnueabihf/lib",
+        "triplet": "arm-linux-gnueabihf",
+    },
+}
+
+RT_CMDLINE = "isolcpus=managed_irq,domain,2-3 nohz_full=2-3 rcu_nocbs=2-3 irqaffinity=0-1"
+
+# name, arch, kernel meta-package, vCPUs, MiB, extra command line, modules,
+# a virtio disk, the guest script, the boot timeout in seconds.
+SCENARIOS = [
+    {"name": "x86_64-rt", "arch": "x86_64", "meta": "linux-image-6.12-rt-amd64",
+     "smp": 4, "mem": 1024, "cmdline": RT_CMDLINE, "modules": ["virtio_blk"], "disk": True,
+     "guest": "rt-full.sh", "timeout": 300},
+    {"name": "aarch64-rt", "arch": "aarch64", "meta": "linux-image-rt-arm64",
+     "smp": 4, "mem": 1024, "cmdline": RT_CMDLINE,
+     "modules": ["virtio_pci_legacy_dev", "virtio_pci_modern_dev", "virtio_pci", "virtio_blk"],
+     "disk": True, "guest": "rt-arm64.sh", "timeout": 300},
+    {"name": "armhf-rt", "arch": "armhf", "meta": "linux-image-rt-armmp",
+     "smp": 4, "mem": 1024, "cmdline": RT_CMDLINE, "modules": [], "disk": False,
+     "guest": "rt-armhf.sh", "timeout": 300},
+    {"name": "x86_64-generic-full", "arch": "x86_64", "meta": "linux-image-6.12-amd64",
+     "smp": 2, "mem": 768, "cmdline": "preempt=full", "modules": [], "disk": False,
+     "guest": "generic.sh", "timeout": 200},
+]
+
+GUEST_PROGS = ["pass_good", "fail_mutex_no_pi"]
+
+
+class Skip(Exception):
+    pass
+
+
+def log(msg):
+    print(msg, flush=True)
+
+
+# ---------------------------------------------------------------- fetching
+
+def default_cache():
+    env = os.environ.get("RTREADY_KERNEL_CACHE")
+    if env:
+        return env
+    if os.geteuid() == 0:
+        return "/var/cache/rtready-kernels"
+    return os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")),
+                        "rtready-kernels")
+
+
+def resolve(cache, meta, debarch):
+    """The versioned package a meta-package stands for (cached: offline reruns work)."""
+    pin = os.path.join(cache, "resolved", "%s_%s" % (meta, debarch))
+    q = meta if debarch == "amd64" else "%s:%s" % (meta, debarch)
+    try:
+        out = subprocess.run(["apt-cache", "depends", q], capture_output=True, text=True,
+                             timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        out = ""
+    m = re.search(r"Depends: (linux-image-\S+)", out)
+    if m:
+        pkg = m.group(1).split(":")[0]
+        os.makedirs(os.path.dirname(pin), exist_ok=True)
+        with open(pin, "w") as f:
+            f.write(pkg + "\n")
+        return pkg
+    if os.path.exists(pin):
+        return open(pin).read().strip()
+    raise Skip("cannot resolve %s for %s (apt-get update?)" % (meta, debarch))
+
+
+def fetch_deb(cache, pkg, debarch):
+    """Path of PKG's .deb for DEBARCH in the cache, downloading it once."""
+    d = os.path.join(cache, "debs")
+    os.makedirs(d, exist_ok=True)
+
+    def find():
+        for f in sorted(os.listdir(d)):
+            if f.startswith(pkg + "_") and f.endswith("_%s.deb" % debarch):
+                return os.path.join(d, f)
+        return None
+
+    path = find()
+    if path:
+        return path
+    q = pkg if debarch == "amd64" else "%s:%s" % (pkg, debarch)
+    log("kernels: apt-get download %s" % q)
+    try:
+        p = subprocess.run(["apt-get", "download", q], cwd=d, capture_output=True, text=True,
+                           timeout=900)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise Skip("apt-get download %s: %s" % (q, e))
+    path = find()
+    if p.returncode != 0 or not path:
+        raise Skip("apt-get download %s failed: %s" % (q, p.stderr.strip()[-300:]))
+    return path
+
+
+def deb_members(deb, wanted):
+    """{member name: bytes} for members of the .deb's data whose names WANTED(name) accepts."""
+    p = subprocess.run(["dpkg-deb", "--fsys-tarfile", deb], capture_output=True, timeout=300)
+    if p.returncode != 0:
+        raise Skip("dpkg-deb cannot read %s" % deb)
+    out = {}
+    with tarfile.open(fileobj=io.BytesIO(p.stdout)) as t:
+        for m in t:
+            if m.isfile() and wanted(m.name):
+                out[m.name] = t.extractfile(m).read()
+    return out
+
+
+def kernel_files(cache, deb, modules):
+    """Kernel image, config, release and the modules (with their dependencies,
+    in load order), extracted once into the cache."""
+    xdir = os.path.join(cache, "x", os.path.basename(deb)[:-4])
+    stamp = os.path.join(xdir, ".done")
+    if not os.path.exists(stamp):
+        shutil.rmtree(xdir, ignore_errors=True)
+        files = deb_members(deb, lambda n: n.startswith("./boot/vmlinuz-")
+                            or n.startswith("./boot/config-")
+                            or n.endswith(".ko") or n.endswith(".ko.xz"))
+        os.makedirs(os.path.join(xdir, "modules"))
+        for name, data in files.items():
+            base = os.path.basename(name)
+            if name.startswith("./boot/"):
+                open(os.path.join(xdir, base), "wb").write(data)
+            else:
+                if base.endswith(".xz"):
+                    data, base = lzma.decompress(data), base[:-3]
+                rel = name.split("/kernel/", 1)[-1]
+                dst = os.path.join(xdir, "modules", rel.replace(".ko.xz", ".ko"))
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                open(dst, "wb").write(data)
+        open(stamp, "w").close()
+    vmlinuz = [f for f in os.listdir(xdir) if f.startswith("vmlinuz-")]
+    config = [f for f in os.listdir(xdir) if f.startswith("config-")]
+    if not vmlinuz or not config:
+        raise Skip("no kernel image in %s" % deb)
+    # modules.dep is made by depmod at install time, not shipped: read
+    # each module's dependencies from its .modinfo ("depends=a,b").
+    mdir = os.path.join(xdir, "modules")
+    byname = {}
+    for d, _, files in os.walk(mdir):
+        for f in files:
+            if f.endswith(".ko"):
+                byname[f[:-3].replace("-", "_")] = os.path.join(d, f)
+    order = []
+
+    def add(name, depth=0):
+        path = byname.get(name)
+        if path is None or path in order or depth > 16:
+            return
+        m = re.search(rb"\0depends=([^\0]*)\0", open(path, "rb").read())
+        for dep in (m.group(1).decode().split(",") if m and m.group(1) else []):
+            add(dep.replace("-", "_"), depth + 1)
+        if path not in order:
+            order.append(path)
+
+    for m in modules:
+        add(m)  # a module built in on this kernel is not found: nothing to load
+    return {"vmlinuz": os.path.join(xdir, vmlinuz[0]), "config": os.path.join(xdir, config[0]),
+            "release": config[0][len("config-"):], "modules": order}
+
+
+def busybox(cache, debarch):
+    path = os.path.join(cache, "busybox-%s" % debarch)
+    if not os.path.exists(path):
+        deb = fetch_deb(cache, "busybox-static", debarch)
+        files = deb_members(deb, lambda n: n == "./bin/busybox")
+        if not files:
+            raise Skip("no /bin/busybox in %s" % deb)
+        open(path + ".tmp", "wb").write(files["./bin/busybox"])
+        os.chmod(path + ".tmp", 0o755)
+        os.rename(path + ".tmp", path)
+    return path
+
+
+# ---------------------------------------------------------------- initramfs
+
+class Cpio:
+    """A newc archive written in memory: every entry owned by root."""
+
+    def __init__(self):
+        self.buf = io.BytesIO()
+        self.ino = 1
+        self.dirs = set()
+
+    def _entry(self, name, mode, data=b"", rdev=(0, 0)):
+        name_b = name.encode() + b"\0"
+        hdr = "070701" + "".join("%08X" % v for v in (
+            self.ino, mode, 0, 0, 1, 0, len(data), 0, 0, rdev[0], rdev[1], len(name_b), 0))
+        self.ino += 1
+        self.buf.write(hdr.encode() + name_b)
+        self.buf.write(b"\0" * (-(110 + len(name_b)) % 4))
+        self.buf.write(data)
+        self.buf.write(b"\0" * (-len(data) % 4))
+
+    def mkdir(self, path):
+        path = path.strip("/")
+        parts = path.split("/")
+        for i in range(1, len(parts) + 1):
+            p = "/".join(parts[:i])
+            if p and p not in self.dirs:
+                self.dirs.add(p)
+                self._entry(p, stat.S_IFDIR | 0o755)
+
+    def file(self, path, data, mode=0o644):
+        path = path.strip("/")
+        self.mkdir(os.path.dirname(path))
+        self._entry(path, stat.S_IFREG | mode, data)
+
+    def copy(self, path, src):
+        self.file(path, open(src, "rb").read(), os.stat(src).st_mode & 0o777)
+
+    def symlink(self, path, target):
+        path = path.strip("/")
+        self.mkdir(os.path.dirname(path))
+        self._entry(path, stat.S_IFLNK | 0o777, target.encode())
+
+    def chardev(self, path, major, minor):
+        path = path.strip("/")
+        self.mkdir(os.path.dirname(path))
+        self._entry(path, stat.S_IFCHR | 0o600, rdev=(major, minor))
+
+    def tree(self, prefix, root):
+        for d, dirs, files in os.walk(root):
+            dirs.sort()
+            rel = os.path.relpath(d, root)
+            base = prefix if rel == "." else prefix + "/" + rel
+            self.mkdir(base)
+            for f in sorted(files):
+                src = os.path.join(d, f)
+                if os.path.islink(src):
+                    self.symlink(base + "/" + f, os.readlink(src))
+                else:
+                    self.copy(base + "/" + f, src)
+
+    def close(self):
+        self._entry("TRAILER!!!", 0)
+        return self.buf.getvalue()
+
+
+def interp_of(path):
+    out = subprocess.run(["readelf", "-lW", path], capture_output=True, text=True).stdout
+    m = re.search(r"Requesting program interpreter: (\S+)\]", out)
+    return m.group(1) if m else None
+
+
+def needed_of(path):
+    out = subprocess.run(["readelf", "-dW", path], capture_output=True, text=True).stdout
+    return re.findall(r"\(NEEDED\)\s+Shared library: \[(\S+)\]", out)
+
+
+def build_progs(arch, work, build_prefix):
+    """The guest's test programs, built with the target's compiler."""
+    a = ARCHES[arch]
+    if not shutil.which(a["cc"]):
+        raise Skip("no %s (Debian cross compiler)" % a["cc"])
+    out = os.path.join(work, "progs-" + arch)
+    os.makedirs(out, exist_ok=True)
+    for p in GUEST_PROGS:
+        dst = os.path.join(out, p)
+        r = subprocess.run([a["cc"], "-std=gnu11", "-O2", "-pthread", "-rdynamic", "-o", dst,
+                            os.path.join(SRC, "tests", "preload", p + ".c")],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError("cannot build %s for %s: %s" % (p, arch, r.stderr))
+    app = "%s-%s/examples/rt-app" % (build_prefix, arch)
+    if os.path.exists(app):
+        shutil.copy(app, os.path.join(out, "rt-app"))
+    return out
+
+
+def initramfs(sc, kern, bb, tree, progs):
+    a = ARCHES[sc["arch"]]
+    c = Cpio()
+    for d in ("dev", "proc", "sys", "tmp", "run", "root", "etc", "var/lib", "mnt"):
+        c.mkdir(d)
+    c.chardev("dev/console", 5, 1)
+    c.chardev("dev/null", 1, 3)
+    c.copy("bin/busybox", bb)
+    c.file("init", open(os.path.join(HERE, "guest", "init"), "rb").read(), 0o755)
+    c.copy("lib/rtr-common.sh", os.path.join(HERE, "guest", "common.sh"))
+    c.copy("scenario.sh", os.path.join(HERE, "guest", sc["guest"]))
+    c.file("etc/passwd", b"root:x:0:0:root:/root:/bin/sh\n")
+    c.file("etc/group", b"root:x:0:\n")
+    c.copy("boot/config-" + kern["release"], kern["config"])
+    c.tree("opt/rtready", tree)
+    c.tree("opt/progs", progs)
+    # glibc for the dynamic test programs, and for the checker they preload
+    libs, todo = set(), [os.path.join(progs, p) for p in os.listdir(progs)]
+    todo.append(os.path.join(tree, "lib", "rtready", "librtready-check.so"))
+    interps = set()
+    while todo:
+        f = todo.pop()
+        i = interp_of(f)
+        if i:
+            interps.add(i)
+        for n in needed_of(f):
+            if n not in libs:
+                libs.add(n)
+                todo.append(os.path.join(a["libdir"], n))
+    for n in sorted(libs):
+        c.copy("lib/%s/%s" % (a["triplet"], n), os.path.join(a["libdir"], n))
+    for i in sorted(interps):
+        c.copy(i, os.path.join(a["libdir"], os.path.basename(i)))
+    order = []
+    for m in kern["modules"]:
+        name = os.path.basename(m)[:-3]
+        c.copy("modules/%s.ko" % name, m)
+        order.append(name)
+    c.file("modules/order", ("\n".join(order) + "\n").encode() if order else b"")
+    return c.close()
+
+
+# ---------------------------------------------------------------- booting
+
+def boot(sc, kern, initrd, work, logf):
+    a = ARCHES[sc["arch"]]
+    if not shutil.which(a["qemu"]):
+        raise Skip("no %s (Debian qemu-system-x86 / qemu-system-arm)" % a["qemu"])
+    rd = os.path.join(work, sc["name"] + ".cpio.gz")
+    import gzip
+    with gzip.open(rd, "wb", compresslevel=1) as f:
+        f.write(initrd)
+    append = "console=%s loglevel=1 panic=-1 rdinit=/init %s" % (a["console"], sc["cmdline"])
+    cmd = [a["qemu"]] + a["machine"] + [
+        "-smp", str(sc["smp"]), "-m", str(sc["mem"]), "-nographic", "-no-reboot",
+        "-kernel", kern["vmlinuz"], "-initrd", rd, "-append", append,
+        "-serial", "file:" + logf, "-monitor", "none", "-nic", "none"]
+    if sc["disk"]:
+        disk = os.path.join(work, sc["name"] + ".img")
+        with open(disk, "wb") as f:
+            f.truncate(64 << 20)
+        cmd += ["-drive", "if=none,id=d0,format=raw,file=" + disk,
+                "-device", "virtio-blk-pci,drive=d0,num-queues=4"]
+    t0 = time.monotonic()
+    try:
+        subprocess.run(["timeout", "-s", "KILL", str(sc["timeout"])] + cmd,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=open(logf + ".qemu", "w"))
+    except OSError as e:
+        raise Skip("cannot run %s: %s" % (a["qemu"], e))
+    return time.monotonic() - t0
+
+
+def parse(text):
+    """{name: output} of the blocks, {name: (rc, seconds)} of the runs, and markers."""
+    blocks, rcs, marks = {}, {}, []
+    cur, buf = None, []
+    for raw in text.splitlines():
+        line = raw.rstrip("\r")
+        if cur is not None:
+            if line == "@@RTR-END " + cur:
+                blocks[cur] = "\n".join(buf).rstrip("\n")
+                cur, buf = None, []
+            else:
+                buf.append(line)
+            continue
+        if "@@RTR-" in line:  # the firmware's escape sequences may precede the first
+            line = line[line.index("@@RTR-"):]
+        if line.startswith("@@RTR-BEGIN "):
+            cur = line[len("@@RTR-BEGIN "):]
+        elif line.startswith("@@RTR-RC "):
+            f = line.split()
+            rcs[f[1]] = (int(f[2]), float(f[4]) - float(f[3]))
+        elif line.startswith("@@RTR-"):
+            marks.append(line)
+    return blocks, rcs, marks
+
+
+# ---------------------------------------------------------------- judging
+
+class Result:
+    def __init__(self, scenario):
+        self.sc = scenario
+        self.passed = self.failed = self.skipped = 0
+
+    def ok(self, name, cond, detail=""):
+        if cond:
+            self.passed += 1
+            log("  ok    %s %s" % (self.sc, name))
+        else:
+            self.failed += 1
+            log("  FAIL  %s %s%s" % (self.sc, name, (": " + detail) if detail else ""))
+        return cond
+
+    def skip(self, name, why):
+        self.skipped += 1
+        log("  skip  %s %s: %s" % (self.sc, name, why))
+
+
+def load_json(blocks, name):
+    try:
+        return json.loads(blocks.get(name, ""))
+    except ValueError:
+        return None
+
+
+def checks_by_id(doc):
+    return {c["id"]: c for c in (doc or {}).get("checks", [])}
+
+
+def ran(r, rcs, blocks, name, allowed=(0,)):
+    """The command NAME ran in the guest and exited with one of ALLOWED."""
+    if name not in rcs:
+        return r.ok(name + " ran", False, "no exit status (guest stopped before it?)")
+    rc, secs = rcs[name]
+    return r.ok("%s exit %d (%.1fs)" % (name, rc, secs), rc in allowed,
+                "exit %d, expected %s; stderr: %s" % (
+                    rc, allowed, blocks.get(name + ".err", "")[-600:]))
+
+
+def judge_check(r, rcs, blocks, name, rt_cpus, want_pass):
+    ran(r, rcs, blocks, name, (0, 1))
+    doc = load_json(blocks, name + ".out")
+    if not r.ok(name + " JSON", doc is not None, blocks.get(name + ".err", "")[-300:]):
+        return {}
+    if rt_cpus is not None:
+        r.ok("%s finds RT CPUs %s from the command line" % (name, rt_cpus),
+             doc.get("host", {}).get("rt_cpus") == rt_cpus, "host: %s" % doc.get("host"))
+    by = checks_by_id(doc)
+    for cid in want_pass:
+        c = by.get(cid)
+        r.ok("%s %s pass" % (name, cid), c is not None and c["status"] == "pass",
+             "%s: %s" % (c and c["status"], c and c["evidence"]))
+    return by
+
+
+def judge_tune(r, rcs, blocks):
+    for n in ("tune-apply", "tune-revert"):
+        ran(r, rcs, blocks, n)
+    before = tunable_map(blocks.get("tunables-before", ""))
+    applied = tunable_map(blocks.get("tunables-applied", ""))
+    after = tunable_map(blocks.get("tunables-after", ""))
+    r.ok("tune --apply changed something", before and applied and before != applied,
+         "no difference in %d values" % len(before))
+    diff = ["%s: %r -> %r" % (k, before[k], after.get(k)) for k in sorted(before)
+            if k in after and before[k] != after[k]]
+    r.ok("tune --revert restores every value (%d compared)" % len(before), not diff,
+         "; ".join(diff[:12]))
+    moved = [k for k in before if k.startswith("task ") and k in applied
+             and before[k] != applied[k]]
+    r.ok("tune --apply moved tasks (%d)" % len(moved), bool(moved))
+
+
+def tunable_map(text):
+    out = {}
+    for line in text.splitlines():
+        k, sep, v = line.rpartition("=")
+        if sep:
+            out[k] = v
+    return out
+
+
+def judge_pi(r, rcs, blocks, name="pi"):
+    ran(r, rcs, blocks, name)
+    doc = load_json(blocks, name + ".out")
+    r.ok(name + " JSON", doc is not None, blocks.get(name + ".out", "")[:300])
+    return doc
+
+
+def judge_latency(r, rcs, blocks, name, cpus):
+    ran(r, rcs, blocks, name)
+    doc = load_json(blocks, name + ".out")
+    if not r.ok(name + " JSON", doc is not None, blocks.get(name + ".err", "")[-300:]):
+        return
+    th = doc.get("threads", [])
+    r.ok("%s measured %d CPUs, every one with samples" % (name, cpus),
+         len(th) == cpus and all(t.get("samples", 0) > 0 for t in th),
+         "threads: %s" % [(t.get("cpu"), t.get("samples")) for t in th])
+    s = doc.get("summary", {})
+    log("        %s: max %s us over %s samples" % (
+        name, (s.get("max_ns") or 0) // 1000, s.get("samples")))
+
+
+def judge_run_check(r, rcs, blocks):
+    for name, want in (("run-good", set()), ("run-bad", {"app.mutex_no_pi"})):
+        ran(r, rcs, blocks, name)
+        doc = load_json(blocks, name + ".json")
+        if not r.ok(name + " report", doc is not None, blocks.get(name + ".err", "")[-400:]):
+            continue
+        ids = {f["id"] for f in doc.get("findings", [])}
+        attached = doc.get("checker", {}).get("attached")
+        r.ok("%s checker attached, findings %s" % (name, sorted(want) or "none"),
+             attached and ids == want, "attached %s, findings %s" % (attached, sorted(ids)))
+
+
+def save_snapshot(r, blocks, sc, fixtures):
+    b64 = blocks.get(sc + ".snapshot.b64")
+    if not r.ok("snapshot taken", b64 is not None, blocks.get(sc + ".snapshot.err", "")[-300:]):
+        return None
+    data = base64.b64decode(b64)
+    if fixtures:
+        dst = os.path.join(fixtures, "kernel-" + sc)
+        shutil.rmtree(dst, ignore_errors=True)
+        os.makedirs(dst)
+        with tarfile.open(fileobj=io.BytesIO(data)) as t:
+            t.extractall(dst, filter="data") if hasattr(tarfile, "data_filter") else t.extractall(dst)
+        log("        snapshot saved in %s" % dst)
+    return data
+
+
+def judge_x86_rt(r, blocks, rcs, opts):
+    by = judge_check(r, rcs, blocks, "check", "2-3", ["kernel.preempt", "cpu.isolation"])
+    irq = by.get("kernel.threadirqs")
+    r.ok("kernel.threadirqs sees the forced IRQ threads", irq is not None
+         and irq["status"] == "pass", irq and irq["evidence"])
+    judge_tune(r, rcs, blocks)
+    judge_check(r, rcs, blocks, "check-tuned", "2-3", ["kernel.preempt", "cpu.isolation"])
+    before = by
+    after = checks_by_id(load_json(blocks, "check-tuned.out"))
+    fixed = [k for k in before if before[k]["status"] in ("warn", "fail")
+             and after.get(k, {}).get("status") == "pass"]
+    r.ok("check after tune --apply shows fixes (%s)" % ", ".join(fixed), bool(fixed))
+    doc = judge_pi(r, rcs, blocks)
+    judge_latency(r, rcs, blocks, "latency", 4)
+    ran(r, rcs, blocks, "load")
+    ran(r, rcs, blocks, "inspect", (0, 1))
+    insp = load_json(blocks, "inspect.out")
+    r.ok("inspect judged rt-app", insp is not None and "rt-app" in blocks.get("inspect.out", ""),
+         blocks.get("inspect.err", "")[-300:])
+    judge_run_check(r, rcs, blocks)
+    ran(r, rcs, blocks, "verify", (0, 1))
+    r.ok("verify wrote its report", "verify.json" in blocks.get("verify-files", ""),
+         blocks.get("verify-files", ""))
+    save_snapshot(r, blocks, r.sc, opts.fixtures)
+    return doc
+
+
+def judge_arm64_rt(r, blocks, rcs, opts):
+    judge_check(r, rcs, blocks, "check", "2-3", ["kernel.preempt", "cpu.isolation"])
+    judge_tune(r, rcs, blocks)
+    judge_pi(r, rcs, blocks)
+    judge_latency(r, rcs, blocks, "latency", 4)
+    judge_run_check(r, rcs, blocks)
+    save_snapshot(r, blocks, r.sc, opts.fixtures)
+
+
+def judge_armhf_rt(r, blocks, rcs, opts):
+    judge_check(r, rcs, blocks, "check", "2-3", ["kernel.preempt", "cpu.isolation"])
+    judge_pi(r, rcs, blocks)
+    judge_latency(r, rcs, blocks, "latency", 4)
+    judge_run_check(r, rcs, blocks)
+    save_snapshot(r, blocks, r.sc, opts.fixtures)
+
+
+def judge_generic(r, blocks, rcs, opts):
+    by = judge_check(r, rcs, blocks, "check", None, [])
+    c = by.get("kernel.preempt")
+    r.ok("kernel.preempt reads the live mode 'full' from debugfs",
+         c is not None and "full" in c["evidence"], c and c["evidence"])
+    r.ok("debugfs preempt file says full", "(full)" in blocks.get("debugfs-preempt", ""),
+         blocks.get("debugfs-preempt", ""))
+    c = by.get("sched.rt_throttling")
+    r.ok("sched.rt_throttling judges the fair server",
+         c is not None and "fair deadline server" in c["evidence"], c and c["evidence"])
+    save_snapshot(r, blocks, r.sc, opts.fixtures)
+
+
+JUDGES = {"rt-full.sh": judge_x86_rt, "rt-arm64.sh": judge_arm64_rt,
+          "rt-armhf.sh": judge_armhf_rt, "generic.sh": judge_generic}
+
+
+# ---------------------------------------------------------------- main
+
+def tarball_tree(dist, arch, work):
+    tars = sorted(f for f in os.listdir(dist) if f.startswith("rtready-")
+                  and f.endswith("-%s.tar.gz" % arch)) if os.path.isdir(dist) else []
+    if not tars:
+        raise RuntimeError("no %s tarball in %s (make dist)" % (arch, dist))
+    out = os.path.join(work, "tree-" + arch)
+    if not os.path.isdir(out):
+        with tarfile.open(os.path.join(dist, tars[-1])) as t:
+            t.extractall(out)
+    return os.path.join(out, os.listdir(out)[0])
+
+
+def run_scenario(sc, opts, work):
+    r = Result(sc["name"])
+    a = ARCHES[sc["arch"]]
+    t0 = time.monotonic()
+    log("=== %s (%s, %d vCPUs, %s)" % (sc["name"], sc["meta"], sc["smp"],
+                                      sc["cmdline"] or "default command line"))
+    try:
+        pkg = resolve(opts.cache, sc["meta"], a["deb"])
+        kern = kernel_files(opts.cache, fetch_deb(opts.cache, pkg, a["deb"]), sc["modules"])
+        bb = busybox(opts.cache, a["deb"])
+        if not shutil.which(a["qemu"]):
+            raise Skip("no %s" % a["qemu"])
+        tree = tarball_tree(opts.dist, sc["arch"], work)
+        progs = build_progs(sc["arch"], work, opts.build_prefix)
+    except Skip as e:
+        r.skip("scenario", str(e))
+        return r, time.monotonic() - t0
+    initrd = initramfs(sc, kern, bb, tree, progs)
+    logf = os.path.join(opts.keep or work, sc["name"] + ".console.log")
+    secs = boot(sc, kern, initrd, work, logf)
+    text = open(logf, errors="replace").read()
+    blocks, rcs, marks = parse(text)
+    booted = [m for m in marks if m.startswith("@@RTR-BOOTED")]
+    done = [m for m in marks if m.startswith("@@RTR-DONE")]
+    r.ok("booted %s" % kern["release"], bool(booted), "no boot marker; see " + logf)
+    if booted:
+        try:
+            JUDGES[sc["guest"]](r, blocks, rcs, opts)
+        except Exception as e:  # a judge's bug must not hide the other scenarios
+            r.ok("judge", False, "%s: %s" % (type(e).__name__, e))
+    r.ok("guest finished within %ds (%.0fs)" % (sc["timeout"], secs), bool(done),
+         "no end marker; see " + logf)
+    for m in marks:
+        if m.startswith("@@RTR-NOTE"):
+            log("        " + m)
+    return r, time.monotonic() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dist", default=os.path.join(SRC, "dist"))
+    ap.add_argument("--build-prefix", default=os.path.join(SRC, "build-dist"))
+    ap.add_argument("--cache", default=default_cache())
+    ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--fixtures", help="save each guest's snapshot under DIR/kernel-NAME")
+    ap.add_argument("--keep", help="keep console logs in DIR")
+    ap.add_argument("--list", action="store_true")
+    opts = ap.parse_args()
+    if opts.list:
+        for sc in SCENARIOS:
+            print(sc["name"], sc["meta"], sc["cmdline"])
+        return 0
+    os.makedirs(opts.cache, exist_ok=True)
+    if opts.keep:
+        os.makedirs(opts.keep, exist_ok=True)
+    total = Result("all")
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="rtready-kernels.") as work:
+        for sc in SCENARIOS:
+            if opts.only and sc["name"] not in opts.only:
+                continue
+            try:
+                r, secs = run_scenario(sc, opts, work)
+            except RuntimeError as e:
+                r, secs = Result(sc["name"]), 0
+                r.ok("scenario set-up", False, str(e))
+            log("--- %s: %d passed, %d failed, %d skipped in %.0fs" % (
+                sc["name"], r.passed, r.failed, r.skipped, secs))
+            total.passed += r.passed
+            total.failed += r.failed
+            total.skipped += r.skipped
+    log("kernels: %d passed, %d failed, %d skipped (%.0fs)" % (
+        total.passed, total.failed, total.skipped, time.monotonic() - t0))
+    return 1 if total.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
