@@ -53,35 +53,3 @@ int checks_run(const struct check_ctx *ctx, const struct check_filter *flt, stru
 	}
 	return err;
 }
-
-/*
- * What the kernel isolates is what the user meant for realtime work: the
- * sysfs files show what is in effect; the command line stands in on kernels
- * that do not export them (or a snapshot that lacks them).
- */
-int checks_default_rt_cpus(const struct facts *f, struct rtr_cpuset *out, const char **source)
-{
-	const struct cpu_facts *c = &f->cpu;
-	const struct rtr_cpuset *pick = NULL;
-
-	rtr_cpuset_clear(out);
-	*source = NULL;
-	if (!c->isolated_err && !rtr_cpuset_is_empty(&c->isolated)) {
-		pick = &c->isolated;
-		*source = "isolated CPUs";
-	} else if (c->isolated_err && c->isolcpus.given && !c->isolcpus.err &&
-		   !rtr_cpuset_is_empty(&c->isolcpus.cpus)) {
-		pick = &c->isolcpus.cpus;
-		*source = "isolcpus=";
-	} else if (!c->nohz_full_err && !rtr_cpuset_is_empty(&c->nohz_full)) {
-		pick = &c->nohz_full;
-		*source = "nohz_full";
-	} else if (c->nohz_full_err && c->nohz_full_param.given && !c->nohz_full_param.err &&
-		   !rtr_cpuset_is_empty(&c->nohz_full_param.cpus)) {
-		pick = &c->nohz_full_param.cpus;
-		*source = "nohz_full=";
-	}
-	if (!pick)
-		return 0;
-	return rtr_cpuset_copy(out, pick);
-}

@@ -26,11 +26,4 @@ bool checks_selected(const struct check *c, const struct check_filter *flt);
 /* Run every selected check into @r. Return: 0 or -ENOMEM. */
 int checks_run(const struct check_ctx *ctx, const struct check_filter *flt, struct report *r);
 
-/*
- * The RT CPUs when the user named none: the isolated CPUs (sysfs isolated,
- * else isolcpus= / nohz_full= on the command line). *source says which;
- * empty set and NULL when none are declared.
- */
-int checks_default_rt_cpus(const struct facts *f, struct rtr_cpuset *out, const char **source);
-
 #endif

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "core/report.h"
+#include "probe/host.h"
 #include "rtready/cpuset.h"
 
 enum {
@@ -84,6 +86,20 @@ int cli_output_close(struct cli_output *o, bool ok);
 int cli_output_check(const char *path);
 /* True when @out names the same file as the existing input @in. */
 int cli_output_is_input(const char *out, const char *in);
+
+/*
+ * Fill a report's host block from the host facts (@root as given).
+ * Return: 0 or -ENOMEM.
+ */
+int cli_host_info(const struct host_facts *h, const char *root, struct host_info *out)
+	__attribute__((warn_unused_result));
+
+/*
+ * The host block of a command that runs on this machine and has no other use
+ * for the host facts (pi, load, run): probed under "/". Unread facts are left
+ * empty. Return: 0 or -ENOMEM.
+ */
+int cli_host_live(struct host_info *out) __attribute__((warn_unused_result));
 
 /* Colour on a terminal only, never with NO_COLOR set. */
 bool cli_use_color(FILE *fp);

@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_check.h"
 #include "probe/facts.h"
+#include "probe/rtcpus.h"
 #include "render/json.h"
 #include "render/text.h"
 
@@ -216,11 +217,10 @@ static int render(const struct check_opts *o, struct report *r)
 int check_execute(const struct check_opts *o, struct report *r)
 {
 	struct check_filter flt = { o->only, o->n_only, o->skip, o->n_skip };
-	struct rtr_cpuset rt = RTR_CPUSET_INIT;
+	struct rtcpus rt = RTCPUS_INIT;
 	struct check_ctx ctx;
 	struct rootfs fs;
 	struct facts f;
-	const char *source = NULL;
 	int err;
 
 	err = rootfs_open(&fs, o->root);
@@ -234,18 +234,13 @@ int check_execute(const struct check_opts *o, struct report *r)
 		cli_error("check", "cannot gather facts: %s", strerror(-err));
 		return err;
 	}
-	if (o->rt_cpus_given) {
-		err = rtr_cpuset_copy(&rt, &o->rt_cpus);
-		source = "--rt-cpus";
-	} else {
-		err = checks_default_rt_cpus(&f, &rt, &source);
-	}
-	ctx = (struct check_ctx){ &f, &rt, source };
+	err = rtcpus_resolve(&f.cpu, o->rt_cpus_given ? &o->rt_cpus : NULL, &rt);
+	ctx = (struct check_ctx){ &f, &rt.cpus, rtcpus_source_name(rt.source) };
 	err = err ? err : checks_run(&ctx, &flt, r);
-	err = err ? err : fill_host(r, &f, &rt);
+	err = err ? err : fill_host(r, &f, &rt.cpus);
 	if (err)
 		cli_error("check", "%s", strerror(-err));
-	rtr_cpuset_free(&rt);
+	rtcpus_free(&rt);
 	facts_free(&f);
 	return err;
 }

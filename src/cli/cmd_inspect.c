@@ -180,30 +180,19 @@ int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err,
  */
 static int host_facts(const struct inspect_opts *o, struct rtr_cpuset *rt, struct report *r)
 {
-	char list[4096] = "";
-	const char *source;
+	struct host_facts h;
 	struct rootfs fs;
-	struct facts f;
 	int err = rootfs_open(&fs, o->root);
 
 	if (err)
 		return err;
-	memset(&f, 0, sizeof(f));
-	probe_kernel(&fs, &f.kernel);
-	probe_cpu_sets(&fs, &f.cpu);
-	if (o->rt_cpus_given)
-		err = rtr_cpuset_copy(rt, &o->rt_cpus);
-	else
-		err = checks_default_rt_cpus(&f, rt, &source);
-	if (!f.cpu.online_err)
-		rtr_cpuset_format_list(&f.cpu.online, list, sizeof(list));
-	err = err ?: report_set_host(&r->host.cpus_online, list);
-	err = err ?: report_set_host(&r->host.kernel, f.kernel.release_err ? "" : f.kernel.release);
-	rtr_cpuset_format_list(rt, list, sizeof(list));
-	err = err ?: report_set_host(&r->host.rt_cpus, list);
-	err = err ?: report_set_host(&r->host.root, o->root);
-	probe_kernel_free(&f.kernel);
-	probe_cpu_free(&f.cpu);
+	err = probe_host(&fs, o->rt_cpus_given ? &o->rt_cpus : NULL, &h);
+	/* Unread online CPUs leave the list empty; inspect can still judge threads. */
+	if (err == h.cpu.online_err)
+		err = 0;
+	err = err ?: rtr_cpuset_copy(rt, &h.rt.cpus);
+	err = err ?: cli_host_info(&h, o->root, &r->host);
+	probe_host_free(&h);
 	rootfs_close(&fs);
 	return err;
 }

@@ -9,13 +9,13 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_latency.h"
 #include "measure/histfile.h"
 #include "measure/trace.h"
+#include "probe/host.h"
 #include "probe/rootfs.h"
 #include "render/json.h"
 #include "render/latency.h"
@@ -30,7 +30,7 @@ static const char usage_text[] =
 	"sleeps to absolute CLOCK_MONOTONIC deadlines and records each wake-up's lateness.\n"
 	"\n"
 	"  -a, --affinity LIST   measure on these CPUs (default: every online CPU we may\n"
-	"                        use, isolated ones included)\n"
+	"                        use, the RT CPUs of the boot line included)\n"
 	"  -t, --threads [N]     only the first N of those CPUs (without N: all of them)\n"
 	"  -S, --smp             one thread per CPU (the default; for cyclictest habits)\n"
 	"  -p, --priority PRIO   realtime priority 1..98 (default 80; 99 is refused)\n"
@@ -323,12 +323,17 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 	return rc;
 }
 
-/* The CPUs to measure: -a as given (each must be online), else the default set; then -t. */
-static int resolve_cpus(const struct latency_opts *o, struct rtr_cpuset *out, char *online_list,
-			size_t online_len, char *isolated_list, size_t isolated_len)
+/*
+ * The CPUs to measure: -a as given (each must be online), else the default
+ * set (the CPUs we may run on, and the RT CPUs); then -t. @h gets the host
+ * facts of the report, probed once.
+ */
+static int resolve_cpus(const struct latency_opts *o, struct rtr_cpuset *out,
+			struct host_facts *h)
 {
-	struct rtr_cpuset online = RTR_CPUSET_INIT, isolated = RTR_CPUSET_INIT;
 	struct rtr_cpuset allowed = RTR_CPUSET_INIT;
+	const struct rtr_cpuset *online = &h->cpu.online;
+	const char *online_list = h->online_list;
 	struct rootfs fs;
 	int err, cpu = -1;
 
@@ -337,20 +342,15 @@ static int resolve_cpus(const struct latency_opts *o, struct rtr_cpuset *out, ch
 		cli_error("latency", "cannot open /: %s", strerror(-err));
 		return err;
 	}
-	err = rootfs_read_str(&fs, "/sys/devices/system/cpu/online", online_list, online_len);
-	if (!err)
-		err = rtr_cpuset_parse_list(&online, online_list);
+	err = probe_host(&fs, NULL, h);
+	rootfs_close(&fs);
 	if (err) {
 		cli_error("latency", "cannot read the online CPUs: %s", strerror(-err));
 		goto out;
 	}
-	/* Absent on old kernels: then nothing is isolated. */
-	if (rootfs_read_str(&fs, "/sys/devices/system/cpu/isolated", isolated_list, isolated_len) ||
-	    rtr_cpuset_parse_list(&isolated, isolated_list))
-		isolated_list[0] = '\0';
 	if (o->cpus_given) {
 		while ((cpu = rtr_cpuset_next(&o->cfg.cpus, cpu)) >= 0) {
-			if (!rtr_cpuset_test(&online, cpu)) {
+			if (!rtr_cpuset_test(online, cpu)) {
 				cli_error("latency", "--affinity: CPU %d is not online (online: %s)",
 					  cpu, online_list);
 				err = -EINVAL;
@@ -361,7 +361,7 @@ static int resolve_cpus(const struct latency_opts *o, struct rtr_cpuset *out, ch
 	} else {
 		err = rtr_cpuset_get_affinity(&allowed);
 		if (!err)
-			err = latency_default_cpus(&online, &isolated, &allowed, out);
+			err = latency_default_cpus(online, &h->rt.cpus, &allowed, out);
 		if (err) {
 			cli_error("latency", "no CPU to measure on: %s", strerror(-err));
 			goto out;
@@ -383,9 +383,6 @@ static int resolve_cpus(const struct latency_opts *o, struct rtr_cpuset *out, ch
 				rtr_cpuset_unset(out, cpu);
 	}
 out:
-	rootfs_close(&fs);
-	rtr_cpuset_free(&online);
-	rtr_cpuset_free(&isolated);
 	rtr_cpuset_free(&allowed);
 	return err;
 }
@@ -561,19 +558,6 @@ static int stop_load(const struct latency_opts *o, struct load *load, struct lat
 	return err;
 }
 
-static int fill_host(struct host_info *h, const char *online, const char *isolated)
-{
-	struct utsname u;
-	int err = 0;
-
-	memset(h, 0, sizeof(*h));
-	err = report_set_host(&h->kernel, uname(&u) == 0 ? u.release : "");
-	err = err ?: report_set_host(&h->cpus_online, online);
-	err = err ?: report_set_host(&h->rt_cpus, isolated);
-	err = err ?: report_set_host(&h->root, "/");
-	return err;
-}
-
 static void host_free(struct host_info *h)
 {
 	free(h->kernel);
@@ -584,8 +568,8 @@ static void host_free(struct host_info *h)
 
 static int run_latency(struct latency_opts *o)
 {
-	char online[4096] = "", isolated[4096] = "";
 	struct latency_result res;
+	struct host_facts hf;
 	struct host_info host;
 	struct cli_output out = { 0 };
 	struct load *load = NULL;
@@ -594,10 +578,11 @@ static int run_latency(struct latency_opts *o)
 
 	memset(&res, 0, sizeof(res));
 	memset(&host, 0, sizeof(host));
-	err = resolve_cpus(o, &o->cfg.cpus, online, sizeof(online), isolated, sizeof(isolated));
+	memset(&hf, 0, sizeof(hf));
+	err = resolve_cpus(o, &o->cfg.cpus, &hf);
 	if (err)
 		goto out;
-	if (fill_host(&host, online, isolated)) {
+	if (cli_host_info(&hf, "/", &host)) {
 		cli_error("latency", "out of memory");
 		goto out;
 	}
@@ -613,7 +598,7 @@ static int run_latency(struct latency_opts *o)
 		goto out;
 	}
 	/* Before the run: the load's supervisor must not inherit the blocked signals. */
-	if (o->has_load && start_load(o, online, &load))
+	if (o->has_load && start_load(o, hf.online_list, &load))
 		goto out;
 	err = measure(o, &res, &out);
 	load_failed = load && stop_load(o, load, &res);
@@ -638,6 +623,7 @@ out:
 	load_free(load);
 	latency_result_free(&res);
 	host_free(&host);
+	probe_host_free(&hf);
 	return rc;
 }
 

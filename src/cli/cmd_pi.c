@@ -258,7 +258,7 @@ int cmd_pi(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	report_init(&r, "pi");
-	rc = report_set_host(&r.host.root, "/") ?: pi_report_add(&r, &res);
+	rc = cli_host_live(&r.host) ?: pi_report_add(&r, &res);
 	if (rc)
 		cli_error("pi", "%s", strerror(-rc));
 	else

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_tune.h"
 #include "render/json.h"
+#include "probe/host.h"
 #include "tune/apply.h"
 #include "tune/boot.h"
 #include "tune/journal.h"
@@ -256,24 +256,30 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 	return rc;
 }
 
-/* The CPUs of a run: RT (given or isolated), online, and the rest. */
+/* The CPUs of a run: RT (given or resolved from the boot isolation), online, and the rest. */
 struct cpus {
-	struct rtr_cpuset online, isolated, rt, nonrt;
-	char rt_list[256], nonrt_list[256], online_list[256];
+	struct host_facts h;	/* the kernel release, the CPU sets, the RT CPUs */
+	struct rtr_cpuset online, rt, nonrt;
+	char rt_list[4096], nonrt_list[4096], online_list[4096];
 };
 
 static void cpus_free(struct cpus *c)
 {
+	probe_host_free(&c->h);
 	rtr_cpuset_free(&c->online);
-	rtr_cpuset_free(&c->isolated);
 	rtr_cpuset_free(&c->rt);
 	rtr_cpuset_free(&c->nonrt);
 }
 
-/* Decide the RT CPUs and check them. Return: 0, or -1 after printing why. */
-static int resolve_cpus(const struct rootfs *fs, const struct tune_opts *o, struct cpus *c)
+/*
+ * Decide the RT CPUs (the same resolution as check: --rt-cpus, else the
+ * isolated, isolcpus= or nohz_full CPUs) and check them. Return: 0, or -1
+ * after printing why.
+ */
+static int resolve_cpus(const struct tune_opts *o, struct cpus *c)
 {
-	int err = plan_read_cpus(fs, &c->online, &c->isolated);
+	int err = c->h.cpu.online_err;
+	const char *src = rtcpus_source_name(c->h.rt.source);
 
 	if (err) {
 		cli_error("tune",
@@ -281,16 +287,14 @@ static int resolve_cpus(const struct rootfs *fs, const struct tune_opts *o, stru
 			  strerror(-err));
 		return -1;
 	}
-	if (o->rt_cpus_given)
-		err = rtr_cpuset_copy(&c->rt, &o->rt_cpus);
-	else if (!rtr_cpuset_is_empty(&c->isolated))
-		err = rtr_cpuset_copy(&c->rt, &c->isolated);
-	else {
+	if (!src) {
 		cli_error("tune", "--rt-cpus LIST is needed: no isolated CPUs are declared "
 				  "(isolcpus= or nohz_full= on the kernel command line)");
 		return -1;
 	}
-	err = err ? err : rtr_cpuset_copy(&c->nonrt, &c->online);
+	err = rtr_cpuset_copy(&c->online, &c->h.cpu.online);
+	err = err ?: rtr_cpuset_copy(&c->rt, &c->h.rt.cpus);
+	err = err ?: rtr_cpuset_copy(&c->nonrt, &c->online);
 	if (err) {
 		cli_error("tune", "out of memory");
 		return -1;
@@ -353,13 +357,14 @@ static void text_notes(FILE *out, const struct tune_plan *p)
 			p->notes[i].text);
 }
 
-static json_t *json_base(const char *mode, const struct cpus *c, const char *root)
+/* The envelope; the kernel is the root's, the CPU lists only where a mode resolved them. */
+static json_t *json_base(const char *mode, const char *release, const struct cpus *c,
+			 const char *root)
 {
 	struct host_info h = {0};
-	struct utsname u;
 	json_t *o;
 
-	h.kernel = uname(&u) == 0 ? u.release : "";
+	h.kernel = (char *)release;
 	h.cpus_online = c ? (char *)c->online_list : "";
 	h.rt_cpus = c ? (char *)c->rt_list : "";
 	h.root = (char *)root;
@@ -454,7 +459,7 @@ static int mode_plan(const struct tune_opts *o, const struct rootfs *fs, const s
 	if (run_plan(o, fs, c, &p))
 		return EXIT_USAGE;
 	if (o->format == FORMAT_JSON) {
-		json_t *j = json_base("plan", c, o->root);
+		json_t *j = json_base("plan", c->h.release, c, o->root);
 
 		if (j) {
 			json_object_set_new(j, "changes", json_changes(&p, fs, false));
@@ -573,7 +578,8 @@ static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const 
 	if (run_plan(o, fs, c, &j.plan))
 		goto out;
 	snprintf(j.boot_id, sizeof(j.boot_id), "%s", boot);
-	snprintf(j.rt_cpus, sizeof(j.rt_cpus), "%s", c->rt_list);
+	/* A list longer than the journal keeps is cut: it is only shown by --status. */
+	snprintf(j.rt_cpus, sizeof(j.rt_cpus), "%.*s", (int)sizeof(j.rt_cpus) - 1, c->rt_list);
 	j.created_s = (int64_t)time(NULL);
 	err = apply_run(fs, dirfd, &j, &res);
 	if (err) {
@@ -585,7 +591,7 @@ static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const 
 	}
 	rc = res.failed ? EXIT_FINDINGS : EXIT_OK;
 	if (o->format == FORMAT_JSON) {
-		json_t *jo = json_base("apply", c, o->root);
+		json_t *jo = json_base("apply", c->h.release, c, o->root);
 
 		if (jo) {
 			json_object_set_new(jo, "changes", json_changes(&j.plan, fs, false));
@@ -611,7 +617,7 @@ out:
 }
 
 /* "Nothing to revert" in the chosen format. Return: the exit code. */
-static int nothing_to_revert(const struct tune_opts *o, const char *why)
+static int nothing_to_revert(const struct tune_opts *o, const char *release, const char *why)
 {
 	json_t *jo;
 
@@ -619,7 +625,7 @@ static int nothing_to_revert(const struct tune_opts *o, const char *why)
 		printf("Nothing to revert: %s.\n", why);
 		return EXIT_OK;
 	}
-	jo = json_base("revert", NULL, o->root);
+	jo = json_base("revert", release, NULL, o->root);
 	if (jo) {
 		json_object_set_new(jo, "nothing_to_revert", json_text(why));
 		json_object_set_new(jo, "changes", json_array());
@@ -628,7 +634,7 @@ static int nothing_to_revert(const struct tune_opts *o, const char *why)
 	return json_finish(jo) ? EXIT_USAGE : EXIT_OK;
 }
 
-static int mode_revert(const struct tune_opts *o, const struct rootfs *fs)
+static int mode_revert(const struct tune_opts *o, const struct rootfs *fs, const char *release)
 {
 	struct apply_result res = {0};
 	struct journal j = {0};
@@ -637,14 +643,14 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs)
 
 	dirfd = open_state(o, false);
 	if (dirfd == -2)
-		return nothing_to_revert(o, "no journal (no apply was made)");
+		return nothing_to_revert(o, release, "no journal (no apply was made)");
 	if (dirfd < 0)
 		return EXIT_USAGE;
 	err = load_journal(o, dirfd, &j);
 	if (err < 0)
 		goto out;
 	if (err > 0) {
-		rc = nothing_to_revert(o, "no journal (no apply was made)");
+		rc = nothing_to_revert(o, release, "no journal (no apply was made)");
 		goto out;
 	}
 	when(j.created_s, t, sizeof(t));
@@ -662,7 +668,7 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs)
 		goto out;
 	}
 	if (journal_live_count(&j) == 0) {
-		rc = nothing_to_revert(o, j.state == JOURNAL_REVERTED
+		rc = nothing_to_revert(o, release, j.state == JOURNAL_REVERTED
 					      ? "the last apply was already reverted"
 					      : "no change of the last apply is in effect");
 		goto out;
@@ -676,7 +682,7 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs)
 	}
 	rc = res.failed ? EXIT_FINDINGS : EXIT_OK;
 	if (o->format == FORMAT_JSON) {
-		json_t *jo = json_base("revert", NULL, o->root);
+		json_t *jo = json_base("revert", release, NULL, o->root);
 
 		if (jo) {
 			json_object_set_new(jo, "changes", json_changes(&j.plan, fs, false));
@@ -698,7 +704,7 @@ out:
 	return rc;
 }
 
-static int mode_status(const struct tune_opts *o, const struct rootfs *fs)
+static int mode_status(const struct tune_opts *o, const struct rootfs *fs, const char *release)
 {
 	struct journal j = {0};
 	char boot[64] = "", t[64];
@@ -716,7 +722,7 @@ static int mode_status(const struct tune_opts *o, const struct rootfs *fs)
 		goto out;
 	if (err > 0) {
 		if (o->format == FORMAT_JSON) {
-			json_t *jo = json_base("status", NULL, o->root);
+			json_t *jo = json_base("status", release, NULL, o->root);
 
 			if (jo)
 				json_object_set_new(jo, "journal", json_null());
@@ -733,7 +739,7 @@ static int mode_status(const struct tune_opts *o, const struct rootfs *fs)
 	when(j.created_s, t, sizeof(t));
 	rc = EXIT_OK;
 	if (o->format == FORMAT_JSON) {
-		json_t *jo = json_base("status", NULL, o->root);
+		json_t *jo = json_base("status", release, NULL, o->root);
 
 		if (jo) {
 			json_object_set_new(jo, "journal",
@@ -799,7 +805,7 @@ static int mode_emit_boot(const struct tune_opts *o, const struct cpus *c)
 	}
 	rc = EXIT_OK;
 	if (o->format == FORMAT_JSON) {
-		json_t *jo = json_base("emit-boot", c, o->root);
+		json_t *jo = json_base("emit-boot", c->h.release, c, o->root);
 
 		if (jo) {
 			json_object_set_new(jo, "cmdline", json_text(strbuf_str(&cmd)));
@@ -844,11 +850,15 @@ int cmd_tune(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	rc = EXIT_USAGE; /* unless a mode runs */
+	if (probe_host(&fs, o.rt_cpus_given ? &o.rt_cpus : NULL, &c.h) == -ENOMEM) {
+		cli_error("tune", "out of memory");
+		goto out;
+	}
 	if (o.mode == TUNE_MODE_REVERT) {
-		rc = mode_revert(&o, &fs);
+		rc = mode_revert(&o, &fs, c.h.release);
 	} else if (o.mode == TUNE_MODE_STATUS) {
-		rc = mode_status(&o, &fs);
-	} else if (resolve_cpus(&fs, &o, &c) == 0) {
+		rc = mode_status(&o, &fs, c.h.release);
+	} else if (resolve_cpus(&o, &c) == 0) {
 		if (o.mode == TUNE_MODE_APPLY)
 			rc = mode_apply(&o, &fs, &c);
 		else if (o.mode == TUNE_MODE_EMIT_BOOT)
@@ -856,6 +866,7 @@ int cmd_tune(int argc, char **argv)
 		else
 			rc = mode_plan(&o, &fs, &c);
 	}
+out:
 	cpus_free(&c);
 	rootfs_close(&fs);
 	tune_opts_free(&o);

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +27,7 @@
 #include "measure/latency_load.h"
 #include "measure/load.h"
 #include "measure/trace.h"
+#include "probe/host.h"
 #include "probe/rootfs.h"
 #include "render/json.h"
 #include "render/latency.h"
@@ -269,6 +269,7 @@ struct verify_run {
 	bool interrupted;
 	bool failed_run;		/* a measurement or the load failed: exit 2 */
 	char error[512];		/* the first failure, also written into verify.json */
+	struct host_facts host;		/* kernel, CPU sets, RT CPUs: probed once */
 };
 
 /* Report a failure of the run on stderr and keep the first one for the artefacts. */
@@ -346,9 +347,8 @@ static int run_pi(const struct verify_opts *o, struct verify_run *v)
 
 static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 {
-	struct rtr_cpuset online = RTR_CPUSET_INIT, isolated = RTR_CPUSET_INIT;
+	const struct rtr_cpuset *online = &v->host.cpu.online;
 	struct rtr_cpuset allowed = RTR_CPUSET_INIT;
-	char isolated_list[4096] = "";
 	struct rootfs fs;
 	int err, cpu = -1;
 
@@ -357,20 +357,17 @@ static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 		cli_error("verify", "cannot open /: %s", strerror(-err));
 		return err;
 	}
-	err = rootfs_read_str(&fs, "/sys/devices/system/cpu/online", v->online, sizeof(v->online));
-	err = err ?: rtr_cpuset_parse_list(&online, v->online);
+	/* The host facts once, with the RT CPUs resolved as check resolves them. */
+	err = probe_host(&fs, o->rt_cpus_given ? &o->rt_cpus : NULL, &v->host);
+	rootfs_close(&fs);
 	if (err) {
 		cli_error("verify", "cannot read the online CPUs: %s", strerror(-err));
-		goto out;
+		return err;
 	}
-	/* Absent on old kernels: then nothing is isolated. */
-	if (rootfs_read_str(&fs, "/sys/devices/system/cpu/isolated", isolated_list,
-			    sizeof(isolated_list)) ||
-	    rtr_cpuset_parse_list(&isolated, isolated_list))
-		rtr_cpuset_clear(&isolated);
+	snprintf(v->online, sizeof(v->online), "%s", v->host.online_list);
 	/* The load's CPUs too: a bad one must fail before the first phase, not after two. */
 	while (o->load_cpus_given && (cpu = rtr_cpuset_next(&o->load_cpus, cpu)) >= 0) {
-		if (!rtr_cpuset_test(&online, cpu)) {
+		if (!rtr_cpuset_test(online, cpu)) {
 			cli_error("verify", "--load-cpus: CPU %d is not online (online: %s)", cpu,
 				  v->online);
 			err = -EINVAL;
@@ -380,7 +377,7 @@ static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 	cpu = -1;
 	if (o->rt_cpus_given) {
 		while ((cpu = rtr_cpuset_next(&o->rt_cpus, cpu)) >= 0) {
-			if (!rtr_cpuset_test(&online, cpu)) {
+			if (!rtr_cpuset_test(online, cpu)) {
 				cli_error("verify", "--rt-cpus: CPU %d is not online (online: %s)", cpu,
 					  v->online);
 				err = -EINVAL;
@@ -390,14 +387,11 @@ static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 		err = rtr_cpuset_copy(&v->cpus, &o->rt_cpus);
 	} else {
 		err = rtr_cpuset_get_affinity(&allowed);
-		err = err ?: latency_default_cpus(&online, &isolated, &allowed, &v->cpus);
+		err = err ?: latency_default_cpus(online, &v->host.rt.cpus, &allowed, &v->cpus);
 		if (err)
 			cli_error("verify", "no CPU to measure on: %s", strerror(-err));
 	}
 out:
-	rootfs_close(&fs);
-	rtr_cpuset_free(&online);
-	rtr_cpuset_free(&isolated);
 	rtr_cpuset_free(&allowed);
 	return err;
 }
@@ -706,18 +700,10 @@ out:
 	return rc;
 }
 
-static int host_fill(struct host_info *h, const struct report *check, const char *online)
+static int host_fill(struct host_info *h, const struct verify_run *v)
 {
-	struct utsname u;
-	int err;
-
 	memset(h, 0, sizeof(*h));
-	err = report_set_host(&h->kernel, check->host.kernel && check->host.kernel[0] ?
-				  check->host.kernel : (uname(&u) == 0 ? u.release : ""));
-	err = err ?: report_set_host(&h->cpus_online, online);
-	err = err ?: report_set_host(&h->rt_cpus, check->host.rt_cpus);
-	err = err ?: report_set_host(&h->root, "/");
-	return err;
+	return cli_host_info(&v->host, "/", h);
 }
 
 static void host_free(struct host_info *h)
@@ -760,7 +746,7 @@ static int run_verify(const struct verify_opts *o)
 		snprintf(done, sizeof(done), "%u fail, %u warn, %u pass", s.fail, s.warn, s.pass);
 		progress_end(&pr, done);
 	}
-	if (host_fill(&host, &v.check, v.online)) {
+	if (host_fill(&host, &v)) {
 		cli_error("verify", "out of memory");
 		goto out;
 	}
@@ -785,6 +771,7 @@ out:
 	for (int p = 0; p < PHASE_COUNT; p++)
 		latency_result_free(&v.lat[p]);
 	rtr_cpuset_free(&v.cpus);
+	probe_host_free(&v.host);
 	host_free(&host);
 	return rc;
 }

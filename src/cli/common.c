@@ -368,6 +368,31 @@ int cli_output_close(struct cli_output *o, bool ok)
 	return err;
 }
 
+int cli_host_info(const struct host_facts *h, const char *root, struct host_info *out)
+{
+	int err = report_set_host(&out->kernel, h->release);
+
+	err = err ?: report_set_host(&out->cpus_online, h->online_list);
+	err = err ?: report_set_host(&out->rt_cpus, h->rt_list);
+	return err ?: report_set_host(&out->root, root);
+}
+
+int cli_host_live(struct host_info *out)
+{
+	struct host_facts h;
+	struct rootfs fs;
+	int err = rootfs_open(&fs, "/");
+
+	if (err)
+		return report_set_host(&out->root, "/");
+	err = probe_host(&fs, NULL, &h);
+	/* What could not be read stays empty; only memory failures stop. */
+	err = err == -ENOMEM ? err : cli_host_info(&h, "/", out);
+	probe_host_free(&h);
+	rootfs_close(&fs);
+	return err;
+}
+
 bool cli_use_color(FILE *fp)
 {
 	const char *nc = getenv("NO_COLOR");

@@ -122,25 +122,6 @@ int tune_change_set_note(struct tune_change *c, const char *fmt, ...)
 	return 0;
 }
 
-int plan_read_cpus(const struct rootfs *fs, struct rtr_cpuset *online, struct rtr_cpuset *isolated)
-{
-	char buf[TUNE_VALUE_MAX];
-	int err;
-
-	err = rootfs_read_str(fs, "/sys/devices/system/cpu/online", buf, sizeof(buf));
-	if (err)
-		return err;
-	err = rtr_cpuset_parse_list(online, buf);
-	if (err)
-		return err;
-	rtr_cpuset_clear(isolated);
-	/* Absent on old kernels, empty when nothing is isolated. */
-	if (rootfs_read_str(fs, "/sys/devices/system/cpu/isolated", buf, sizeof(buf)) == 0 &&
-	    rtr_cpuset_parse_list(isolated, buf) != 0)
-		rtr_cpuset_clear(isolated);
-	return 0;
-}
-
 int plan_read_value(const struct rootfs *fs, const struct tunable *t, const char *path, char *out,
 		    size_t len)
 {

@@ -31,13 +31,6 @@ struct tune_settings {
 	size_t n_only_pids;
 };
 
-/*
- * The online CPUs (/sys/devices/system/cpu/online) and the isolated ones
- * (/sys/devices/system/cpu/isolated; empty when absent).
- * Return: 0 or -errno when the online list cannot be read or parsed.
- */
-int plan_read_cpus(const struct rootfs *fs, struct rtr_cpuset *online, struct rtr_cpuset *isolated)
-    __attribute__((warn_unused_result));
 
 /*
  * Read a file a tunable covers and give the value stored in the journal

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "checks/run.h"
+#include "probe/rtcpus.h"
 
 static void set(struct rtr_cpuset *s, const char *list)
 {
@@ -310,35 +311,49 @@ static void test_workqueue_governor_idle_timer(void **state)
 
 static void test_default_rt_cpus(void **state)
 {
-	struct rtr_cpuset rt = RTR_CPUSET_INIT;
-	const char *src;
+	struct rtcpus rt = RTCPUS_INIT;
+	struct rtr_cpuset given = RTR_CPUSET_INIT;
 	struct facts f;
 	char buf[64];
 
 	(void)state;
 	tuned(&f);
-	assert_int_equal(checks_default_rt_cpus(&f, &rt, &src), 0);
-	rtr_cpuset_format_list(&rt, buf, sizeof(buf));
+	assert_int_equal(rtcpus_resolve(&f.cpu, NULL, &rt), 0);
+	rtr_cpuset_format_list(&rt.cpus, buf, sizeof(buf));
 	assert_string_equal(buf, "2-3,6-7");
-	assert_string_equal(src, "isolated CPUs");
+	assert_string_equal(rtcpus_source_name(rt.source), "isolated CPUs");
+	/* --rt-cpus wins over everything. */
+	set(&given, "1");
+	assert_int_equal(rtcpus_resolve(&f.cpu, &given, &rt), 0);
+	rtr_cpuset_format_list(&rt.cpus, buf, sizeof(buf));
+	assert_string_equal(buf, "1");
+	assert_string_equal(rtcpus_source_name(rt.source), "--rt-cpus");
+	rtr_cpuset_free(&given);
 	/* No sysfs file: the command line stands in. */
 	f.cpu.isolated_err = -ENOENT;
 	set(&f.cpu.isolcpus.cpus, "3");
-	assert_int_equal(checks_default_rt_cpus(&f, &rt, &src), 0);
-	rtr_cpuset_format_list(&rt, buf, sizeof(buf));
+	assert_int_equal(rtcpus_resolve(&f.cpu, NULL, &rt), 0);
+	rtr_cpuset_format_list(&rt.cpus, buf, sizeof(buf));
 	assert_string_equal(buf, "3");
-	assert_string_equal(src, "isolcpus=");
+	assert_string_equal(rtcpus_source_name(rt.source), "isolcpus=");
 	/* Nothing isolated, nohz_full only. */
 	f.cpu.isolcpus.given = false;
 	set(&f.cpu.nohz_full, "5");
-	assert_int_equal(checks_default_rt_cpus(&f, &rt, &src), 0);
-	assert_string_equal(src, "nohz_full");
+	assert_int_equal(rtcpus_resolve(&f.cpu, NULL, &rt), 0);
+	assert_string_equal(rtcpus_source_name(rt.source), "nohz_full");
+	/* An isolated file that exists but is empty (only nohz_full= booted). */
+	f.cpu.isolated_err = 0;
+	rtr_cpuset_clear(&f.cpu.isolated);
+	assert_int_equal(rtcpus_resolve(&f.cpu, NULL, &rt), 0);
+	rtr_cpuset_format_list(&rt.cpus, buf, sizeof(buf));
+	assert_string_equal(buf, "5");
+	assert_string_equal(rtcpus_source_name(rt.source), "nohz_full");
 	/* Nothing at all. */
 	rtr_cpuset_clear(&f.cpu.nohz_full);
-	assert_int_equal(checks_default_rt_cpus(&f, &rt, &src), 0);
-	assert_null(src);
-	assert_true(rtr_cpuset_is_empty(&rt));
-	rtr_cpuset_free(&rt);
+	assert_int_equal(rtcpus_resolve(&f.cpu, NULL, &rt), 0);
+	assert_null(rtcpus_source_name(rt.source));
+	assert_true(rtr_cpuset_is_empty(&rt.cpus));
+	rtcpus_free(&rt);
 	release(&f);
 }
 

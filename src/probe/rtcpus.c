@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/* The one resolution of the RT CPU set; see rtcpus.h. */
+#include <errno.h>
+#include <stddef.h>
+
+#include "probe/rtcpus.h"
+
+/*
+ * What the kernel isolates is what the user meant for realtime work. The
+ * order: isolated (domain isolation in effect), isolcpus= (asked for, where
+ * the file is missing), nohz_full (tick isolation in effect), nohz_full=.
+ * A kernel booted with only nohz_full= has an empty isolated file, and its
+ * RT CPUs are the nohz_full ones.
+ */
+int rtcpus_resolve(const struct cpu_facts *c, const struct rtr_cpuset *given, struct rtcpus *out)
+{
+	const struct rtr_cpuset *pick = NULL;
+
+	rtr_cpuset_clear(&out->cpus);
+	out->source = RTCPUS_NONE;
+	if (given) {
+		pick = given;
+		out->source = RTCPUS_GIVEN;
+	} else if (!c->isolated_err && !rtr_cpuset_is_empty(&c->isolated)) {
+		pick = &c->isolated;
+		out->source = RTCPUS_ISOLATED;
+	} else if (c->isolated_err && c->isolcpus.given && !c->isolcpus.err &&
+		   !rtr_cpuset_is_empty(&c->isolcpus.cpus)) {
+		pick = &c->isolcpus.cpus;
+		out->source = RTCPUS_ISOLCPUS;
+	} else if (!c->nohz_full_err && !rtr_cpuset_is_empty(&c->nohz_full)) {
+		pick = &c->nohz_full;
+		out->source = RTCPUS_NOHZ_FULL;
+	} else if (c->nohz_full_err && c->nohz_full_param.given && !c->nohz_full_param.err &&
+		   !rtr_cpuset_is_empty(&c->nohz_full_param.cpus)) {
+		pick = &c->nohz_full_param.cpus;
+		out->source = RTCPUS_NOHZ_FULL_PARAM;
+	}
+	return pick ? rtr_cpuset_copy(&out->cpus, pick) : 0;
+}
+
+const char *rtcpus_source_name(enum rtcpus_source s)
+{
+	switch (s) {
+	case RTCPUS_GIVEN:
+		return "--rt-cpus";
+	case RTCPUS_ISOLATED:
+		return "isolated CPUs";
+	case RTCPUS_ISOLCPUS:
+		return "isolcpus=";
+	case RTCPUS_NOHZ_FULL:
+		return "nohz_full";
+	case RTCPUS_NOHZ_FULL_PARAM:
+		return "nohz_full=";
+	case RTCPUS_NONE:
+		break;
+	}
+	return NULL;
+}
+
+void rtcpus_free(struct rtcpus *r)
+{
+	rtr_cpuset_free(&r->cpus);
+	r->source = RTCPUS_NONE;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Which CPUs are meant for realtime work, decided once for every command.
+ * The user's --rt-cpus wins; else what the kernel isolates (the sysfs files
+ * show what is in effect), else the command line that asked for it (on
+ * kernels or snapshots without those files). check, tune, latency, verify
+ * and inspect all take the RT CPUs from here, so they cannot disagree.
+ */
+#ifndef RTR_PROBE_RTCPUS_H
+#define RTR_PROBE_RTCPUS_H
+
+#include "probe/cpu.h"
+#include "rtready/cpuset.h"
+
+enum rtcpus_source {
+	RTCPUS_NONE,		/* nothing declared: the set is empty */
+	RTCPUS_GIVEN,		/* --rt-cpus */
+	RTCPUS_ISOLATED,	/* /sys/devices/system/cpu/isolated */
+	RTCPUS_ISOLCPUS,	/* isolcpus= on the command line */
+	RTCPUS_NOHZ_FULL,	/* /sys/devices/system/cpu/nohz_full */
+	RTCPUS_NOHZ_FULL_PARAM,	/* nohz_full= on the command line */
+};
+
+struct rtcpus {
+	struct rtr_cpuset cpus;	/* empty when none is declared */
+	enum rtcpus_source source;
+};
+
+#define RTCPUS_INIT { RTR_CPUSET_INIT, RTCPUS_NONE }
+
+/*
+ * Decide the RT CPUs from the CPU facts, or take @given (NULL: not given).
+ * Return: 0 or -ENOMEM.
+ */
+int rtcpus_resolve(const struct cpu_facts *c, const struct rtr_cpuset *given, struct rtcpus *out)
+	__attribute__((warn_unused_result));
+
+/* "--rt-cpus", "isolated CPUs", "isolcpus=", "nohz_full", "nohz_full=", or NULL for none. */
+const char *rtcpus_source_name(enum rtcpus_source s);
+
+void rtcpus_free(struct rtcpus *r);
+
+#endif
