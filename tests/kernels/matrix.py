@@ -24,6 +24,7 @@ The last line says "kernels: N passed, N failed, N skipped".
 """
 import argparse
 import base64
+import gzip
 import io
 import json
 import lzma
@@ -77,6 +78,9 @@ SCENARIOS = [
     {"name": "armhf-rt", "arch": "armhf", "meta": "linux-image-rt-armmp",
      "smp": 4, "mem": 1024, "cmdline": RT_CMDLINE, "modules": [], "disk": False,
      "guest": "rt-armhf.sh", "timeout": 300},
+    {"name": "x86_64-rt-powercut", "arch": "x86_64", "meta": "linux-image-6.12-rt-amd64",
+     "smp": 4, "mem": 768, "cmdline": RT_CMDLINE, "modules": ["virtio_blk", "crc32c_generic", "ext4"],
+     "disk": True, "fs": "ext4", "guest": ["powercut-1.sh", "powercut-2.sh"], "timeout": 200},
     {"name": "x86_64-generic-full", "arch": "x86_64", "meta": "linux-image-6.12-amd64",
      "smp": 2, "mem": 768, "cmdline": "preempt=full", "modules": [], "disk": False,
      "guest": "generic.sh", "timeout": 200},
@@ -328,7 +332,7 @@ def build_progs(arch, work, build_prefix):
     return out
 
 
-def initramfs(sc, kern, bb, tree, progs):
+def initramfs(sc, kern, bb, tree, progs, script):
     a = ARCHES[sc["arch"]]
     c = Cpio()
     for d in ("dev", "proc", "sys", "tmp", "run", "root", "etc", "var/lib", "mnt"):
@@ -338,7 +342,7 @@ def initramfs(sc, kern, bb, tree, progs):
     c.copy("bin/busybox", bb)
     c.file("init", open(os.path.join(HERE, "guest", "init"), "rb").read(), 0o755)
     c.copy("lib/rtr-common.sh", os.path.join(HERE, "guest", "common.sh"))
-    c.copy("scenario.sh", os.path.join(HERE, "guest", sc["guest"]))
+    c.copy("scenario.sh", os.path.join(HERE, "guest", script))
     c.file("etc/passwd", b"root:x:0:0:root:/root:/bin/sh\n")
     c.file("etc/group", b"root:x:0:\n")
     c.copy("boot/config-" + kern["release"], kern["config"])
@@ -372,12 +376,11 @@ def initramfs(sc, kern, bb, tree, progs):
 
 # ---------------------------------------------------------------- booting
 
-def boot(sc, kern, initrd, work, logf):
+def boot(sc, kern, initrd, work, logf, disk=None, cut=False):
+    """Boot once; with CUT, SIGKILL QEMU (a power cut) as soon as the guest
+    prints @@RTR-CUT. Return the seconds it ran."""
     a = ARCHES[sc["arch"]]
-    if not shutil.which(a["qemu"]):
-        raise Skip("no %s (Debian qemu-system-x86 / qemu-system-arm)" % a["qemu"])
     rd = os.path.join(work, sc["name"] + ".cpio.gz")
-    import gzip
     with gzip.open(rd, "wb", compresslevel=1) as f:
         f.write(initrd)
     append = "console=%s loglevel=1 panic=-1 rdinit=/init %s" % (a["console"], sc["cmdline"])
@@ -385,28 +388,69 @@ def boot(sc, kern, initrd, work, logf):
         "-smp", str(sc["smp"]), "-m", str(sc["mem"]), "-nographic", "-no-reboot",
         "-kernel", kern["vmlinuz"], "-initrd", rd, "-append", append,
         "-serial", "file:" + logf, "-monitor", "none", "-nic", "none"]
-    if sc["disk"]:
-        disk = os.path.join(work, sc["name"] + ".img")
-        with open(disk, "wb") as f:
-            f.truncate(64 << 20)
+    if disk:
         cmd += ["-drive", "if=none,id=d0,format=raw,file=" + disk,
                 "-device", "virtio-blk-pci,drive=d0,num-queues=4"]
+    if os.path.exists(logf):
+        os.unlink(logf)  # a log of an earlier run must not be read as this one
     t0 = time.monotonic()
     try:
-        subprocess.run(["timeout", "-s", "KILL", str(sc["timeout"])] + cmd,
-                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=open(logf + ".qemu", "w"))
+        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=open(logf + ".qemu", "w"))
     except OSError as e:
         raise Skip("cannot run %s: %s" % (a["qemu"], e))
+    try:
+        while p.poll() is None:
+            if time.monotonic() - t0 > sc["timeout"]:
+                log("        %s: timeout after %ds, QEMU killed" % (sc["name"], sc["timeout"]))
+                break
+            if cut and os.path.exists(logf) and b"@@RTR-CUT" in open(logf, "rb").read():
+                break
+            time.sleep(0.05)
+    finally:
+        if p.poll() is None:
+            p.kill()  # SIGKILL: for a cut, nothing is flushed or synced after this
+        p.wait()
     return time.monotonic() - t0
+
+
+def make_disk(sc, work):
+    """A fresh raw disk: ext4 when mkfs.ext4 is at hand (the guest mounts it), else blank."""
+    disk = os.path.join(work, sc["name"] + ".img")
+    with open(disk, "wb") as f:
+        f.truncate(64 << 20)
+    mkfs = shutil.which("mkfs.ext4") or shutil.which("mkfs.ext4", path="/usr/sbin:/sbin")
+    if sc.get("fs") and mkfs:
+        subprocess.run([mkfs, "-q", "-F", disk], check=True, capture_output=True)
+    elif sc.get("fs"):
+        raise Skip("no mkfs.ext4 (e2fsprogs) for the disk")
+    return disk
+
+
+KMSG = re.compile(r"\[ *\d+\.\d{6}\] .*$")
 
 
 def parse(text):
     """{name: output} of the blocks, {name: (rc, seconds)} of the runs, and markers."""
     blocks, rcs, marks = {}, {}, []
     cur, buf = None, []
-    for raw in text.splitlines():
-        line = raw.rstrip("\r")
+    lines = [raw.rstrip("\r") for raw in text.splitlines()]
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        # A kernel message at an emergency level (e.g. "[ 59.4] Disabling
+        # IRQ #4" of a busy serial port) reaches the console whatever the
+        # loglevel, in the middle of a line: cut it out and join the two
+        # halves of the line it split.
+        m = KMSG.search(line)
+        if m:
+            line = line[:m.start()]
+            if not line:
+                continue
+            if i < len(lines):
+                line += lines[i]
+                i += 1
         if cur is not None:
             if line == "@@RTR-END " + cur:
                 blocks[cur] = "\n".join(buf).rstrip("\n")
@@ -615,7 +659,56 @@ def judge_generic(r, blocks, rcs, opts):
     save_snapshot(r, blocks, r.sc, opts.fixtures)
 
 
-JUDGES = {"rt-full.sh": judge_x86_rt, "rt-arm64.sh": judge_arm64_rt,
+def judge_powercut(r, blocks, rcs, opts):
+    try:
+        at_cut = json.loads(blocks.get("b1-journal-at-cut", ""))
+    except ValueError:
+        at_cut = None
+    if not r.ok("the journal was on disk before the cut", at_cut is not None,
+                blocks.get("b1-journal-at-cut", "")[:300]):
+        return
+    if at_cut.get("state") == "applying":
+        r.ok("the cut came in the middle of --apply (journal state 'applying')", True)
+    else:
+        r.skip("cut in the middle of --apply", "apply had finished (state %s)" %
+               at_cut.get("state"))
+    r.ok("a file written before the cut survives", "written before the cut" in
+         blocks.get("b2-persist", ""), blocks.get("b2-persist", ""))
+    ls = blocks.get("b2-state-dir", "")
+    r.ok("the journal is on the disk after the cut", " tune.journal" in ls, ls)
+    if "tune.journal.tmp" in ls:
+        log("        note: a tune.journal.tmp was left by the cut (the journal itself is whole)")
+    ran(r, rcs, blocks, "b2-status")
+    st = load_json(blocks, "b2-status.out") or {}
+    j = st.get("journal") or {}
+    r.ok("tune --status reads the whole journal: an earlier boot, state %s" % j.get("state"),
+         j.get("this_boot") is False and j.get("state") in ("applying", "applied"),
+         blocks.get("b2-status.out", "")[:400])
+    before = tunable_map(blocks.get("b1-tunables-before", ""))
+    boot = tunable_map(blocks.get("b2-tunables-boot", ""))
+    sysvals = lambda m: {k: v for k, v in m.items() if not k.startswith("task ")}
+    diff = ["%s: %r -> %r" % (k, v, sysvals(boot).get(k)) for k, v in sysvals(before).items()
+            if k in boot and boot[k] != v]
+    r.ok("the reboot reset every runtime value (%d compared)" % len(sysvals(before)), not diff,
+         "; ".join(diff[:10]))
+    rc = rcs.get("b2-revert", (None, 0))[0]
+    msg = blocks.get("b2-revert.err", "") + blocks.get("b2-revert.out", "")
+    after = tunable_map(blocks.get("b2-tunables-after-revert", ""))
+    changed = ["%s: %r -> %r" % (k, boot[k], after[k]) for k in boot
+               if k in after and boot[k] != after[k]]
+    r.ok("tune --revert after the reboot changes nothing (exit %s)" % rc, not changed,
+         "; ".join(changed[:10]))
+    r.ok("tune --revert says the journal is from an earlier boot", "earlier boot" in msg, msg)
+    ran(r, rcs, blocks, "b2-apply")
+    ran(r, rcs, blocks, "b2-revert-new")
+    final = tunable_map(blocks.get("b2-tunables-final", ""))
+    diff = ["%s: %r -> %r" % (k, boot[k], final[k]) for k in boot
+            if k in final and boot[k] != final[k]]
+    r.ok("a new apply and revert restore every value (%d compared)" % len(boot), not diff,
+         "; ".join(diff[:10]))
+
+
+JUDGES = {"powercut-1.sh": judge_powercut, "rt-full.sh": judge_x86_rt, "rt-arm64.sh": judge_arm64_rt,
           "rt-armhf.sh": judge_armhf_rt, "generic.sh": judge_generic}
 
 
@@ -650,21 +743,36 @@ def run_scenario(sc, opts, work):
     except Skip as e:
         r.skip("scenario", str(e))
         return r, time.monotonic() - t0
-    initrd = initramfs(sc, kern, bb, tree, progs)
-    logf = os.path.join(opts.keep or work, sc["name"] + ".console.log")
-    secs = boot(sc, kern, initrd, work, logf)
-    text = open(logf, errors="replace").read()
-    blocks, rcs, marks = parse(text)
-    booted = [m for m in marks if m.startswith("@@RTR-BOOTED")]
-    done = [m for m in marks if m.startswith("@@RTR-DONE")]
-    r.ok("booted %s" % kern["release"], bool(booted), "no boot marker; see " + logf)
-    if booted:
+    scripts = sc["guest"] if isinstance(sc["guest"], list) else [sc["guest"]]
+    try:
+        disk = make_disk(sc, work) if sc["disk"] else None
+    except Skip as e:
+        r.skip("scenario", str(e))
+        return r, time.monotonic() - t0
+    blocks, rcs, marks, secs = {}, {}, [], 0.0
+    for n, script in enumerate(scripts):
+        cut = n + 1 < len(scripts)  # every boot but the last ends in a power cut
+        initrd = initramfs(sc, kern, bb, tree, progs, script)
+        logf = os.path.join(opts.keep or work, "%s%s.console.log" % (
+            sc["name"], "-boot%d" % (n + 1) if len(scripts) > 1 else ""))
+        t = boot(sc, kern, initrd, work, logf, disk, cut)
+        secs += t
+        b, rc, mk = parse(open(logf, errors="replace").read())
+        blocks.update(b)
+        rcs.update(rc)
+        marks += mk
+        what = "boot %d (%s)" % (n + 1, script) if len(scripts) > 1 else "booted"
+        r.ok("%s %s" % (what, kern["release"]), any(m.startswith("@@RTR-BOOTED") for m in mk),
+             "no boot marker; see " + logf)
+        end = "@@RTR-CUT" if cut else "@@RTR-DONE"
+        r.ok("%s reached %s (%.0fs)" % (what, end[6:].lower(), t),
+             any(m.startswith(end) for m in mk), "no %s marker within %ds; see %s" % (
+                 end, sc["timeout"], logf))
+    if any(m.startswith("@@RTR-BOOTED") for m in marks):
         try:
-            JUDGES[sc["guest"]](r, blocks, rcs, opts)
+            JUDGES[scripts[0]](r, blocks, rcs, opts)
         except Exception as e:  # a judge's bug must not hide the other scenarios
             r.ok("judge", False, "%s: %s" % (type(e).__name__, e))
-    r.ok("guest finished within %ds (%.0fs)" % (sc["timeout"], secs), bool(done),
-         "no end marker; see " + logf)
     for m in marks:
         if m.startswith("@@RTR-NOTE"):
             log("        " + m)
