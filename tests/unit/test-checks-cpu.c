@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "checks-helper.h"
 #include "checks/run.h"
 #include "probe/rtcpus.h"
 
@@ -84,30 +85,15 @@ static void release(struct facts *f)
 	free(f->tasks.tasks);
 }
 
-struct result {
-	enum rtr_status status;
-	char evidence[4096];
-	char fix[4096];
-};
-
+/*
+ * Through the shared harness: it aborts on an unknown id and on a check that
+ * leaves no evidence, so a check that does nothing cannot pass a skip assertion.
+ */
 static struct result run(const struct facts *f, const char *rt, const char *id)
 {
-	struct rtr_cpuset set_rt = RTR_CPUSET_INIT;
-	struct check_ctx ctx = { f, &set_rt, rt ? "--rt-cpus" : NULL };
-	struct check_out out = { RTR_SKIP, STRBUF_INIT, STRBUF_INIT };
 	struct result r;
 
-	if (rt)
-		set(&set_rt, rt);
-	for (size_t i = 0; i < checks_count(); i++)
-		if (strcmp(checks_at(i)->id, id) == 0)
-			checks_at(i)->fn(&ctx, &out);
-	r.status = out.status;
-	snprintf(r.evidence, sizeof(r.evidence), "%s", strbuf_str(&out.evidence));
-	snprintf(r.fix, sizeof(r.fix), "%s", strbuf_str(&out.fix));
-	strbuf_free(&out.evidence);
-	strbuf_free(&out.fix);
-	rtr_cpuset_free(&set_rt);
+	run_check(f, rt ? rt : "", id, &r);
 	return r;
 }
 
