@@ -100,7 +100,7 @@ struct summary report_summary(const struct report *r)
 	return s;
 }
 
-static int severity(enum rtr_status s)
+int report_status_rank(enum rtr_status s)
 {
 	switch (s) {
 	case RTR_FAIL: return 0;
@@ -115,7 +115,7 @@ static int severity(enum rtr_status s)
 static int cmp_finding(const void *a, const void *b)
 {
 	const struct finding *x = a, *y = b;
-	int d = severity(x->status) - severity(y->status);
+	int d = report_status_rank(x->status) - report_status_rank(y->status);
 
 	if (d)
 		return d;

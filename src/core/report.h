@@ -59,6 +59,9 @@ int report_set_host(char **field, const char *value) __attribute__((warn_unused_
 
 struct summary report_summary(const struct report *r);
 
+/* How bad a status is, for ordering: fail 0, warn 1, skip 2, info 3, pass 4. */
+int report_status_rank(enum rtr_status s);
+
 /* Stable order for output: by status severity (fail, warn, skip, info, pass), then area. */
 void report_sort(struct report *r);
 

@@ -478,8 +478,8 @@ static int build_rows(const struct result **rs, size_t n, struct row **rows_out,
 					nr++;
 				}
 				rows[r].cells[e[h].res] = e[h].c;
-				if (result_status_rank(e[h].c->status) < rows[r].rank)
-					rows[r].rank = result_status_rank(e[h].c->status);
+				if (report_status_rank(e[h].c->status) < rows[r].rank)
+					rows[r].rank = report_status_rank(e[h].c->status);
 				h++;
 			}
 			g = h;

@@ -51,7 +51,7 @@ static void checks(FILE *out, const struct result *r, bool color)
 		for (size_t i = 0; i < r->n_checks; i++) {
 			const struct result_check *c = &r->checks[i];
 
-			if (result_status_rank(c->status) != rank)
+			if (report_status_rank(c->status) != rank)
 				continue;
 			fprintf(out, "  %s%-4s%s %-24s ", color_of(c->status, color),
 				rtr_status_name(c->status), reset, c->id);

@@ -62,18 +62,6 @@ void text_wrap(FILE *out, const char *indent, const char *text, int width)
 	}
 }
 
-static int rank(enum rtr_status s)
-{
-	switch (s) {
-	case RTR_FAIL: return 0;
-	case RTR_WARN: return 1;
-	case RTR_SKIP: return 2;
-	case RTR_INFO: return 3;
-	case RTR_PASS: return 4;
-	}
-	return 5;
-}
-
 static bool shown(const struct finding *f, const struct text_style *st)
 {
 	return st->verbose || f->status != RTR_PASS;
@@ -121,15 +109,16 @@ int text_write_findings(FILE *out, const struct report *r, const struct text_sty
 			worst_of_area = 5;
 			for (size_t i = 0; i < r->n_findings; i++)
 				if (strcmp(r->findings[i].area, areas[a]) == 0 &&
-				    rank(r->findings[i].status) < worst_of_area)
-					worst_of_area = rank(r->findings[i].status);
+				    report_status_rank(r->findings[i].status) < worst_of_area)
+					worst_of_area = report_status_rank(r->findings[i].status);
 			if (worst_of_area != level)
 				continue;
 			for (int s = 0; s <= 4; s++) {
 				for (size_t i = 0; i < r->n_findings; i++) {
 					const struct finding *f = &r->findings[i];
 
-					if (strcmp(f->area, areas[a]) != 0 || rank(f->status) != s)
+					if (strcmp(f->area, areas[a]) != 0 ||
+					    report_status_rank(f->status) != s)
 						continue;
 					if (!shown(f, st)) {
 						hidden++;

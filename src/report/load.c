@@ -28,18 +28,6 @@ const char *result_phase_name(enum result_phase p)
 	return p == PHASE_LOAD ? "load" : "idle";
 }
 
-int result_status_rank(enum rtr_status s)
-{
-	switch (s) {
-	case RTR_FAIL: return 0;
-	case RTR_WARN: return 1;
-	case RTR_SKIP: return 2;
-	case RTR_INFO: return 3;
-	case RTR_PASS: return 4;
-	}
-	return 5;
-}
-
 static int status_parse(const char *s, enum rtr_status *out)
 {
 	static const enum rtr_status all[] = { RTR_PASS, RTR_WARN, RTR_FAIL, RTR_INFO, RTR_SKIP };

@@ -139,9 +139,6 @@ int result_merge(struct result *dst, struct result *src) __attribute__((warn_unu
 /* Count the checks of @r by status. */
 struct summary result_check_summary(const struct result *r);
 
-/* Worst status first: fail, warn, skip, info, pass (for ordering). */
-int result_status_rank(enum rtr_status s);
-
 /*
  * Decide the verdict of @r into @v (replacing what was there): a failed
  * check fails; with @max_latency_us > 0, every measured CPU of every phase
