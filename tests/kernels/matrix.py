@@ -594,8 +594,12 @@ def save_snapshot(r, blocks, sc, fixtures):
     data = base64.b64decode(b64)
     if fixtures:
         dst = os.path.join(fixtures, "kernel-" + sc)
-        shutil.rmtree(dst, ignore_errors=True)
-        os.makedirs(dst)
+        # a new capture replaces the tree, not the notes kept beside it
+        for old in (os.listdir(dst) if os.path.isdir(dst) else []):
+            if old not in ("README.md", "expected.json"):
+                p = os.path.join(dst, old)
+                shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.unlink(p)
+        os.makedirs(dst, exist_ok=True)
         with tarfile.open(fileobj=io.BytesIO(data)) as t:
             t.extractall(dst, filter="data") if hasattr(tarfile, "data_filter") else t.extractall(dst)
         log("        snapshot saved in %s" % dst)
