@@ -11,6 +11,14 @@
  * waits for SIGCHLD, SIGTERM, SIGINT and SIGHUP with sigtimedwait() on a
  * blocked mask: no signal handler runs in it at all.
  *
+ * Nothing may depend on the supervisor winning the CPU from a machine full
+ * of its own hogs, and yet it must: so it runs at a lower nice value than
+ * its workers when it may; the parts it starts wait at a gate until all
+ * are forked (start-up costs a fork each, not a turn of the run queue
+ * each); every task stops by itself at the deadline (a SIGKILL timer of
+ * its own) and dies with its parent (PR_SET_PDEATHSIG); and the number of
+ * tasks is bounded per CPU (load_config_check()).
+ *
  * The caller learns that the supervisor is gone from a pipe: the supervisor
  * holds the only write end, so the read end reports EOF when it exits, in
  * whatever way it exits.
@@ -39,6 +47,8 @@
 #define STOP_TIMEOUT_NS (20LL * 1000000000)
 /* How long the supervisor waits for killed tasks to be reaped. */
 #define REAP_TIMEOUT_NS (10LL * 1000000000)
+/* Longest start-up: forking the parts (each waits at the gate) takes milliseconds. */
+#define START_TIMEOUT_NS (5LL * 1000000000)
 
 struct load {
 	struct load_config cfg;
@@ -70,20 +80,55 @@ void load_fail(struct load_shared *sh, int err, const char *fmt, ...)
 	atomic_store(&sh->error, err < 0 ? err : -EIO);
 }
 
-int load_child_bind(pid_t parent)
+/*
+ * SIGKILL at the deadline, from the kernel: the task ends on time even if
+ * no other task of the load gets the CPU to stop it. Posix timers are not
+ * inherited by fork(), so every task arms its own. Return: 0 or -errno.
+ */
+static int arm_deadline(const struct load_shared *sh)
 {
-	/* A load task must never outlive the task that started it. */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+	struct sigevent sev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGKILL };
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+	timer_t timer;
+
+	if (!sh->deadline_ns)
+		return 0;
+	if (load_now_ns() >= sh->deadline_ns)
+		return -ETIME;
+	its.it_value.tv_sec = sh->deadline_ns / 1000000000;
+	its.it_value.tv_nsec = sh->deadline_ns % 1000000000;
+	if (timer_create(CLOCK_MONOTONIC, &sev, &timer) < 0)
 		return -errno;
-	return getppid() == parent ? 0 : -ESRCH;
+	if (timer_settime(timer, TIMER_ABSTIME, &its, NULL) < 0)
+		return -errno;
+	return 0;
 }
 
-int load_child_init(pid_t parent)
+int load_child_bind(const struct load_shared *sh, pid_t parent)
+{
+	int err;
+
+	/* A load task must never outlive the task that started it... */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		return -errno;
+	/* ...which may have died before prctl(): we were reparented then. */
+	if (getppid() != parent)
+		return -ESRCH;
+	/*
+	 * ...nor its deadline. Only a deadline already past is fatal here: a
+	 * timer refused (RLIMIT_SIGPENDING) leaves the supervisor and the
+	 * parent-death signal to stop us.
+	 */
+	err = arm_deadline(sh);
+	return err == -ETIME ? err : 0;
+}
+
+int load_child_init(const struct load_shared *sh, pid_t parent)
 {
 	struct sigaction sa = { .sa_handler = SIG_DFL };
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE, SIGUSR1, SIGUSR2 };
 	sigset_t none;
-	int err = load_child_bind(parent);
+	int err = load_child_bind(sh, parent);
 
 	if (err)
 		return err;
@@ -92,6 +137,10 @@ int load_child_init(pid_t parent)
 		sigaction(sigs[i], &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* Up from the supervisor's value: always allowed. */
+	if (getpriority(PRIO_PROCESS, 0) != sh->worker_nice &&
+	    setpriority(PRIO_PROCESS, 0, sh->worker_nice) < 0)
+		return -errno;
 	return 0;
 }
 
@@ -116,6 +165,55 @@ void load_config_free(struct load_config *c)
 uint64_t load_messages_per_run(const struct load_config *c)
 {
 	return (uint64_t)c->groups * c->fds * c->fds * c->loops;
+}
+
+unsigned int load_cpu_count(const struct load_config *c)
+{
+	struct rtr_cpuset allowed = RTR_CPUSET_INIT;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = online > 0 ? (size_t)online : 1;
+
+	if (rtr_cpuset_get_affinity(&allowed) == 0) {
+		if (!rtr_cpuset_is_empty(&c->cpus))
+			rtr_cpuset_and(&allowed, &c->cpus);
+		n = rtr_cpuset_count(&allowed);
+	} else if (!rtr_cpuset_is_empty(&c->cpus) && rtr_cpuset_count(&c->cpus) < n) {
+		n = rtr_cpuset_count(&c->cpus);
+	}
+	rtr_cpuset_free(&allowed);
+	if (n > LOAD_MAX_CPU_HOGS)
+		n = LOAD_MAX_CPU_HOGS;
+	return n ? (unsigned int)n : 1;
+}
+
+/* The per-CPU bounds of load.h, on the CPUs of the load. */
+static int check_task_counts(const struct load_config *c, char *err, size_t errlen)
+{
+	unsigned int ncpus = load_cpu_count(c);
+	uint64_t hogs_max = (uint64_t)LOAD_CPU_HOGS_PER_CPU * ncpus;
+	uint64_t msg_max = (uint64_t)LOAD_MSG_TASKS_PER_CPU * ncpus;
+	uint64_t msg = (uint64_t)c->groups * c->fds * 2;
+
+	if (msg_max < (uint64_t)LOAD_DEFAULT_GROUPS * LOAD_DEFAULT_FDS * 2)
+		msg_max = (uint64_t)LOAD_DEFAULT_GROUPS * LOAD_DEFAULT_FDS * 2;
+
+	if (c->cpu_hogs > hogs_max) {
+		snprintf(err, errlen,
+			 "%u CPU hogs is more than %llu (%u per CPU, %u CPU%s for the load): more "
+			 "add no load, only minutes to start and stop them",
+			 c->cpu_hogs, (unsigned long long)hogs_max, LOAD_CPU_HOGS_PER_CPU, ncpus,
+			 ncpus == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	if (c->groups && msg > msg_max) {
+		snprintf(err, errlen,
+			 "%u groups of %u+%u messaging tasks is more than %llu tasks (%u per CPU, "
+			 "%u CPU%s for the load): more add no load, only minutes to start and "
+			 "stop them", c->groups, c->fds, c->fds, (unsigned long long)msg_max,
+			 LOAD_MSG_TASKS_PER_CPU, ncpus, ncpus == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int load_config_check(const struct load_config *c, char *err, size_t errlen)
@@ -167,7 +265,7 @@ int load_config_check(const struct load_config *c, char *err, size_t errlen)
 		snprintf(err, errlen, "no load selected");
 		return -EINVAL;
 	}
-	return 0;
+	return check_task_counts(c, err, errlen);
 }
 
 /* ---- the supervisor ------------------------------------------------------ */
@@ -198,6 +296,8 @@ struct supervisor {
 	const struct load_config *c;
 	struct load_shared *sh;
 	int status_fd;		/* write end, closed in every task we fork */
+	int gate[2];		/* start gate: parts wait for EOF on gate[0]; -1 once open */
+	pid_t parent;		/* the caller */
 	struct kid *kids;
 	size_t n_kids;
 	struct load_cgroup cg;
@@ -227,7 +327,30 @@ static void close_inherited_fds(int keep)
 			close(fd);
 }
 
-/* SCHED_OTHER, nice and CPUs for the supervisor; every load task inherits them. */
+/*
+ * Put the supervisor below its workers' nice value, as far as it may: -20
+ * with CAP_SYS_NICE, else down to what RLIMIT_NICE allows (20 - limit).
+ * Best effort: without either it shares their value, and the bounds on the
+ * task count keep its turns short.
+ */
+static void supervisor_nice(int worker_nice)
+{
+	struct rlimit rl;
+	int floor = -20;
+
+	if (worker_nice <= floor || setpriority(PRIO_PROCESS, 0, floor) == 0)
+		return;
+	if (getrlimit(RLIMIT_NICE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 40)
+		return;
+	floor = 20 - (int)rl.rlim_cur;
+	if (floor < worker_nice)
+		(void)setpriority(PRIO_PROCESS, 0, floor);
+}
+
+/*
+ * SCHED_OTHER, nice and CPUs for the supervisor; every load task inherits
+ * them, and its nice value from load_shared.worker_nice.
+ */
 static int set_sched(const struct load_config *c, struct load_shared *sh)
 {
 	struct sched_param sp = { .sched_priority = 0 };
@@ -241,12 +364,18 @@ static int set_sched(const struct load_config *c, struct load_shared *sh)
 		load_fail(sh, -err, "cannot switch the load to SCHED_OTHER: %s", strerror(err));
 		return -err;
 	}
+	/* Tried first on ourselves: a refusal is the user's error, said as such. */
 	if (c->nice && setpriority(PRIO_PROCESS, 0, c->nice) < 0) {
 		err = -errno;
 		load_fail(sh, err, "cannot set nice %d: %s%s", c->nice, strerror(-err),
 			  err == -EACCES || err == -EPERM ? " (needs CAP_SYS_NICE)" : "");
 		return err;
 	}
+	errno = 0;
+	sh->worker_nice = getpriority(PRIO_PROCESS, 0);
+	if (errno)
+		sh->worker_nice = c->nice;
+	supervisor_nice(sh->worker_nice);
 	if (rtr_cpuset_is_empty(&c->cpus))
 		return 0;
 	err = rtr_cpuset_to_sched(&c->cpus, &set, &size);
@@ -285,6 +414,25 @@ static int part_main(struct supervisor *sv, enum part part)
 	return -EINVAL;
 }
 
+/*
+ * In a part just forked: wait until the supervisor has forked them all
+ * and closes its end of the gate (EOF), so that running hogs do not slow
+ * the forks that follow. Return: 0, or -ESRCH when the supervisor died.
+ */
+static int wait_gate(struct supervisor *sv, pid_t supervisor)
+{
+	char b;
+
+	if (sv->gate[0] < 0)
+		return 0;
+	close(sv->gate[1]);
+	while (read(sv->gate[0], &b, 1) < 0 && errno == EINTR)
+		;
+	close(sv->gate[0]);
+	/* EOF also comes when the supervisor dies: do not start then. */
+	return getppid() == supervisor ? 0 : -ESRCH;
+}
+
 /* Fork one part in its own process group. Return: 0 or -errno. */
 static int spawn(struct supervisor *sv, enum part part)
 {
@@ -306,7 +454,7 @@ static int spawn(struct supervisor *sv, enum part part)
 		close(sv->status_fd);
 		setpgid(0, 0);
 		prctl(PR_SET_NAME, part_comms[part]);
-		if (load_child_init(self))
+		if (load_child_init(sv->sh, self) || wait_gate(sv, self))
 			_exit(1);
 		_exit(part_main(sv, part) ? 1 : 0);
 	}
@@ -355,6 +503,11 @@ static void run_ended(struct supervisor *sv, int status)
 		sv->stop = true;
 }
 
+static bool past_deadline(const struct supervisor *sv)
+{
+	return sv->sh->deadline_ns && load_now_ns() >= sv->sh->deadline_ns;
+}
+
 static void reap(struct supervisor *sv)
 {
 	int status;
@@ -367,7 +520,15 @@ static void reap(struct supervisor *sv)
 			if (sv->kids[i].pid != pid)
 				continue;
 			forget(sv, i);
-			if (part == PART_RUN) {
+			if (past_deadline(sv)) {
+				/*
+				 * Its own timer ended it (or we are about to): the load
+				 * is over. A run that completed still counts.
+				 */
+				sv->stop = true;
+				if (part == PART_RUN && WIFEXITED(status) && !WEXITSTATUS(status))
+					run_ended(sv, status);
+			} else if (part == PART_RUN) {
 				run_ended(sv, status);
 			} else if (!sv->stop) {
 				/* These run until killed: any other end is a failure. */
@@ -384,6 +545,34 @@ static void reap(struct supervisor *sv)
 	}
 }
 
+/*
+ * Whether start-up must end early: a stop signal is pending (the caller
+ * stopped us, or died), the caller is gone, the deadline has passed, or
+ * start-up takes too long (a machine so busy that the bounds did not help).
+ */
+static bool start_interrupted(struct supervisor *sv, size_t started)
+{
+	static const int stop_sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	sigset_t pending;
+	int64_t now = load_now_ns();
+
+	/* Left pending: wait_loop() takes them. A SIGCHLD is for reap(), later. */
+	if (sigpending(&pending) == 0)
+		for (size_t i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
+			if (sigismember(&pending, stop_sigs[i]) == 1)
+				return true;
+	if (getppid() != sv->parent || past_deadline(sv))
+		return true;
+	if (now - sv->sh->start_ns > START_TIMEOUT_NS) {
+		load_fail(sv->sh, -ETIMEDOUT, "the load did not start within %lld s (%zu tasks "
+			  "started): the machine is too busy", START_TIMEOUT_NS / 1000000000,
+			  started);
+		return true;
+	}
+	return false;
+}
+
+/* Fork every part, each waiting at the gate, then open the gate. */
 static void start_parts(struct supervisor *sv)
 {
 	const struct load_config *c = sv->c;
@@ -398,19 +587,29 @@ static void start_parts(struct supervisor *sv)
 			return;
 		}
 	}
+	if (pipe2(sv->gate, O_CLOEXEC) < 0) {
+		rc = -errno;
+		load_fail(sv->sh, rc, "cannot make the start gate: %s", strerror(-rc));
+		sv->stop = true;
+		return;
+	}
 	for (unsigned int i = 0; !sv->stop && i < c->cpu_hogs; i++)
-		sv->stop = spawn(sv, PART_CPU) != 0;
+		sv->stop = start_interrupted(sv, sv->n_kids) || spawn(sv, PART_CPU) != 0;
 	if (!sv->stop && c->memory_bytes)
 		sv->stop = spawn(sv, PART_MEMORY) != 0;
 	if (!sv->stop && c->oom)
 		sv->stop = spawn(sv, PART_OOM) != 0;
 	if (!sv->stop && c->groups)
 		sv->stop = spawn(sv, PART_RUN) != 0;
+	/* Open the gate (on a stop too: the parts are killed, not left waiting). */
+	close(sv->gate[1]);
+	close(sv->gate[0]);
+	sv->gate[0] = sv->gate[1] = -1;
 }
 
 static void wait_loop(struct supervisor *sv, const sigset_t *set)
 {
-	int64_t deadline = sv->c->duration_ns > 0 ? sv->sh->start_ns + sv->c->duration_ns : 0;
+	int64_t deadline = sv->sh->deadline_ns;
 
 	while (!sv->stop) {
 		struct timespec ts, *tsp = NULL;
@@ -474,7 +673,8 @@ static void shutdown_parts(struct supervisor *sv, const sigset_t *set)
 static void __attribute__((noreturn))
 supervisor_main(const struct load_config *c, struct load_shared *sh, pid_t parent, int status_fd)
 {
-	struct supervisor sv = { .c = c, .sh = sh, .status_fd = status_fd };
+	struct supervisor sv = { .c = c, .sh = sh, .status_fd = status_fd, .gate = { -1, -1 },
+				 .parent = parent };
 	size_t max_kids = (size_t)c->cpu_hogs + 4;
 	sigset_t set;
 
@@ -545,6 +745,8 @@ int load_start(const struct load_config *c, struct load **out)
 		goto fail;
 	}
 	l->sh->start_ns = load_now_ns();
+	if (c->duration_ns > 0)
+		l->sh->deadline_ns = l->sh->start_ns + c->duration_ns;
 	l->pid = fork();
 	if (l->pid < 0) {
 		rc = -errno;

@@ -9,10 +9,14 @@
  * load_start() forks one supervisor process and returns at once; all the
  * load lives below that process, at SCHED_OTHER (with the requested nice
  * value and CPUs) whatever the caller's policy, so a realtime caller never
- * lends its priority to the load. Figures are kept in a shared mapping that
- * load_stats() reads at any time. load_stop() ends everything: every task
- * reaped, the OOM cgroup removed. If the caller dies, the supervisor is told
- * by PR_SET_PDEATHSIG and cleans up the same way.
+ * lends its priority to the load. The supervisor runs at a lower nice
+ * value than its workers when it may (nice -20 with CAP_SYS_NICE), so that
+ * a CPU full of hogs cannot keep it from stopping them. Figures are kept in
+ * a shared mapping that load_stats() reads at any time. load_stop() ends
+ * everything: every task reaped, the OOM cgroup removed. If the caller
+ * dies, the supervisor is told by PR_SET_PDEATHSIG and cleans up the same
+ * way; every task dies with its parent, and at the deadline by a timer of
+ * its own, whatever happens to the supervisor.
  *
  * Call load_start() from a thread that lives as long as the load (the
  * parent-death signal follows the thread that forked). Nothing here touches
@@ -40,6 +44,17 @@
 #define LOAD_MAX_FDS 256
 #define LOAD_MAX_DATASIZE (1u << 20)
 #define LOAD_MAX_CPU_HOGS 4096
+
+/*
+ * Bounds per CPU of the load (its --cpus, else the CPUs rtready may run
+ * on). Past them more tasks add nothing a realtime thread would feel (it
+ * preempts them all the same), but every task has to be scheduled once
+ * to start and once to die, so start-up and stopping stretch from
+ * milliseconds to minutes. Messaging gets hackbench's default run (10
+ * groups of 20 + 20 tasks) per CPU, and that run on any machine.
+ */
+#define LOAD_CPU_HOGS_PER_CPU 32
+#define LOAD_MSG_TASKS_PER_CPU 400
 
 struct load_config {
 	/* Messaging load; off when groups is 0. */
@@ -94,7 +109,14 @@ void load_config_free(struct load_config *c);
 uint64_t load_messages_per_run(const struct load_config *c);
 
 /*
- * Validate @c. Return: 0, or -EINVAL with a one-line reason in @err.
+ * The CPUs the load of @c runs on: those of @c->cpus that the caller may
+ * use, else all the caller may use (at least 1).
+ */
+unsigned int load_cpu_count(const struct load_config *c);
+
+/*
+ * Validate @c, the task counts against load_cpu_count() included.
+ * Return: 0, or -EINVAL with a one-line reason in @err.
  */
 int load_config_check(const struct load_config *c, char *err, size_t errlen);
 

@@ -211,7 +211,7 @@ static int start_task(struct hb_run *r, struct hb_task *t)
 		for (unsigned int k = 0; k < 2 * r->c->fds; k++)
 			if (t->sender ? k < r->c->fds : group_fds[k] != t->in_fd)
 				close(group_fds[k]);
-		if (load_child_bind(self))
+		if (load_child_bind(r->sh, self))
 			_exit(1);
 		hb_task_main(t);
 		_exit(0);

@@ -27,6 +27,9 @@ struct load_shared {
 	char error_text[160];
 
 	int64_t start_ns, end_ns;	/* CLOCK_MONOTONIC */
+	int64_t deadline_ns;		/* start + duration; 0: none. Set before the first fork */
+	int worker_nice;		/* nice value of every load task (set by the supervisor
+					 * before it forks any, read by them) */
 
 	/* Messaging: totals kept by the supervisor from each finished run. */
 	_Atomic uint64_t runs, messages;
@@ -48,19 +51,26 @@ void load_fail(struct load_shared *sh, int err, const char *fmt, ...)
 int64_t load_now_ns(void);
 
 /*
- * Set-up of every task forked below the supervisor, right after fork():
- * die with the parent (PR_SET_PDEATHSIG), default signal dispositions and
- * an empty signal mask (the supervisor blocks the signals it waits for).
+ * Set-up of every task forked by the supervisor, right after fork(): the
+ * part of load_child_bind(), then default signal dispositions, an empty
+ * signal mask (the supervisor blocks the signals it waits for) and the
+ * workers' nice value (the supervisor itself runs below it, so that it
+ * always gets the CPU back from its workers).
  * @parent: the pid of the process that forked us, to catch a parent that
- * died before prctl(). Return: 0, or -ESRCH when the parent is gone.
+ * died before prctl(). Return: 0, -ESRCH when the parent is gone, -ETIME
+ * when the deadline has passed already.
  */
-int load_child_init(pid_t parent);
+int load_child_init(const struct load_shared *sh, pid_t parent);
 
 /*
- * Only the first half of load_child_init(): die with the parent. For tasks
- * forked by a load task, which inherit its signal set-up already.
+ * Only the first half of load_child_init(): die with the parent
+ * (PR_SET_PDEATHSIG, then a check that the parent is still the one that
+ * forked us) and at the deadline (a timer of our own that sends SIGKILL,
+ * so no task depends on the supervisor getting the CPU to stop on time).
+ * For tasks forked by a load task, which inherit its signal set-up.
+ * Return: as load_child_init().
  */
-int load_child_bind(pid_t parent);
+int load_child_bind(const struct load_shared *sh, pid_t parent);
 
 /*
  * Messaging run: a complete hackbench-style run in the calling process

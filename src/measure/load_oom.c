@@ -86,7 +86,7 @@ int load_oom_loop(const struct load_config *c, const struct load_cgroup *cg,
 		}
 		if (pid == 0) {
 			prctl(PR_SET_NAME, "rtr-load-victim");
-			if (load_child_bind(self))
+			if (load_child_bind(sh, self))
 				_exit(1);
 			victim(cg, c->oom_limit_bytes);
 		}
