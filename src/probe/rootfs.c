@@ -86,9 +86,23 @@ static int walk_open(const struct rootfs *fs, const char *path, int flags)
 	char copy[4096], *save = NULL, *part, *next;
 	int dir, fd, n = 0;
 
-	if (strlen(path) >= sizeof(copy))
+	/*
+	 * /proc/self and /proc/thread-self are links that a walk refusing links
+	 * cannot pass; on the live root they are spelt out with our own ids.
+	 */
+	if (fs->host && strncmp(path, "/proc/self/", 11) == 0) {
+		if (snprintf(copy, sizeof(copy), "proc/%ld/%s", (long)getpid(), path + 11) >=
+		    (int)sizeof(copy))
+			return -ENAMETOOLONG;
+	} else if (fs->host && strncmp(path, "/proc/thread-self/", 18) == 0) {
+		if (snprintf(copy, sizeof(copy), "proc/%ld/task/%ld/%s", (long)getpid(),
+			     (long)syscall(SYS_gettid), path + 18) >= (int)sizeof(copy))
+			return -ENAMETOOLONG;
+	} else if (strlen(path) >= sizeof(copy)) {
 		return -ENAMETOOLONG;
-	strcpy(copy, relative(path));
+	} else {
+		strcpy(copy, relative(path));
+	}
 	dir = dup(fs->dirfd);
 	if (dir < 0)
 		return -errno;
