@@ -88,11 +88,12 @@ for arch in "${arches[@]}"; do
 	# --libdir=lib: the tree's layout is bin/ and lib/rtready/ whatever the
 	# distribution's multiarch libdir; the prefix is only the last fallback.
 	if [ ! -f "$bdir/build.ninja" ]; then
+		mkdir -p "$bdir"
 		meson setup "$bdir" "$src" "${cross[@]}" --werror \
 			--buildtype=release -Doptimization=2 -Dstrip=true \
 			--prefix=/usr/local --libdir=lib \
-			-Dstatic_tool=true -Dprefer_static=true -Dtests=false >"$bdir.setup.log" 2>&1 ||
-			{ cat "$bdir.setup.log" >&2; exit 1; }
+			-Dstatic_tool=true -Dprefer_static=true -Dtests=false >"$bdir/setup.log" 2>&1 ||
+			{ cat "$bdir/setup.log" >&2; exit 1; }
 	fi
 	meson compile -C "$bdir" >/dev/null
 	rm -rf "$stage"
