@@ -81,6 +81,9 @@ SCENARIOS = [
     {"name": "x86_64-rt-powercut", "arch": "x86_64", "meta": "linux-image-6.12-rt-amd64",
      "smp": 4, "mem": 768, "cmdline": RT_CMDLINE, "modules": ["virtio_blk", "crc32c_generic", "ext4"],
      "disk": True, "fs": "ext4", "guest": ["powercut-1.sh", "powercut-2.sh"], "timeout": 200},
+    {"name": "x86_64-rt-trace", "arch": "x86_64", "meta": "linux-image-6.12-rt-amd64",
+     "smp": 4, "mem": 768, "cmdline": RT_CMDLINE, "modules": [], "disk": False,
+     "debs": {"rtla": ["./usr/bin/rtla"]}, "guest": "trace.sh", "timeout": 200},
     {"name": "x86_64-generic-full", "arch": "x86_64", "meta": "linux-image-6.12-amd64",
      "smp": 2, "mem": 768, "cmdline": "preempt=full", "modules": [], "disk": False,
      "guest": "generic.sh", "timeout": 200},
@@ -326,13 +329,39 @@ def build_progs(arch, work, build_prefix):
                            capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError("cannot build %s for %s: %s" % (p, arch, r.stderr))
+    for f in sorted(os.listdir(os.path.join(HERE, "progs"))):
+        if f.endswith(".c"):
+            r = subprocess.run([a["cc"], "-std=gnu11", "-O2", "-Wall", "-o",
+                                os.path.join(out, f[:-2]), os.path.join(HERE, "progs", f)],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                raise RuntimeError("cannot build %s for %s: %s" % (f, arch, r.stderr))
     app = "%s-%s/examples/rt-app" % (build_prefix, arch)
     if os.path.exists(app):
         shutil.copy(app, os.path.join(out, "rt-app"))
     return out
 
 
-def initramfs(sc, kern, bb, tree, progs, script):
+def extra_files(cache, sc, work):
+    """Files of other Debian packages the scenario wants in the guest
+    ({package: [member, ...]}), extracted once: {guest path: host path}."""
+    a = ARCHES[sc["arch"]]
+    out = {}
+    for pkg, members in sc.get("debs", {}).items():
+        deb = fetch_deb(cache, pkg, a["deb"])
+        files = deb_members(deb, lambda n: n in members)
+        for m in members:
+            if m not in files:
+                raise Skip("no %s in %s" % (m, deb))
+            dst = os.path.join(work, "extra-" + sc["arch"], m.lstrip("./"))
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            open(dst, "wb").write(files[m])
+            os.chmod(dst, 0o755)
+            out[m.lstrip(".")] = dst
+    return out
+
+
+def initramfs(sc, kern, bb, tree, progs, script, extra=None):
     a = ARCHES[sc["arch"]]
     c = Cpio()
     for d in ("dev", "proc", "sys", "tmp", "run", "root", "etc", "var/lib", "mnt"):
@@ -348,8 +377,11 @@ def initramfs(sc, kern, bb, tree, progs, script):
     c.copy("boot/config-" + kern["release"], kern["config"])
     c.tree("opt/rtready", tree)
     c.tree("opt/progs", progs)
+    for gpath, hpath in (extra or {}).items():
+        c.copy(gpath, hpath)
     # glibc for the dynamic test programs, and for the checker they preload
     libs, todo = set(), [os.path.join(progs, p) for p in os.listdir(progs)]
+    todo += list((extra or {}).values())
     todo.append(os.path.join(tree, "lib", "rtready", "librtready-check.so"))
     interps = set()
     while todo:
@@ -712,7 +744,45 @@ def judge_powercut(r, blocks, rcs, opts):
          "; ".join(diff[:10]))
 
 
-JUDGES = {"powercut-1.sh": judge_powercut, "rt-full.sh": judge_x86_rt, "rt-arm64.sh": judge_arm64_rt,
+def judge_trace(r, blocks, rcs, opts):
+    ran(r, rcs, blocks, "trace", (1,))
+    doc = load_json(blocks, "trace.out") or {}
+    t = doc.get("trace") or {}
+    r.ok("latency --trace stopped at the threshold", t.get("triggered") is True,
+         blocks.get("trace.err", "")[-400:])
+    r.ok("the kernel has timerlat and osnoise (seen by latency --trace)",
+         (t.get("kernel_tracers") or {}).get("timerlat") is True, str(t.get("kernel_tracers")))
+    names = [c.get("name") for c in t.get("contributors", [])]
+    r.ok("latency --trace names the hog (contributors: %s)" % ", ".join(map(str, names)),
+         "rtr-hog" in names, "phase %s, latency %s ns" % (t.get("phase"), t.get("latency_ns")))
+    log("        rtready: %s ns late, phase %s, explained %s ns" % (
+        t.get("latency_ns"), t.get("phase"), t.get("explained_ns")))
+    if "rtla" not in rcs:
+        r.skip("rtla timerlat", "rtla did not run")
+        return
+    out = blocks.get("rtla.out", "") + blocks.get("rtla.err", "")
+    r.ok("rtla timerlat --auto stopped at the threshold", "hit stop tracing" in out, out[-600:])
+    hog = blocks.get("rtla-trace-hog", "0").strip()
+    r.ok("rtla's saved trace shows the hog (%s lines)" % hog, hog.isdigit() and int(hog) > 0,
+         blocks.get("rtla-trace-tail", "")[-600:])
+    for line in out.splitlines():
+        if "hit stop" in line or "analyz" in line.lower() or "Blocking" in line:
+            log("        rtla: " + line.strip())
+    # Debian 12's rtla (6.1) has no auto-analysis (rtla 6.3+); what it shows is
+    # the hog's thread_noise in the trace it saved. Same hog, its own run:
+    # both must put about one spin (150 ms) on it.
+    ours = max([c.get("duration_ns", 0) for c in t.get("contributors", [])
+                if c.get("name") == "rtr-hog"] or [0])
+    theirs = [int(x) for x in re.findall(r"thread_noise: +rtr-hog:\d+ start \S+ duration (\d+) ns",
+                                         blocks.get("rtla-hog-noise", ""))]
+    log("        hog's share: rtready %.1f ms, rtla thread_noise %s ms" % (
+        ours / 1e6, ", ".join("%.1f" % (x / 1e6) for x in theirs) or "none"))
+    r.ok("rtready and rtla both put a whole spin (100-200 ms) on the hog",
+         100e6 <= ours <= 200e6 and any(100e6 <= x <= 200e6 for x in theirs),
+         "rtready %d ns, rtla %s" % (ours, theirs))
+
+
+JUDGES = {"trace.sh": judge_trace, "powercut-1.sh": judge_powercut, "rt-full.sh": judge_x86_rt, "rt-arm64.sh": judge_arm64_rt,
           "rt-armhf.sh": judge_armhf_rt, "generic.sh": judge_generic}
 
 
@@ -744,6 +814,7 @@ def run_scenario(sc, opts, work):
             raise Skip("no %s" % a["qemu"])
         tree = tarball_tree(opts.dist, sc["arch"], work)
         progs = build_progs(sc["arch"], work, opts.build_prefix)
+        extra = extra_files(opts.cache, sc, work)
     except Skip as e:
         r.skip("scenario", str(e))
         return r, time.monotonic() - t0
@@ -756,7 +827,7 @@ def run_scenario(sc, opts, work):
     blocks, rcs, marks, secs = {}, {}, [], 0.0
     for n, script in enumerate(scripts):
         cut = n + 1 < len(scripts)  # every boot but the last ends in a power cut
-        initrd = initramfs(sc, kern, bb, tree, progs, script)
+        initrd = initramfs(sc, kern, bb, tree, progs, script, extra)
         logf = os.path.join(opts.keep or work, "%s%s.console.log" % (
             sc["name"], "-boot%d" % (n + 1) if len(scripts) > 1 else ""))
         t = boot(sc, kern, initrd, work, logf, disk, cut)
