@@ -3,6 +3,7 @@
  * Probe of area 'cpu'; see cpu.h. About 30 small reads per online CPU;
  * nothing here decides whether a value is good.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,6 +243,99 @@ static void probe_one(const struct rootfs *fs, struct cpu_info *ci, char *buf)
 			copy_text(ci->freq_driver, sizeof(ci->freq_driver), buf);
 	}
 	probe_idle(fs, ci, buf);
+	ci->node = -1;
+	rootfs_path(path, sizeof(path), SYS_CPU "/cpu%d/cpu_capacity", ci->cpu);
+	ci->capacity_err = rootfs_read_int64(fs, path, &ci->capacity);
+	if (!ci->capacity_err && (ci->capacity <= 0 || ci->capacity > 1 << 20))
+		ci->capacity_err = -EINVAL;
+}
+
+static int node_number(const char *name)
+{
+	char *end;
+	long v;
+
+	if (strncmp(name, "node", 4) != 0 || name[4] < '0' || name[4] > '9')
+		return -1;
+	v = strtol(name + 4, &end, 10);
+	return *end || v < 0 || v >= CPU_MAX_NODES ? -1 : (int)v;
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+	const struct cpu_node *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * /sys/devices/system/node/nodeN/cpulist for every nodeN directory (older
+ * kernels and some dumps have only the cpumap mask). A node without CPUs
+ * (memory only, CXL) is left out: nothing can be planned on it.
+ */
+static void probe_nodes(const struct rootfs *fs, struct cpu_facts *out, char *buf)
+{
+	DIR *d = rootfs_opendir(fs, "/sys/devices/system/node");
+	struct dirent *de;
+	char path[160];
+	size_t cap = 0;
+
+	if (!d) {
+		out->nodes_err = errno ? -errno : -ENOENT;
+		return;
+	}
+	while ((de = readdir(d)) && cap < CPU_MAX_NODES) {
+		int id = node_number(de->d_name);
+		struct rtr_cpuset set = RTR_CPUSET_INIT;
+		struct cpu_node *n;
+		int err;
+
+		if (id < 0)
+			continue;
+		rootfs_path(path, sizeof(path), "/sys/devices/system/node/node%d/cpulist", id);
+		err = read_list(fs, path, buf, &set);
+		if (err == -ENOENT) {
+			rootfs_path(path, sizeof(path), "/sys/devices/system/node/node%d/cpumap", id);
+			err = read_mask(fs, path, buf, &set);
+		}
+		if (err || rtr_cpuset_is_empty(&set)) {
+			rtr_cpuset_free(&set);
+			continue;
+		}
+		n = realloc(out->nodes, (out->n_nodes + 1) * sizeof(*n));
+		if (!n) {
+			rtr_cpuset_free(&set);
+			out->err = -ENOMEM;
+			break;
+		}
+		out->nodes = n;
+		out->nodes[out->n_nodes].id = id;
+		out->nodes[out->n_nodes++].cpus = set;
+		cap++;
+	}
+	closedir(d);
+	if (!out->n_nodes && !out->nodes_err)
+		out->nodes_err = -ENOENT;
+	qsort(out->nodes, out->n_nodes, sizeof(*out->nodes), cmp_node);
+	for (size_t i = 0; i < out->n_cpus; i++)
+		for (size_t j = 0; j < out->n_nodes; j++)
+			if (rtr_cpuset_test(&out->nodes[j].cpus, out->cpus[i].cpu)) {
+				out->cpus[i].node = out->nodes[j].id;
+				break;
+			}
+}
+
+/* Hybrid Intel parts register one PMU per core type, each listing its CPUs. */
+static void probe_hybrid(const struct rootfs *fs, struct cpu_facts *out, char *buf)
+{
+	out->hybrid_err = read_list(fs, "/sys/devices/cpu_core/cpus", buf, &out->hybrid_core);
+	if (!out->hybrid_err)
+		out->hybrid_err = read_list(fs, "/sys/devices/cpu_atom/cpus", buf,
+					    &out->hybrid_atom);
+	if (out->hybrid_err) {
+		rtr_cpuset_clear(&out->hybrid_core);
+		rtr_cpuset_clear(&out->hybrid_atom);
+	}
 }
 
 static void probe_cpus(const struct rootfs *fs, struct cpu_facts *out, char *buf)
@@ -292,8 +386,11 @@ static void probe_sets(const struct rootfs *fs, struct cpu_facts *out, bool per_
 	out->idle_driver_err = rootfs_read_str(fs, SYS_CPU "/cpuidle/current_driver", buf, LIST_CAP);
 	if (!out->idle_driver_err)
 		copy_text(out->idle_driver, sizeof(out->idle_driver), buf);
-	if (per_cpu)
+	if (per_cpu) {
 		probe_cpus(fs, out, buf);
+		probe_nodes(fs, out, buf);
+		probe_hybrid(fs, out, buf);
+	}
 	free(buf);
 }
 
@@ -330,6 +427,11 @@ void probe_cpu_free(struct cpu_facts *out)
 			rtr_cpuset_free(&out->cpus[i].caches[j].shared);
 	}
 	free(out->cpus);
+	for (size_t i = 0; i < out->n_nodes; i++)
+		rtr_cpuset_free(&out->nodes[i].cpus);
+	free(out->nodes);
+	rtr_cpuset_free(&out->hybrid_core);
+	rtr_cpuset_free(&out->hybrid_atom);
 	memset(out, 0, sizeof(*out));
 }
 

@@ -6,7 +6,10 @@
  * SMT siblings, caches, cpufreq governor and cpuidle states; plus the
  * unbound workqueue mask and timer migration. Per-CPU directories are
  * walked by index (index0.., state0..) until the first missing one, so a
- * snapshot holding only the files read gives the same facts.
+ * snapshot holding only the files read gives the same facts. probe_cpu()
+ * also reads the topology the planner needs: cpu_capacity (big.LITTLE),
+ * the NUMA nodes' CPUs, and the performance/efficient cores of hybrid Intel
+ * parts (the cpu_core and cpu_atom PMUs list them).
  */
 #ifndef RTR_PROBE_CPU_H
 #define RTR_PROBE_CPU_H
@@ -50,6 +53,18 @@ struct cpu_info {
 	int idle_err;			/* -ENOENT: no cpuidle states */
 	struct cpu_idle_state idle[CPU_MAX_IDLE_STATES];
 	size_t n_idle;
+	int capacity_err;		/* cpu_capacity (-ENOENT: not heterogeneous-aware, x86) */
+	int64_t capacity;		/* 1024 for the biggest core */
+	int node;			/* NUMA node, -1 when unknown */
+};
+
+/* Bound on NUMA nodes walked (the kernel's MAX_NUMNODES is 1024). */
+#define CPU_MAX_NODES 1024
+
+/* One NUMA node with CPUs: /sys/devices/system/node/nodeN/cpulist (or cpumap). */
+struct cpu_node {
+	int id;
+	struct rtr_cpuset cpus;
 };
 
 /* A boot parameter holding a cpu list. */
@@ -94,6 +109,14 @@ struct cpu_facts {
 
 	struct cpu_info *cpus;		/* one per online CPU, ascending */
 	size_t n_cpus;
+
+	/* Topology beyond one CPU (probe_cpu() only, not probe_cpu_sets()). */
+	int nodes_err;			/* -ENOENT: no /sys/devices/system/node (no NUMA) */
+	struct cpu_node *nodes;		/* ascending id; nodes without CPUs left out */
+	size_t n_nodes;
+	int hybrid_err;			/* -ENOENT: no cpu_core/cpu_atom PMUs (not hybrid Intel) */
+	struct rtr_cpuset hybrid_core;	/* /sys/devices/cpu_core/cpus: performance cores */
+	struct rtr_cpuset hybrid_atom;	/* /sys/devices/cpu_atom/cpus: efficient cores */
 };
 
 /* Fill @out from @fs. Never fails as a whole: fields carry their own errors. */
