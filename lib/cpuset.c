@@ -458,7 +458,7 @@ RTR_EXPORT int rtr_cpuset_get_affinity(struct rtr_cpuset *set)
 		err = -errno;
 		CPU_FREE(cs);
 		if (err != -EINVAL)
-			return lib_fail(err, "sched_getaffinity: %s", strerror(-err));
+			return rtr__fail(err, "sched_getaffinity: %s", strerror(-err));
 	}
-	return lib_fail(-EINVAL, "sched_getaffinity: more than %d CPUs", RTR_CPUSET_MAX_CPUS);
+	return rtr__fail(-EINVAL, "sched_getaffinity: more than %d CPUs", RTR_CPUSET_MAX_CPUS);
 }

@@ -12,7 +12,7 @@
 
 static _Thread_local char last_error[512];
 
-int lib_fail(int err, const char *fmt, ...)
+int rtr__fail(int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -22,7 +22,7 @@ int lib_fail(int err, const char *fmt, ...)
 	return err;
 }
 
-void lib_clear_error(void)
+void rtr__clear_error(void)
 {
 	last_error[0] = '\0';
 }

@@ -11,11 +11,11 @@
 
 /*
  * Record a human message for the calling thread and return @err (a negative
- * errno), so that a failing path reads: return lib_fail(-EPERM, "...", ...);
+ * errno), so that a failing path reads: return rtr__fail(-EPERM, "...", ...);
  */
-int lib_fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int rtr__fail(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Forget the calling thread's last message. */
-void lib_clear_error(void);
+void rtr__clear_error(void);
 
 #endif

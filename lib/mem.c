@@ -56,13 +56,13 @@ RTR_EXPORT int rtr_mem_mallopt(void)
 	 * so a 0 means another malloc (a sanitizer's, jemalloc, ...) replaced it.
 	 */
 	if (mallopt(M_MMAP_MAX, 0) != 1 || mallopt(M_TRIM_THRESHOLD, -1) != 1)
-		return lib_fail(-ENOTSUP, "mallopt(M_MMAP_MAX / M_TRIM_THRESHOLD) was ignored: the "
+		return rtr__fail(-ENOTSUP, "mallopt(M_MMAP_MAX / M_TRIM_THRESHOLD) was ignored: the "
 				"malloc in use is not the C library's (sanitizer or replacement "
 				"allocator?)");
 	atomic_store(&mallopt_done, true);
 	return 0;
 #else
-	return lib_fail(-ENOTSUP,
+	return rtr__fail(-ENOTSUP,
 			"mallopt: this C library has no M_MMAP_MAX/M_TRIM_THRESHOLD (musl); "
 			"freed memory may return to the kernel, so allocate what the realtime "
 			"path needs up front and keep it");
@@ -83,17 +83,17 @@ RTR_EXPORT int rtr_mem_lock(void)
 		 * is always locked.
 		 */
 		if (rtr_mem_status(&st) == 0 && st.locked_bytes == 0)
-			return lib_fail(-ENOTSUP, "mlockall reported success but VmLck is 0 kB: "
+			return rtr__fail(-ENOTSUP, "mlockall reported success but VmLck is 0 kB: "
 					"it is intercepted (AddressSanitizer?) and locks nothing");
 		atomic_store(&lock_future, true);
 		return 0;
 	}
 	err = -errno;
 	if (err == -ENOMEM || err == -EPERM) {
-		priv_explain_memlock(why, sizeof(why));
-		return lib_fail(err, "mlockall: %s (%s)", strerror(-err), why);
+		rtr__priv_explain_memlock(why, sizeof(why));
+		return rtr__fail(err, "mlockall: %s (%s)", strerror(-err), why);
 	}
-	return lib_fail(err, "mlockall: %s", strerror(-err));
+	return rtr__fail(err, "mlockall: %s", strerror(-err));
 }
 
 RTR_EXPORT int rtr_mem_unlock(void)
@@ -101,7 +101,7 @@ RTR_EXPORT int rtr_mem_unlock(void)
 	if (munlockall() != 0) {
 		int err = -errno;
 
-		return lib_fail(err, "munlockall: %s", strerror(-err));
+		return rtr__fail(err, "munlockall: %s", strerror(-err));
 	}
 	atomic_store(&lock_future, false);
 	return 0;
@@ -120,9 +120,9 @@ RTR_EXPORT int rtr_mem_prefault_heap(size_t bytes)
 
 		/* Under MCL_FUTURE every new page is charged to RLIMIT_MEMLOCK. */
 		if (!atomic_load(&lock_future))
-			return lib_fail(-ENOMEM, "prefault: cannot allocate %zu bytes of heap", bytes);
-		priv_explain_memlock(why, sizeof(why));
-		return lib_fail(-ENOMEM, "prefault: cannot allocate %zu bytes of heap while "
+			return rtr__fail(-ENOMEM, "prefault: cannot allocate %zu bytes of heap", bytes);
+		rtr__priv_explain_memlock(why, sizeof(why));
+		return rtr__fail(-ENOMEM, "prefault: cannot allocate %zu bytes of heap while "
 				"mlockall(MCL_FUTURE) is in force (%s)", bytes, why);
 	}
 	/*
@@ -201,10 +201,10 @@ RTR_EXPORT int rtr_mem_prefault_stack(size_t bytes)
 	if (bytes == 0)
 		return 0;
 	if (bytes > STACK_PREFAULT_MAX)
-		return lib_fail(-EINVAL, "prefault: %zu bytes of stack is more than the %u MiB limit",
+		return rtr__fail(-EINVAL, "prefault: %zu bytes of stack is more than the %u MiB limit",
 				bytes, STACK_PREFAULT_MAX >> 20);
 	if (stack_room(&room) == 0 && (room < STACK_MARGIN || bytes > room - STACK_MARGIN))
-		return lib_fail(-EINVAL,
+		return rtr__fail(-EINVAL,
 				"prefault: %zu bytes of stack requested, this thread has %zu left",
 				bytes, room > STACK_MARGIN ? room - STACK_MARGIN : 0);
 	touch_stack(bytes, page_size());
@@ -217,7 +217,7 @@ RTR_EXPORT int rtr_mem_prefault_stack_all(void)
 	int err = stack_room(&room);
 
 	if (err)
-		return lib_fail(err, "prefault: cannot find the bounds of this thread's stack");
+		return rtr__fail(err, "prefault: cannot find the bounds of this thread's stack");
 	if (room <= 2 * STACK_MARGIN)
 		return 0;
 	room -= 2 * STACK_MARGIN;
@@ -231,7 +231,7 @@ RTR_EXPORT int rtr_mem_setup(const struct rtr_mem_setup *setup)
 {
 	int err;
 
-	lib_clear_error();
+	rtr__clear_error();
 	/* Order matters: tune malloc before anything is locked and touched. */
 	if (setup->mallopt) {
 		err = rtr_mem_mallopt();
@@ -258,17 +258,17 @@ RTR_EXPORT int rtr_mem_status(struct rtr_mem_status *st)
 
 	memset(st, 0, sizeof(*st));
 	/* /proc/self/status is about 1.5 KiB; VmLck and VmRSS are in its first half. */
-	len = procself_read(PROCSELF_STATUS, buf, sizeof(buf));
+	len = rtr__procself_read(PROCSELF_STATUS, buf, sizeof(buf));
 	if (len < 0)
-		return lib_fail((int)len, "%s: %s", PROCSELF_STATUS, strerror((int)-len));
-	err = procself_status_bytes(buf, "VmLck", &st->locked_bytes);
+		return rtr__fail((int)len, "%s: %s", PROCSELF_STATUS, strerror((int)-len));
+	err = rtr__procself_status_bytes(buf, "VmLck", &st->locked_bytes);
 	if (!err)
-		err = procself_status_bytes(buf, "VmRSS", &st->resident_bytes);
+		err = rtr__procself_status_bytes(buf, "VmRSS", &st->resident_bytes);
 	if (err)
-		return lib_fail(err, "%s: no VmLck/VmRSS line", PROCSELF_STATUS);
+		return rtr__fail(err, "%s: no VmLck/VmRSS line", PROCSELF_STATUS);
 	if (getrusage(RUSAGE_SELF, &ru) != 0) {
 		err = -errno;
-		return lib_fail(err, "getrusage: %s", strerror(-err));
+		return rtr__fail(err, "getrusage: %s", strerror(-err));
 	}
 	st->minor_faults = (uint64_t)ru.ru_minflt;
 	st->major_faults = (uint64_t)ru.ru_majflt;

@@ -20,12 +20,12 @@ RTR_EXPORT int rtr_period_init(struct rtr_period *p, int64_t period_ns)
 
 	memset(p, 0, sizeof(*p));
 	if (period_ns <= 0)
-		return lib_fail(-EINVAL, "period: %lld ns is not a positive period",
+		return rtr__fail(-EINVAL, "period: %lld ns is not a positive period",
 				(long long)period_ns);
 	if (clock_gettime(CLOCK_MONOTONIC, &now) != 0) {
 		int err = -errno;
 
-		return lib_fail(err, "clock_gettime(CLOCK_MONOTONIC): %s", strerror(-err));
+		return rtr__fail(err, "clock_gettime(CLOCK_MONOTONIC): %s", strerror(-err));
 	}
 	p->period_ns = period_ns;
 	p->next = rtr_ts_add_ns(now, period_ns);

@@ -26,7 +26,7 @@ struct priv_cap_data {
 
 #define PRIV_CAP_VERSION_3 0x20080522
 
-bool priv_has_cap(int cap)
+bool rtr__priv_has_cap(int cap)
 {
 	struct priv_cap_header hdr = { PRIV_CAP_VERSION_3, 0 };
 	struct priv_cap_data data[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
@@ -44,7 +44,7 @@ static void format_limit(char *buf, size_t len, rlim_t v, const char *unit)
 		snprintf(buf, len, "%llu%s", (unsigned long long)v, unit);
 }
 
-void priv_explain_rtprio(char *buf, size_t len, int prio)
+void rtr__priv_explain_rtprio(char *buf, size_t len, int prio)
 {
 	struct rlimit rl = { 0, 0 };
 	char lim[32];
@@ -52,7 +52,7 @@ void priv_explain_rtprio(char *buf, size_t len, int prio)
 	if (getrlimit(RLIMIT_RTPRIO, &rl) != 0)
 		rl.rlim_cur = 0;
 	format_limit(lim, sizeof(lim), rl.rlim_cur, "");
-	if (priv_has_cap(PRIV_CAP_SYS_NICE)) {
+	if (rtr__priv_has_cap(PRIV_CAP_SYS_NICE)) {
 		/* With the capability, EPERM comes from RT group scheduling. */
 		snprintf(buf, len,
 			 "CAP_SYS_NICE is present, so the refusal comes from the cgroup: with "
@@ -70,7 +70,7 @@ void priv_explain_rtprio(char *buf, size_t len, int prio)
 	}
 }
 
-void priv_explain_memlock(char *buf, size_t len)
+void rtr__priv_explain_memlock(char *buf, size_t len)
 {
 	struct rlimit rl = { 0, 0 };
 	char lim[32];
@@ -81,7 +81,7 @@ void priv_explain_memlock(char *buf, size_t len)
 		format_limit(lim, sizeof(lim), rl.rlim_cur, "");
 	else
 		snprintf(lim, sizeof(lim), "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
-	if (priv_has_cap(PRIV_CAP_IPC_LOCK))
+	if (rtr__priv_has_cap(PRIV_CAP_IPC_LOCK))
 		snprintf(buf, len,
 			 "CAP_IPC_LOCK is present, so there is not enough free memory to lock "
 			 "(RLIMIT_MEMLOCK is %s)", lim);

@@ -16,15 +16,15 @@
 #define PRIV_CAP_SYS_NICE 23
 
 /* Return: true when @cap is in the calling thread's effective set. */
-bool priv_has_cap(int cap);
+bool rtr__priv_has_cap(int cap);
 
 /*
  * Explain why the kernel refused realtime priority @prio (FIFO/RR) with
  * EPERM: whether CAP_SYS_NICE is missing and the value of RLIMIT_RTPRIO.
  */
-void priv_explain_rtprio(char *buf, size_t len, int prio);
+void rtr__priv_explain_rtprio(char *buf, size_t len, int prio);
 
 /* Explain an mlock failure: RLIMIT_MEMLOCK value and CAP_IPC_LOCK. */
-void priv_explain_memlock(char *buf, size_t len);
+void rtr__priv_explain_memlock(char *buf, size_t len);
 
 #endif

@@ -14,7 +14,7 @@
 
 #include "procself.h"
 
-long procself_read(const char *path, char *buf, size_t size)
+long rtr__procself_read(const char *path, char *buf, size_t size)
 {
 	size_t len = 0;
 	int fd, err = 0;
@@ -43,7 +43,7 @@ long procself_read(const char *path, char *buf, size_t size)
 	return err ? err : (long)len;
 }
 
-int procself_status_bytes(const char *text, const char *key, uint64_t *bytes)
+int rtr__procself_status_bytes(const char *text, const char *key, uint64_t *bytes)
 {
 	size_t klen = strlen(key);
 	const char *p = text;
@@ -73,7 +73,7 @@ int procself_status_bytes(const char *text, const char *key, uint64_t *bytes)
 	return -ENOENT;
 }
 
-int procself_parse_stat(const char *line, struct procself_task *task)
+int rtr__procself_parse_stat(const char *line, struct rtr__procself_task *task)
 {
 	const char *open = strchr(line, '('), *close = strrchr(line, ')');
 	unsigned long long v[40];
@@ -130,14 +130,14 @@ int procself_parse_stat(const char *line, struct procself_task *task)
 	return 0;
 }
 
-int procself_task(int tid, struct procself_task *task)
+int rtr__procself_task(int tid, struct rtr__procself_task *task)
 {
 	char path[64], line[1024];
 	long len;
 
 	snprintf(path, sizeof(path), PROCSELF_TASKS "/%d/stat", tid);
-	len = procself_read(path, line, sizeof(line));
+	len = rtr__procself_read(path, line, sizeof(line));
 	if (len < 0)
 		return (int)len;
-	return procself_parse_stat(line, task);
+	return rtr__procself_parse_stat(line, task);
 }

@@ -20,16 +20,16 @@
  * Read at most @size - 1 bytes of @path into @buf and NUL-terminate it.
  * Return: the length read, or -errno.
  */
-long procself_read(const char *path, char *buf, size_t size);
+long rtr__procself_read(const char *path, char *buf, size_t size);
 
 /*
  * Find "KEY:   123 kB" in a /proc/PID/status text and return the value in
  * bytes. Return: 0, -ENOENT when the key is absent, -EINVAL when malformed.
  */
-int procself_status_bytes(const char *text, const char *key, uint64_t *bytes);
+int rtr__procself_status_bytes(const char *text, const char *key, uint64_t *bytes);
 
 /* The scheduling facts of one thread, from /proc/self/task/TID/stat. */
-struct procself_task {
+struct rtr__procself_task {
 	int tid;
 	char comm[32];
 	int policy;		/* kernel SCHED_* value */
@@ -48,9 +48,9 @@ struct procself_task {
  *   rt_priority(40) policy(41) ...
  * Return: 0 or -EINVAL.
  */
-int procself_parse_stat(const char *line, struct procself_task *task);
+int rtr__procself_parse_stat(const char *line, struct rtr__procself_task *task);
 
 /* Read and parse /proc/self/task/@tid/stat. Return: 0 or -errno. */
-int procself_task(int tid, struct procself_task *task);
+int rtr__procself_task(int tid, struct rtr__procself_task *task);
 
 #endif

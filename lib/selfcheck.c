@@ -138,7 +138,7 @@ static bool policy_is_rt(int kpolicy)
 	return kpolicy == SCHED_FIFO || kpolicy == SCHED_RR || kpolicy == SCHED_DEADLINE;
 }
 
-static void check_thread(struct sc_out *sc, const struct procself_task *t, long online,
+static void check_thread(struct sc_out *sc, const struct rtr__procself_task *t, long online,
 			 int *prio99_tids, size_t *n99)
 {
 	struct rtr_cpuset cpus = RTR_CPUSET_INIT;
@@ -206,7 +206,7 @@ static void check_threads(struct sc_out *sc)
 		return;
 	}
 	while ((de = readdir(dir)) != NULL && seen < MAX_THREADS) {
-		struct procself_task t;
+		struct rtr__procself_task t;
 		char *end;
 		long tid = strtol(de->d_name, &end, 10);
 
@@ -214,7 +214,7 @@ static void check_threads(struct sc_out *sc)
 			continue;
 		seen++;
 		/* A thread may exit while we look: skip it. */
-		if (procself_task((int)tid, &t) != 0)
+		if (rtr__procself_task((int)tid, &t) != 0)
 			continue;
 		check_thread(sc, &t, online, prio99, &n99);
 	}
@@ -243,7 +243,7 @@ static void check_throttling(struct sc_out *sc)
 	const char *title = "RT throttling is off";
 	struct rtr_finding *f;
 	char buf[32];
-	long len = procself_read(PROCSELF_RT_RUNTIME, buf, sizeof(buf));
+	long len = rtr__procself_read(PROCSELF_RT_RUNTIME, buf, sizeof(buf));
 	char *end;
 	long v;
 
@@ -273,9 +273,9 @@ RTR_EXPORT int rtr_selfcheck(struct rtr_finding *out, size_t cap, size_t *n)
 	struct rtr_mem_status st;
 	int st_err;
 
-	lib_clear_error();
+	rtr__clear_error();
 	if (!n)
-		return lib_fail(-EINVAL, "rtr_selfcheck: n is NULL");
+		return rtr__fail(-EINVAL, "rtr_selfcheck: n is NULL");
 	st_err = rtr_mem_status(&st);
 	check_memory(&sc, &st, st_err);
 	check_mallopt(&sc, &st);

@@ -21,17 +21,17 @@ RTR_EXPORT int rtr_mutex_init_pi(pthread_mutex_t *m)
 
 	err = pthread_mutexattr_init(&attr);
 	if (err)
-		return lib_fail(-err, "pthread_mutexattr_init: %s", strerror(err));
+		return rtr__fail(-err, "pthread_mutexattr_init: %s", strerror(err));
 	err = pthread_mutexattr_setprotocol(&attr, PTHREAD_PRIO_INHERIT);
 	if (err) {
 		pthread_mutexattr_destroy(&attr);
-		return lib_fail(-err, "pthread_mutexattr_setprotocol(PTHREAD_PRIO_INHERIT): %s",
+		return rtr__fail(-err, "pthread_mutexattr_setprotocol(PTHREAD_PRIO_INHERIT): %s",
 				strerror(err));
 	}
 	err = pthread_mutex_init(m, &attr);
 	pthread_mutexattr_destroy(&attr);
 	if (err)
-		return lib_fail(-err, "pthread_mutex_init: %s", strerror(err));
+		return rtr__fail(-err, "pthread_mutex_init: %s", strerror(err));
 	return 0;
 }
 
@@ -40,11 +40,11 @@ RTR_EXPORT int rtr_mutexattr_init_pi(pthread_mutexattr_t *attr)
 	int err = pthread_mutexattr_init(attr);
 
 	if (err)
-		return lib_fail(-err, "pthread_mutexattr_init: %s", strerror(err));
+		return rtr__fail(-err, "pthread_mutexattr_init: %s", strerror(err));
 	err = pthread_mutexattr_setprotocol(attr, PTHREAD_PRIO_INHERIT);
 	if (err) {
 		pthread_mutexattr_destroy(attr);
-		return lib_fail(-err, "pthread_mutexattr_setprotocol(PTHREAD_PRIO_INHERIT): %s",
+		return rtr__fail(-err, "pthread_mutexattr_setprotocol(PTHREAD_PRIO_INHERIT): %s",
 				strerror(err));
 	}
 	return 0;
@@ -67,17 +67,17 @@ RTR_EXPORT int rtr_cond_init_monotonic(pthread_cond_t *c)
 
 	err = pthread_condattr_init(&attr);
 	if (err)
-		return lib_fail(-err, "pthread_condattr_init: %s", strerror(err));
+		return rtr__fail(-err, "pthread_condattr_init: %s", strerror(err));
 	err = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	if (err) {
 		pthread_condattr_destroy(&attr);
-		return lib_fail(-err, "pthread_condattr_setclock(CLOCK_MONOTONIC): %s",
+		return rtr__fail(-err, "pthread_condattr_setclock(CLOCK_MONOTONIC): %s",
 				strerror(err));
 	}
 	err = pthread_cond_init(c, &attr);
 	pthread_condattr_destroy(&attr);
 	if (err)
-		return lib_fail(-err, "pthread_cond_init: %s", strerror(err));
+		return rtr__fail(-err, "pthread_cond_init: %s", strerror(err));
 	return 0;
 }
 

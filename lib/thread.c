@@ -101,7 +101,7 @@ RTR_EXPORT int rtr_policy_from_name(const char *name, enum rtr_policy *policy)
 			return 0;
 		}
 	}
-	return lib_fail(-EINVAL, "unknown scheduling policy '%s'", name);
+	return rtr__fail(-EINVAL, "unknown scheduling policy '%s'", name);
 }
 
 static bool is_rt(enum rtr_policy p)
@@ -118,27 +118,27 @@ static bool needs_setattr(const struct rtr_thread_attr *a)
 static int validate(const struct rtr_thread_attr *a)
 {
 	if (rtr_policy_to_kernel(a->policy) < 0)
-		return lib_fail(-EINVAL, "unknown scheduling policy %d", (int)a->policy);
+		return rtr__fail(-EINVAL, "unknown scheduling policy %d", (int)a->policy);
 	if (is_rt(a->policy)) {
 		if (a->priority < 1 || a->priority > 99)
-			return lib_fail(-EINVAL, "SCHED_%s priority %d is outside 1..99",
+			return rtr__fail(-EINVAL, "SCHED_%s priority %d is outside 1..99",
 					rtr_policy_name(a->policy), a->priority);
 		if (a->priority > RTR_PRIO_MAX_SAFE && !a->allow_prio99)
-			return lib_fail(-EINVAL,
+			return rtr__fail(-EINVAL,
 					"priority 99 refused: it belongs to the kernel threads "
 					"that must preempt everything (watchdogs, migration); use "
 					"%d or lower, or set allow_prio99", RTR_PRIO_MAX_SAFE);
 	}
 	if ((a->policy == RTR_SCHED_OTHER || a->policy == RTR_SCHED_BATCH) &&
 	    (a->nice < -20 || a->nice > 19))
-		return lib_fail(-EINVAL, "nice %d is outside -20..19", a->nice);
+		return rtr__fail(-EINVAL, "nice %d is outside -20..19", a->nice);
 	if (a->policy == RTR_SCHED_DEADLINE) {
 		uint64_t period = a->dl_period_ns ? a->dl_period_ns : a->dl_deadline_ns;
 		uint64_t deadline = a->dl_deadline_ns ? a->dl_deadline_ns : period;
 
 		if (a->dl_runtime_ns < DL_MIN_RUNTIME_NS || a->dl_runtime_ns > deadline ||
 		    deadline > period)
-			return lib_fail(-EINVAL,
+			return rtr__fail(-EINVAL,
 					"SCHED_DEADLINE needs %u ns <= runtime <= deadline <= period "
 					"(got %llu, %llu, %llu)", DL_MIN_RUNTIME_NS,
 					(unsigned long long)a->dl_runtime_ns,
@@ -146,15 +146,15 @@ static int validate(const struct rtr_thread_attr *a)
 					(unsigned long long)a->dl_period_ns);
 		/* The kernel checks deadline admission per root domain. */
 		if (a->cpus)
-			return lib_fail(-EINVAL,
+			return rtr__fail(-EINVAL,
 					"SCHED_DEADLINE threads cannot be pinned: the kernel "
 					"refuses an affinity narrower than the root domain "
 					"(use an exclusive cpuset instead)");
 	}
 	if (a->cpus && rtr_cpuset_is_empty(a->cpus))
-		return lib_fail(-EINVAL, "the CPU set is empty");
+		return rtr__fail(-EINVAL, "the CPU set is empty");
 	if (a->stack_bytes > MAX_STACK_BYTES)
-		return lib_fail(-EINVAL, "stack of %zu bytes is larger than 1 GiB", a->stack_bytes);
+		return rtr__fail(-EINVAL, "stack of %zu bytes is larger than 1 GiB", a->stack_bytes);
 	return 0;
 }
 
@@ -163,22 +163,22 @@ static int explain_sched(int err, const struct rtr_thread_attr *a, const char *c
 	char why[320];
 
 	if (err == -EPERM && is_rt(a->policy)) {
-		priv_explain_rtprio(why, sizeof(why), a->priority);
-		return lib_fail(err, "%s: SCHED_%s priority %d refused: %s (%s)", call,
+		rtr__priv_explain_rtprio(why, sizeof(why), a->priority);
+		return rtr__fail(err, "%s: SCHED_%s priority %d refused: %s (%s)", call,
 				rtr_policy_name(a->policy), a->priority, strerror(-err), why);
 	}
 	if (err == -EPERM && a->policy == RTR_SCHED_DEADLINE)
-		return lib_fail(err, "%s: SCHED_DEADLINE refused: %s (%s)", call, strerror(-err),
-				priv_has_cap(PRIV_CAP_SYS_NICE) ?
+		return rtr__fail(err, "%s: SCHED_DEADLINE refused: %s (%s)", call, strerror(-err),
+				rtr__priv_has_cap(PRIV_CAP_SYS_NICE) ?
 				"the thread's CPU affinity must span its whole root domain" :
 				"CAP_SYS_NICE is missing; RLIMIT_RTPRIO does not allow DEADLINE");
 	if (err == -EBUSY && a->policy == RTR_SCHED_DEADLINE)
-		return lib_fail(err, "%s: SCHED_DEADLINE admission refused: runtime/period "
+		return rtr__fail(err, "%s: SCHED_DEADLINE admission refused: runtime/period "
 				"exceeds the free deadline bandwidth", call);
 	if ((err == -EPERM || err == -EACCES) && a->nice < 0)
-		return lib_fail(err, "%s: nice %d refused: %s (CAP_SYS_NICE is missing and "
+		return rtr__fail(err, "%s: nice %d refused: %s (CAP_SYS_NICE is missing and "
 				"RLIMIT_NICE is too low)", call, a->nice, strerror(-err));
-	return lib_fail(err, "%s: SCHED_%s: %s", call, rtr_policy_name(a->policy),
+	return rtr__fail(err, "%s: SCHED_%s: %s", call, rtr_policy_name(a->policy),
 			strerror(-err));
 }
 
@@ -210,9 +210,9 @@ static int apply_affinity(const struct rtr_cpuset *cpus, const cpu_set_t *cs, si
 		return 0;
 	rtr_cpuset_format_list(cpus, list, sizeof(list));
 	if (err == EINVAL)
-		return lib_fail(-err, "pthread_setaffinity_np: none of CPUs %s is online and "
+		return rtr__fail(-err, "pthread_setaffinity_np: none of CPUs %s is online and "
 				"allowed for this process (cpuset cgroup?)", list);
-	return lib_fail(-err, "pthread_setaffinity_np(%s): %s", list, strerror(err));
+	return rtr__fail(-err, "pthread_setaffinity_np(%s): %s", list, strerror(err));
 }
 
 static void apply_name(const char *name)
@@ -265,14 +265,14 @@ RTR_EXPORT int rtr_thread_apply(const struct rtr_thread_attr *attr)
 	size_t cs_size = 0;
 	int err;
 
-	lib_clear_error();
+	rtr__clear_error();
 	err = validate(attr);
 	if (err)
 		return err;
 	if (attr->cpus) {
 		err = rtr_cpuset_to_sched(attr->cpus, &cs, &cs_size);
 		if (err)
-			return lib_fail(err, "cannot build the affinity mask: %s", strerror(-err));
+			return rtr__fail(err, "cannot build the affinity mask: %s", strerror(-err));
 	}
 	err = apply_in_thread(attr, cs, cs_size, false);
 	if (cs)
@@ -319,10 +319,10 @@ static int init_attr(pthread_attr_t *pa, const struct rtr_thread_attr *a)
 	stack = (stack + ps - 1) / ps * ps;
 	err = pthread_attr_init(pa);
 	if (err)
-		return lib_fail(-err, "pthread_attr_init: %s", strerror(err));
+		return rtr__fail(-err, "pthread_attr_init: %s", strerror(err));
 	err = pthread_attr_setstacksize(pa, stack);
 	if (err) {
-		err = lib_fail(-err, "pthread_attr_setstacksize(%zu): %s", stack, strerror(err));
+		err = rtr__fail(-err, "pthread_attr_setstacksize(%zu): %s", stack, strerror(err));
 		goto fail;
 	}
 	/*
@@ -336,7 +336,7 @@ static int init_attr(pthread_attr_t *pa, const struct rtr_thread_attr *a)
 	if (!err)
 		err = pthread_attr_setschedparam(pa, &sp);
 	if (err) {
-		err = lib_fail(-err, "pthread_attr_setsched*: %s", strerror(err));
+		err = rtr__fail(-err, "pthread_attr_setsched*: %s", strerror(err));
 		goto fail;
 	}
 	return 0;
@@ -353,7 +353,7 @@ RTR_EXPORT int rtr_thread_create(pthread_t *thread, const struct rtr_thread_attr
 	cpu_set_t *cs = NULL;
 	int err;
 
-	lib_clear_error();
+	rtr__clear_error();
 	err = validate(attr);
 	if (err)
 		return err;
@@ -364,11 +364,11 @@ RTR_EXPORT int rtr_thread_create(pthread_t *thread, const struct rtr_thread_attr
 	if (attr->cpus) {
 		err = rtr_cpuset_to_sched(attr->cpus, &cs, &st.cs_size);
 		if (err)
-			return lib_fail(err, "cannot build the affinity mask: %s", strerror(-err));
+			return rtr__fail(err, "cannot build the affinity mask: %s", strerror(-err));
 		st.cs = cs;
 	}
 	if (sem_init(&st.ready, 0, 0) != 0) {
-		err = lib_fail(-errno, "sem_init: %s", strerror(errno));
+		err = rtr__fail(-errno, "sem_init: %s", strerror(errno));
 		goto out_cs;
 	}
 	err = init_attr(&pa, attr);
@@ -379,7 +379,7 @@ RTR_EXPORT int rtr_thread_create(pthread_t *thread, const struct rtr_thread_attr
 	if (err) {
 		/* EPERM here: the C library could not apply the explicit policy. */
 		err = err == EPERM ? explain_sched(-err, attr, "pthread_create") :
-			lib_fail(-err, "pthread_create: %s", strerror(err));
+			rtr__fail(-err, "pthread_create: %s", strerror(err));
 		goto out_sem;
 	}
 	/* Bounded by the start routine, which posts exactly once. */
@@ -387,7 +387,7 @@ RTR_EXPORT int rtr_thread_create(pthread_t *thread, const struct rtr_thread_attr
 		;
 	if (st.err) {
 		pthread_join(*thread, NULL);
-		err = lib_fail(st.err, "%s", st.msg);
+		err = rtr__fail(st.err, "%s", st.msg);
 	}
 out_sem:
 	sem_destroy(&st.ready);

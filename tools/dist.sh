@@ -113,6 +113,7 @@ for arch in "${arches[@]}"; do
 	sed -e "s/@VERSION@/$version/g" -e "s/@ARCH@/$arch/g" \
 		-e "s/@GLIBC@/$(glibc_of "$tree/lib/rtready/librtready-check.so")/g" \
 		"$src/tools/dist-README.in" >"$tree/README"
+	cp "$src/LICENSE" "$tree/LICENSE"
 	find "$tree" -exec touch -h -d "@$epoch" {} +
 	tar -C "$bdir" --sort=name --owner=0 --group=0 --numeric-owner \
 		--mtime="@$epoch" -cf - "$name" | gzip -n -9 >"$out/$name.tar.gz.tmp"

@@ -67,6 +67,16 @@ if [ -f "$src/tools/musl-build.sh" ]; then
 	fi
 fi
 
+# The build modes distributions use (shared, static, library only).
+if [ -f "$src/tools/test-build-modes.sh" ]; then
+	echo "=== build modes"
+	bash "$src/tools/test-build-modes.sh" "$build-modes" | tee "$build-modes.log"
+	[ "${PIPESTATUS[0]}" -eq 0 ] || failed_stages+=("build modes")
+	read -r mp mf < <(sed -n 's/^build modes: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
+		"$build-modes.log")
+	passed=$((passed + ${mp:-0})) failed=$((failed + ${mf:-0}))
+fi
+
 # Release tarballs, then the kernel matrix on them. DIST_BUILD and
 # KERNEL_CACHE come from the Makefile (defaults: build-dist, the cache of
 # tests/kernels/matrix.py). Skipped scenarios (a kernel that cannot be

@@ -118,6 +118,12 @@ size_t rtr_cpuset_format_list(const struct rtr_cpuset *set, char *buf, size_t le
 size_t rtr_cpuset_format_mask(const struct rtr_cpuset *set, size_t ncpus, char *buf,
 			      size_t len);
 
+/*
+ * cpu_set_t: glibc's <sched.h> always declares it, musl's only under
+ * _GNU_SOURCE. These two are declared where the type exists, so the header
+ * never forces a feature macro on its users.
+ */
+#if defined(__GLIBC__) || defined(_GNU_SOURCE)
 /**
  * rtr_cpuset_to_sched() - allocate a cpu_set_t (CPU_ALLOC) equal to @set,
  * for sched_setaffinity() and pthread_setaffinity_np().
@@ -132,6 +138,7 @@ int rtr_cpuset_to_sched(const struct rtr_cpuset *set, cpu_set_t **out, size_t *s
  * Return: 0 or -ENOMEM.
  */
 int rtr_cpuset_from_sched(struct rtr_cpuset *set, const cpu_set_t *cs, size_t size);
+#endif
 
 /**
  * rtr_cpuset_get_affinity() - the CPUs the calling thread may run on,

@@ -87,7 +87,7 @@ static void test_before_setup(void **state)
 	assert_complete(f);
 	f = find("self.rt_throttling", 0);
 	assert_complete(f);
-	if (procself_read(PROCSELF_RT_RUNTIME, buf, sizeof(buf)) > 0)
+	if (rtr__procself_read(PROCSELF_RT_RUNTIME, buf, sizeof(buf)) > 0)
 		assert_int_equal(f->status, buf[0] == '-' ? RTR_PASS : RTR_WARN);
 	else
 		assert_int_equal(f->status, RTR_SKIP);
@@ -229,10 +229,10 @@ static void test_parse_stat(void **state)
 	const char *line = "4242 (a (b) c) S 1 4242 4242 0 -1 4194560 17 0 3 0 5 6 0 0 -81 0 "
 			   "3 0 123 456789 100 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 "
 			   "-1 1 80 1 0 0 0\n";
-	struct procself_task t;
+	struct rtr__procself_task t;
 
 	(void)state;
-	assert_int_equal(procself_parse_stat(line, &t), 0);
+	assert_int_equal(rtr__procself_parse_stat(line, &t), 0);
 	assert_int_equal(t.tid, 4242);
 	assert_string_equal(t.comm, "a (b) c");
 	assert_int_equal(t.minor_faults, 17);
@@ -241,11 +241,11 @@ static void test_parse_stat(void **state)
 	assert_int_equal(t.nice, 0);
 	assert_int_equal(t.rt_priority, 80);
 	assert_int_equal(t.policy, 1);
-	assert_int_equal(procself_parse_stat("4242 (x) S 1 2 3\n", &t), -EINVAL);
-	assert_int_equal(procself_parse_stat("4242 x S 1 2 3\n", &t), -EINVAL);
-	assert_int_equal(procself_parse_stat("(x) S 1 2 3\n", &t), -EINVAL);
-	assert_int_equal(procself_parse_stat("12 (x)", &t), -EINVAL);
-	assert_int_equal(procself_parse_stat("", &t), -EINVAL);
+	assert_int_equal(rtr__procself_parse_stat("4242 (x) S 1 2 3\n", &t), -EINVAL);
+	assert_int_equal(rtr__procself_parse_stat("4242 x S 1 2 3\n", &t), -EINVAL);
+	assert_int_equal(rtr__procself_parse_stat("(x) S 1 2 3\n", &t), -EINVAL);
+	assert_int_equal(rtr__procself_parse_stat("12 (x)", &t), -EINVAL);
+	assert_int_equal(rtr__procself_parse_stat("", &t), -EINVAL);
 }
 
 static void test_parse_status(void **state)
@@ -255,15 +255,15 @@ static void test_parse_status(void **state)
 	uint64_t v = 0;
 
 	(void)state;
-	assert_int_equal(procself_status_bytes(text, "VmLck", &v), 0);
+	assert_int_equal(rtr__procself_status_bytes(text, "VmLck", &v), 0);
 	assert_int_equal(v, 1234 * 1024);
-	assert_int_equal(procself_status_bytes(text, "VmRSS", &v), 0);
+	assert_int_equal(rtr__procself_status_bytes(text, "VmRSS", &v), 0);
 	assert_int_equal(v, 9 * 1024);
-	assert_int_equal(procself_status_bytes(text, "VmSwap", &v), -ENOENT);
-	assert_int_equal(procself_status_bytes(text, "VmBad", &v), -EINVAL);
-	assert_int_equal(procself_status_bytes("VmLck:\t99999999999999999999 kB\n", "VmLck", &v),
+	assert_int_equal(rtr__procself_status_bytes(text, "VmSwap", &v), -ENOENT);
+	assert_int_equal(rtr__procself_status_bytes(text, "VmBad", &v), -EINVAL);
+	assert_int_equal(rtr__procself_status_bytes("VmLck:\t99999999999999999999 kB\n", "VmLck", &v),
 			 -EINVAL);
-	assert_int_equal(procself_status_bytes("", "VmLck", &v), -ENOENT);
+	assert_int_equal(rtr__procself_status_bytes("", "VmLck", &v), -ENOENT);
 }
 
 int main(void)

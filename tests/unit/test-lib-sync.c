@@ -65,9 +65,9 @@ static void *waiter(void *arg)
  */
 static int effective_prio(void)
 {
-	struct procself_task t;
+	struct rtr__procself_task t;
 
-	assert_int_equal(procself_task((int)syscall(SYS_gettid), &t), 0);
+	assert_int_equal(rtr__procself_task((int)syscall(SYS_gettid), &t), 0);
 	return t.prio;
 }
 
