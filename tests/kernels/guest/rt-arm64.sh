@@ -20,3 +20,6 @@ capture irqs cat /proc/interrupts
 # Which IRQs the kernel manages (when CONFIG_GENERIC_IRQ_DEBUGFS shows it).
 capture irq-managed sh -c 'for f in /sys/kernel/debug/irq/irqs/*; do grep -q AFFINITY_MANAGED "$f" && echo "${f##*/}"; done 2>/dev/null'
 snapshot aarch64-rt
+# Which frame the checker names for an allocation in a static function (logged).
+run run-alloc 60 rtready run --check --format json --report /tmp/alloc.json -- /opt/progs/fail_alloc_in_rt
+block run-alloc.json /tmp/alloc.json

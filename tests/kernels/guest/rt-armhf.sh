@@ -14,3 +14,11 @@ run run-bad 60 rtready run --check --format json --report /tmp/bad.json -- /opt/
 block run-bad.json /tmp/bad.json
 capture irqs cat /proc/interrupts
 snapshot armhf-rt
+# The checker on programs built with a 64-bit time_t (logged by matrix.py).
+run run-good-t64 60 rtready run --check --format json --report /tmp/g64.json -- /opt/progs/pass_good_t64
+block run-good-t64.json /tmp/g64.json
+run run-relsleep-t64 60 rtready run --check --format json --report /tmp/r64.json -- /opt/progs/fail_relative_sleep_t64
+block run-relsleep-t64.json /tmp/r64.json
+# Which frame the checker names for an allocation in a static function (logged).
+run run-alloc 60 rtready run --check --format json --report /tmp/alloc.json -- /opt/progs/fail_alloc_in_rt
+block run-alloc.json /tmp/alloc.json
