@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where devices and their interrupts are, for the CPU planner: the NUMA node
+ * of an IRQ (/proc/irq/N/node) or of a network interface
+ * (/sys/class/net/IFACE/device/numa_node), and which IRQs the kernel manages
+ * itself (drivers that spread one queue vector per CPU, as NVMe does: their
+ * affinity cannot be changed from user space). The managed flag is shown
+ * only by debugfs (/sys/kernel/debug/irq/irqs/N, CONFIG_GENERIC_IRQ_DEBUGFS),
+ * so without it the planner says it could not tell.
+ */
+#ifndef RTR_PROBE_PLACEMENT_H
+#define RTR_PROBE_PLACEMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "probe/irq.h"
+#include "probe/rootfs.h"
+#include "rtready/cpuset.h"
+
+/* A bound on the debugfs files read (one per IRQ). */
+#define PLACEMENT_MAX_IRQS 65536
+
+struct managed_irqs {
+	int err;		/* 0, or why debugfs could not be read (-ENOENT, -EACCES) */
+	size_t n;		/* managed IRQs seen */
+	struct rtr_cpuset cpus;	/* the CPUs they are delivered to (effective affinity) */
+};
+
+/*
+ * Parse one /sys/kernel/debug/irq/irqs/N file (kernel/irq/debugfs.c):
+ *
+ *   handler:  handle_edge_irq
+ *   dstate:   0x3560a200
+ *               IRQD_ACTIVATED
+ *               IRQD_AFFINITY_MANAGED
+ *   affinity: 0-3
+ *   effectv:  2
+ *
+ * *@managed: the IRQD_AFFINITY_MANAGED state is listed; @effective: the
+ * "effectv:" CPUs (else "affinity:"), left empty when neither is there.
+ * Pure, for tests and fuzzing. Return: 0, -EINVAL for a bad CPU list, -ENOMEM.
+ */
+int placement_parse_irq_debugfs(const char *text, size_t len, bool *managed,
+				struct rtr_cpuset *effective) __attribute__((warn_unused_result));
+
+/*
+ * Read debugfs for each IRQ of @irqs; where /proc/irq gave an effective
+ * affinity it is the one used. Never fails as a whole: out->err says why
+ * nothing was read. Return: 0 or -ENOMEM.
+ */
+int probe_managed_irqs(const struct rootfs *fs, const struct irq_facts *irqs,
+		       struct managed_irqs *out) __attribute__((warn_unused_result));
+void managed_irqs_free(struct managed_irqs *m);
+
+/* *@node from /proc/irq/@irq/node (-1: none). Return: 0 or -errno. */
+int probe_irq_node(const struct rootfs *fs, int irq, int *node)
+	__attribute__((warn_unused_result));
+
+/*
+ * *@node from /sys/class/net/@iface/device/numa_node (-1: the device is on
+ * no node, a virtual interface has no device: -ENOENT). Return: 0, -EINVAL
+ * for a name that is not an interface name, or -errno.
+ */
+int probe_net_node(const struct rootfs *fs, const char *iface, int *node)
+	__attribute__((warn_unused_result));
+
+#endif
