@@ -34,6 +34,7 @@ int cmd_tune(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_pi(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 
 /* "rtready: CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -24,6 +24,7 @@ static const struct verb verbs[] = {
 	{ "inspect", cmd_inspect, "apply the checklist to running processes, thread by thread" },
 	{ "run", cmd_run, "start a program with RT settings, a budget, and the runtime checker" },
 	{ "pi", cmd_pi, "prove that priority inheritance bounds lock waits on this system" },
+	{ "plan", cmd_plan, "choose the RT CPUs from the topology and write the boot line" },
 	{ "tune", cmd_tune, "apply the runtime fixes with a crash-safe revert; write boot files" },
 	{ "verify", cmd_verify, "the main job: check, latency idle and under load, one verdict and report" },
 	{ "report", cmd_report, "render results as one HTML page, JUnit XML and Prometheus text" },
