@@ -398,12 +398,15 @@ static int reserve(struct planner *pl)
 	for (size_t i = 0; i < p->n_units; i++)
 		if (p->units[i].boot) {
 			pl->reserved[i] = true;
+			bool alone = rtr_cpuset_count(&p->units[i].cpus) == 1;
+
 			err = note(p, CPUPLAN_RULE_BOOT_CPU, false,
 				   "CPU %d boots the machine: it keeps the timekeeping duty and the "
-				   "kernel will not make it nohz_full, so it stays housekeeping, and "
-				   "with it CPUs %s (its %s).",
-				   p->boot_cpu, fmt_list(&l1, &p->units[i].cpus),
-				   p->units[i].n_cores > 1 ? "L2 cluster" : "core");
+				   "kernel will not make it nohz_full, so it stays housekeeping%s%s%s%s.",
+				   p->boot_cpu, alone ? "" : ", and with it CPUs ",
+				   alone ? "" : fmt_list(&l1, &p->units[i].cpus),
+				   alone ? "" : p->units[i].n_cores > 1 ? " (its L2 cluster)" : " (its core)",
+				   alone ? " (a whole core: housekeeping keeps at least one)" : "");
 		}
 	if (err || !numa(c))
 		return err;

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rtready plan: gather the facts under a root, plan the RT CPUs from the
+ * topology (src/cpuplan), write the boot line and the tune commands, and run
+ * the checklist on the machine as the boot line would leave it, to say what
+ * check will still report. Options go into struct plan_opts by a parser
+ * that never exits.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/run.h"
+#include "cli/cli.h"
+#include "cli/cmd_plan.h"
+#include "render/json.h"
+#include "render/plan.h"
+#include "tune/boot.h"
+#include "util/parse.h"
+#include "util/strbuf.h"
+
+static const char usage_text[] =
+	"Usage: rtready plan [OPTIONS]\n"
+	"\n"
+	"Choose the CPUs to set apart for realtime work from the machine's topology (SMT\n"
+	"siblings, L2 clusters, NUMA nodes, core speeds, the boot CPU, managed IRQs), and\n"
+	"write the kernel command line and the rtready tune commands that set them up.\n"
+	"Every choice comes with its reason.\n"
+	"\n"
+	"  -n, --rt N           plan N RT CPUs (default: as many as can be spared while\n"
+	"                       the boot CPU's core and a core per NUMA node stay\n"
+	"                       housekeeping; on mixed-speed machines the fast cores)\n"
+	"      --node N         take the RT CPUs from NUMA node N\n"
+	"      --near IFACE|IRQ take them from the node of a network interface (eth0) or\n"
+	"                       of an IRQ number, where its device is\n"
+	"  -r, --root DIR       plan for a snapshot under DIR instead of the live system\n"
+	"  -f, --format FMT     text (default) or json\n"
+	"  -o, --output FILE    write the plan to FILE instead of standard output\n"
+	"  -h, --help           show this help\n"
+	"  -V, --version        show the version\n"
+	"\n"
+	"Exit status: 0 a plan was made, 2 usage error, or no plan keeps the rules (the\n"
+	"message names the rule).\n";
+
+int plan_opts_parse(int argc, char **argv, struct plan_opts *o, char *err, size_t errlen)
+{
+	enum { OPT_NODE = 256, OPT_NEAR };
+	static const struct option longopts[] = {
+		{ "rt", required_argument, NULL, 'n' },
+		{ "node", required_argument, NULL, OPT_NODE },
+		{ "near", required_argument, NULL, OPT_NEAR },
+		{ "root", required_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int64_t v;
+	int c, rc = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->root = "/";
+	o->node = -1;
+	optind = 0;
+	opterr = 0;
+	while (rc == 0 && (c = getopt_long(argc, argv, ":n:r:f:o:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			rc = parse_int64(optarg, 1, RTR_CPUSET_MAX_CPUS, &v);
+			if (rc)
+				snprintf(err, errlen, "--rt: '%s' is not a CPU count (1 or more)", optarg);
+			else
+				o->rt_count = (size_t)v;
+			break;
+		case OPT_NODE:
+			rc = parse_int64(optarg, 0, CPU_MAX_NODES - 1, &v);
+			if (rc)
+				snprintf(err, errlen, "--node: '%s' is not a NUMA node number", optarg);
+			else
+				o->node = (int)v;
+			break;
+		case OPT_NEAR:
+			if (!*optarg) {
+				snprintf(err, errlen, "--near: empty name");
+				rc = -EINVAL;
+			}
+			o->near = optarg;
+			break;
+		case 'r':
+			rc = cli_parse_root(optarg, &o->root, err, errlen);
+			break;
+		case 'f':
+			rc = cli_parse_format(optarg, &o->format, err, errlen);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'h':
+			o->help = true;
+			break;
+		case 'V':
+			o->version = true;
+			break;
+		case ':':
+			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+			rc = -EINVAL;
+			break;
+		default:
+			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+			rc = -EINVAL;
+			break;
+		}
+	}
+	if (rc == 0 && optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		rc = -EINVAL;
+	}
+	if (rc == 0 && o->near && o->node >= 0) {
+		snprintf(err, errlen, "--node and --near both name the node: give one");
+		rc = -EINVAL;
+	}
+	return rc ? -EINVAL : 0;
+}
+
+/* The node of --near: an IRQ number, or a network interface. */
+static int near_node(const struct rootfs *fs, const char *near, int *node, char *why,
+		     size_t whylen, char *err, size_t errlen)
+{
+	int64_t irq;
+	int e;
+
+	if (parse_int64(near, 0, INT32_MAX, &irq) == 0) {
+		e = probe_irq_node(fs, (int)irq, node);
+		if (e) {
+			snprintf(err, errlen, "--near %s: cannot read /proc/irq/%s/node: %s", near,
+				 near, strerror(-e));
+			return -EINVAL;
+		}
+		snprintf(why, whylen, "IRQ %s is on node %d (/proc/irq/%s/node)", near, *node, near);
+		return 0;
+	}
+	e = probe_net_node(fs, near, node);
+	if (e == -EINVAL) {
+		snprintf(err, errlen, "--near: '%s' is neither an IRQ number nor an interface name",
+			 near);
+		return -EINVAL;
+	}
+	if (e) {
+		snprintf(err, errlen,
+			 "--near %s: cannot read /sys/class/net/%s/device/numa_node: %s (a virtual "
+			 "interface has no device; use --node)", near, near, strerror(-e));
+		return -EINVAL;
+	}
+	snprintf(why, whylen, "%s is on node %d (its device's numa_node)", near, *node);
+	return 0;
+}
+
+int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct irq_facts *irq,
+	     size_t rt_count, int node, const char *near, struct managed_irqs *managed,
+	     struct cpuplan *plan, char *err, size_t errlen)
+{
+	char why[160] = "";
+	struct cpuplan_input in = { cpu, managed, rt_count, node, NULL };
+	int e;
+
+	if (node >= 0) {
+		snprintf(why, sizeof(why), "--node %d", node);
+		in.node_why = why;
+	}
+	if (near) {
+		e = near_node(fs, near, &in.node, why, sizeof(why), err, errlen);
+		if (e)
+			return e;
+		in.node_why = why;
+		if (in.node < 0) {
+			cli_warn("plan", "--near %s: its device is on no NUMA node; the planner "
+				 "chooses", near);
+			in.node_why = NULL;
+		}
+	}
+	e = probe_managed_irqs(fs, irq, managed);
+	if (e)
+		return e;
+	e = cpuplan_make(&in, plan);
+	if (e == -EDOM)
+		snprintf(err, errlen, "no plan: %s (rule %s)", plan->refusal,
+			 cpuplan_rule_name(plan->refused_rule));
+	else if (e == -ENODATA)
+		snprintf(err, errlen, "cannot read the online CPUs (/sys/devices/system/cpu/online)");
+	else if (e)
+		snprintf(err, errlen, "%s", strerror(-e));
+	return e;
+}
+
+int plan_auto_rt_cpus(const char *root, size_t n, struct rtr_cpuset *out, char *err,
+		      size_t errlen)
+{
+	struct managed_irqs m = { 0 };
+	struct cpuplan plan = CPUPLAN_INIT;
+	struct cpu_facts cpu;
+	struct irq_facts irq;
+	struct rootfs fs;
+	int e = rootfs_open(&fs, root);
+
+	if (e) {
+		snprintf(err, errlen, "cannot open root directory %s: %s", root, strerror(-e));
+		return e;
+	}
+	probe_cpu(&fs, &cpu);
+	probe_irq_affinity(&fs, &irq);
+	e = plan_run(&fs, &cpu, &irq, n, -1, NULL, &m, &plan, err, errlen);
+	e = e ?: rtr_cpuset_copy(out, &plan.rt);
+	cpuplan_free(&plan);
+	managed_irqs_free(&m);
+	probe_irq_free(&irq);
+	probe_cpu_free(&cpu);
+	rootfs_close(&fs);
+	return e;
+}
+
+/* The checklist on the machine as the boot line leaves it. */
+static int checks_after(struct facts *f, const struct cpuplan *p, struct report *r)
+{
+	struct check_filter flt = { 0 };
+	struct check_ctx ctx = { f, &p->rt, "planned" };
+	int err = cpuplan_simulate_boot(p, &f->cpu);
+
+	err = err ?: checks_run(&ctx, &flt, r);
+	if (!err)
+		report_sort(r);
+	return err;
+}
+
+static int render(const struct plan_opts *o, const struct plan_view *v)
+{
+	struct cli_output out;
+	int err = cli_output_open(&out, o->output);
+
+	if (err) {
+		cli_error("plan", "cannot write %s: %s", o->output, strerror(-err));
+		return err;
+	}
+	if (o->format == FORMAT_JSON) {
+		json_t *j = plan_to_json(v);
+
+		err = j ? json_write(out.fp, j) : -ENOMEM;
+		json_decref(j);
+	} else {
+		err = plan_text_write(out.fp, v);
+	}
+	err = cli_output_close(&out, err == 0) ?: err;
+	if (err)
+		cli_error("plan", "cannot write the plan: %s", strerror(-err));
+	return err;
+}
+
+static int plan_execute(const struct plan_opts *o)
+{
+	struct managed_irqs m = { 0 };
+	struct cpuplan plan = CPUPLAN_INIT;
+	struct strbuf cmdline = STRBUF_INIT, apply = STRBUF_INIT, emit = STRBUF_INIT;
+	struct host_info host = { 0 };
+	struct host_facts hf;
+	struct report after;
+	struct rootfs fs;
+	struct facts f;
+	char msg[768] = "";
+	int err;
+
+	err = rootfs_open(&fs, o->root);
+	if (err) {
+		cli_error("plan", "cannot open root directory %s: %s", o->root, strerror(-err));
+		return err;
+	}
+	report_init(&after, "check");
+	err = facts_gather(&fs, &f);
+	if (err) {
+		cli_error("plan", "cannot gather facts: %s", strerror(-err));
+		rootfs_close(&fs);
+		return err;
+	}
+	err = probe_host(&fs, NULL, &hf);
+	if (err == -ENOMEM || (!err && (err = cli_host_info(&hf, o->root, &host)))) {
+		cli_error("plan", "%s", strerror(-err));
+		goto out;
+	}
+	err = plan_run(&fs, &f.cpu, &f.irq, o->rt_count, o->node, o->near, &m, &plan, msg,
+		       sizeof(msg));
+	if (err) {
+		cli_error("plan", "%s", msg);
+		goto out;
+	}
+	{
+		struct boot_settings bs = { .rt = &plan.rt, .nonrt = &plan.housekeeping };
+		char rt[4096];
+
+		boot_cmdline(&bs, &cmdline);
+		rtr_cpuset_format_list(&plan.rt, rt, sizeof(rt));
+		strbuf_printf(&apply, "rtready tune --rt-cpus %s --apply", rt);
+		strbuf_printf(&emit, "rtready tune --rt-cpus %s --emit-boot DIR", rt);
+	}
+	err = cmdline.err ?: apply.err ?: emit.err;
+	err = err ?: checks_after(&f, &plan, &after);
+	if (err) {
+		cli_error("plan", "%s", strerror(-err));
+		goto out;
+	}
+	{
+		struct plan_view v = { &plan, rtr_cpuset_count(&plan.rt) +
+						      rtr_cpuset_count(&plan.housekeeping),
+				       strbuf_str(&cmdline), strbuf_str(&apply), strbuf_str(&emit),
+				       &after, &host };
+
+		err = render(o, &v);
+	}
+out:
+	strbuf_free(&cmdline);
+	strbuf_free(&apply);
+	strbuf_free(&emit);
+	report_free(&after);
+	free(host.kernel);
+	free(host.cpus_online);
+	free(host.rt_cpus);
+	free(host.root);
+	probe_host_free(&hf);
+	cpuplan_free(&plan);
+	managed_irqs_free(&m);
+	facts_free(&f);
+	rootfs_close(&fs);
+	return err;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	struct plan_opts o;
+	char err[512] = "";
+	int rc = plan_opts_parse(argc, argv, &o, err, sizeof(err));
+
+	rc = cli_parsed("plan", rc, err, o.help, o.version, usage_text);
+	if (rc >= 0)
+		return rc;
+	return plan_execute(&o) ? EXIT_USAGE : EXIT_OK;
+}
