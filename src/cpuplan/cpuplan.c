@@ -24,6 +24,7 @@ struct core {
 	size_t size;
 	size_t unit;		/* the cluster it ends up in */
 	bool rt;
+	bool locked;		/* the boot CPU's core: never RT */
 };
 
 struct planner {
@@ -500,6 +501,17 @@ static size_t unit_size(const struct planner *pl, size_t u)
 	return rtr_cpuset_count(&pl->out->units[u].cpus);
 }
 
+/* The CPUs of unit @u that may become RT (all but the boot CPU's core). */
+static size_t takeable(const struct planner *pl, size_t u)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < pl->n_cores; k++)
+		if (pl->cores[k].unit == u && !pl->cores[k].locked)
+			n += pl->cores[k].size;
+	return n;
+}
+
 /*
  * Take units in rank order, one group of equal preference at a time: whole
  * clusters first, then (the L2 rule giving way) whole cores of the clusters
@@ -519,7 +531,7 @@ static void select_units(struct planner *pl, size_t want, size_t *got, bool *spl
 		for (size_t i = g; i < end && *got < want; i++) {
 			size_t u = pl->order[i];
 
-			if (unit_size(pl, u) <= want - *got)
+			if (unit_size(pl, u) <= want - *got && !pl->out->units[u].boot)
 				for (size_t k = 0; k < pl->n_cores; k++)
 					if (pl->cores[k].unit == u)
 						take_core(pl, k, got);
@@ -529,7 +541,7 @@ static void select_units(struct planner *pl, size_t want, size_t *got, bool *spl
 
 			/* Highest cores first, as the units are ranked. */
 			for (size_t k = pl->n_cores; k-- > 0 && *got < want;)
-				if (pl->cores[k].unit == u && !pl->cores[k].rt &&
+				if (pl->cores[k].unit == u && !pl->cores[k].rt && !pl->cores[k].locked &&
 				    pl->cores[k].size <= want - *got) {
 					take_core(pl, k, got);
 					*split = true;
@@ -702,6 +714,34 @@ static int managed_notes(struct planner *pl)
 
 /* ---- the plan ---------------------------------------------------------- */
 
+/*
+ * The last resort before refusing: the other cores of the boot CPU's L2
+ * cluster (a quad-core board with one shared L2 has nothing else). The boot
+ * CPU's own core stays housekeeping.
+ */
+static int open_boot_cluster(struct planner *pl, size_t *avail)
+{
+	struct cpuplan *p = pl->out;
+
+	for (size_t i = 0; i < p->n_units; i++) {
+		if (!p->units[i].boot || p->units[i].n_cores < 2 || pl->candidate[i])
+			continue;
+		if (pl->in->node >= 0 && p->units[i].node != p->node)
+			continue;
+		for (size_t k = 0; k < pl->n_cores; k++) {
+			if (pl->cores[k].unit != i)
+				continue;
+			if (rtr_cpuset_test(&pl->cores[k].cpus, p->boot_cpu))
+				pl->cores[k].locked = true;
+			else
+				*avail += pl->cores[k].size;
+		}
+		pl->candidate[i] = true;
+		pl->order[pl->n_order++] = i;
+	}
+	return 0;
+}
+
 static int count_and_select(struct planner *pl)
 {
 	const struct cpuplan_input *in = pl->in;
@@ -747,6 +787,11 @@ static int count_and_select(struct planner *pl)
 		rtr_cpuset_free(&given);
 		if (err)
 			return err;
+	}
+	if (in->rt_count > avail || (!in->rt_count && !avail)) {
+		err = open_boot_cluster(pl, &avail);
+		if (err)
+			return err;
 		if (in->rt_count > avail) {
 			if (node_fixed)
 				return refuse(p, CPUPLAN_RULE_NODE,
@@ -764,7 +809,7 @@ static int count_and_select(struct planner *pl)
 		want = 0;
 		for (size_t i = 0; i < pl->n_order; i++)
 			if (p->units[pl->order[i]].fast)
-				want += unit_size(pl, pl->order[i]);
+				want += takeable(pl, pl->order[i]);
 		if (!want)
 			want = avail;
 	}
@@ -808,10 +853,15 @@ static int count_and_select(struct planner *pl)
 	if (p->node >= 0) {
 		for (size_t i = 0; i < p->n_units && !err; i++)
 			if (p->units[i].role != CPUPLAN_HOUSEKEEPING && p->units[i].node != p->node) {
-				err = note(p, CPUPLAN_RULE_NODE, true,
-					   "The RT CPUs span more than node %d (it can spare fewer "
-					   "than %zu): RT threads on other nodes reach its memory "
-					   "remotely.", p->node, want);
+				err = in->rt_count ?
+					note(p, CPUPLAN_RULE_NODE, true,
+					     "The RT CPUs span more than node %d (it can spare fewer "
+					     "than %zu): RT threads on other nodes reach its memory "
+					     "remotely.", p->node, want) :
+					note(p, CPUPLAN_RULE_NODE, false,
+					     "By default the RT CPUs come from every node (each keeps "
+					     "its housekeeping core); --node N or --rt N keeps them on "
+					     "one, so an RT application's memory stays local.");
 				break;
 			}
 	}
