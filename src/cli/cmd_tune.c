@@ -39,7 +39,8 @@ static const char usage_text[] =
     "      --emit-boot DIR     print the kernel command-line parameters and write\n"
     "                          DIR/" BOOT_SYSCTL_NAME " and DIR/" BOOT_UNIT_NAME "\n"
     "Options:\n"
-    "  -c, --rt-cpus LIST      CPUs reserved for realtime work (default: the isolated CPUs);\n"
+    "  -c, --rt-cpus LIST      CPUs reserved for realtime work (default: those the boot\n"
+    "                          isolates: isolated, isolcpus= or nohz_full, as check);\n"
     "                          at least one online CPU must stay non-RT\n"
     "      --keep-throttling   leave kernel.sched_rt_runtime_us alone\n"
     "      --no-irqs           leave IRQ affinities (default and per IRQ) alone\n"
@@ -54,6 +55,9 @@ static const char usage_text[] =
     "      --no-thp            leave transparent huge pages alone\n"
     "      --no-timer-migration  leave kernel.timer_migration alone\n"
     "      --no-watchdog       leave kernel.watchdog_cpumask alone\n"
+    "      --no-hung-task      leave kernel.hung_task_timeout_secs alone\n"
+    "      --no-ksm            leave KSM (/sys/kernel/mm/ksm/run) alone\n"
+    "      --no-numa-balancing leave kernel.numa_balancing alone\n"
     "      --state-dir DIR     where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")\n"
     "  -r, --root DIR          plan from a snapshot under DIR (dry run and --emit-boot only)\n"
     "  -f, --format FMT        text (default) or json\n"
@@ -153,6 +157,9 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 	    {"no-thp", no_argument, NULL, OPT_SWITCH},
 	    {"no-timer-migration", no_argument, NULL, OPT_SWITCH},
 	    {"no-watchdog", no_argument, NULL, OPT_SWITCH},
+	    {"no-hung-task", no_argument, NULL, OPT_SWITCH},
+	    {"no-ksm", no_argument, NULL, OPT_SWITCH},
+	    {"no-numa-balancing", no_argument, NULL, OPT_SWITCH},
 	    {"pid", required_argument, NULL, OPT_PID},
 	    {"root", required_argument, NULL, 'r'},
 	    {"format", required_argument, NULL, 'f'},

@@ -58,6 +58,8 @@ void boot_sysctl_conf(const struct boot_settings *s, struct strbuf *out)
 			strbuf_printf(out, "%s = -1\n", t->sysctl);
 			break;
 		case TUNE_TIMER_MIGRATION:
+		case TUNE_HUNG_TASK:
+		case TUNE_NUMA_BALANCING:
 			strbuf_printf(out, "%s = 0\n", t->sysctl);
 			break;
 		case TUNE_WATCHDOG:

@@ -137,6 +137,38 @@ static int compute_timer_migration(const struct tune_ctx *ctx, const char *old, 
 	return put(out, len, "0");
 }
 
+/*
+ * A sysctl that is off at 0 (hung_task_timeout_secs, numa_balancing): any
+ * other non-negative number becomes 0. NUMA balancing takes 0-3 (modes).
+ */
+static int compute_zero(const struct tune_ctx *ctx, const char *old, char *out, size_t len)
+{
+	char *end;
+	long long v;
+
+	(void)ctx;
+	errno = 0;
+	v = strtoll(old, &end, 10);
+	if (end == old || *end || errno || v < 0)
+		return -EINVAL;
+	return v == 0 ? 0 : put(out, len, "0");
+}
+
+/*
+ * KSM: 0 stopped, 1 running, 2 stop and unmerge every merged page. A running
+ * ksmd becomes 2, so no page stays shared copy-on-write; revert writes 1 back
+ * and ksmd starts again.
+ */
+static int compute_ksm(const struct tune_ctx *ctx, const char *old, char *out, size_t len)
+{
+	(void)ctx;
+	if (strcmp(old, "0") == 0 || strcmp(old, "2") == 0)
+		return 0;
+	if (strcmp(old, "1") != 0)
+		return -EINVAL;
+	return put(out, len, "2");
+}
+
 /* One row per tunable reads better than one field per line. */
 /* clang-format off */
 static const struct tunable table[TUNE_COUNT] = {
@@ -196,6 +228,23 @@ static const struct tunable table[TUNE_COUNT] = {
 		"/proc/sys/kernel/watchdog_cpumask", TUNE_VAL_PLAIN, "kernel.watchdog_cpumask",
 		compute_list_off_rt,
 		"lockup detectors only on the non-RT CPUs (kernel.watchdog_cpumask)",
+	},
+	[TUNE_HUNG_TASK] = {
+		TUNE_HUNG_TASK, "hung-task", "kernel.hung_task", "--no-hung-task",
+		"/proc/sys/kernel/hung_task_timeout_secs", TUNE_VAL_PLAIN,
+		"kernel.hung_task_timeout_secs", compute_zero,
+		"hung task detector off (kernel.hung_task_timeout_secs = 0)",
+	},
+	[TUNE_KSM] = {
+		TUNE_KSM, "ksm", "mem.ksm", "--no-ksm",
+		"/sys/kernel/mm/ksm/run", TUNE_VAL_PLAIN, NULL, compute_ksm,
+		"KSM stopped and its pages unmerged (/sys/kernel/mm/ksm/run = 2)",
+	},
+	[TUNE_NUMA_BALANCING] = {
+		TUNE_NUMA_BALANCING, "numa-balancing", "mem.numa_balancing",
+		"--no-numa-balancing", "/proc/sys/kernel/numa_balancing", TUNE_VAL_PLAIN,
+		"kernel.numa_balancing", compute_zero,
+		"automatic NUMA balancing off (kernel.numa_balancing = 0)",
 	},
 };
 /* clang-format on */

@@ -226,6 +226,22 @@ static void test_compute(void **st)
 	assert_int_equal(tunable_get(TUNE_IDLE)->compute(&ctx, "2", out, 64), -EINVAL);
 	assert_int_equal(tunable_get(TUNE_TIMER_MIGRATION)->compute(&ctx, "1", out, 2), 1);
 	assert_int_equal(tunable_get(TUNE_TIMER_MIGRATION)->compute(&ctx, "1", out, 1), -ENOSPC);
+	/* hung_task_timeout_secs and numa_balancing: off at 0. */
+	assert_int_equal(tunable_get(TUNE_HUNG_TASK)->compute(&ctx, "120", out, 64), 1);
+	assert_string_equal(out, "0");
+	assert_int_equal(tunable_get(TUNE_HUNG_TASK)->compute(&ctx, "0", out, 64), 0);
+	assert_int_equal(tunable_get(TUNE_HUNG_TASK)->compute(&ctx, "-5", out, 64), -EINVAL);
+	assert_int_equal(tunable_get(TUNE_NUMA_BALANCING)->compute(&ctx, "2", out, 64), 1);
+	assert_string_equal(out, "0");
+	assert_int_equal(tunable_get(TUNE_NUMA_BALANCING)->compute(&ctx, "x", out, 64), -EINVAL);
+	/* KSM: a running ksmd stops and unmerges; stopped is right. */
+	assert_int_equal(tunable_get(TUNE_KSM)->compute(&ctx, "1", out, 64), 1);
+	assert_string_equal(out, "2");
+	assert_int_equal(tunable_get(TUNE_KSM)->compute(&ctx, "0", out, 64), 0);
+	assert_int_equal(tunable_get(TUNE_KSM)->compute(&ctx, "2", out, 64), 0);
+	assert_int_equal(tunable_get(TUNE_KSM)->compute(&ctx, "3", out, 64), -EINVAL);
+	assert_true(tunable_path_allowed(tunable_get(TUNE_KSM), "/sys/kernel/mm/ksm/run"));
+	assert_false(tunable_path_allowed(tunable_get(TUNE_KSM), "/sys/kernel/mm/ksm/pages"));
 	settings_free(&s);
 }
 
