@@ -483,9 +483,9 @@ static int choose_node(struct planner *pl)
 	if (p->node < 0)
 		return 0;
 	return note(p, CPUPLAN_RULE_NODE, false,
-		    "NUMA node %d first: it has the most CPUs to spare (%zu of %zu nodes' "
-		    "CPUs); RT threads should keep their memory and devices on it.",
-		    p->node, best_n, c->n_nodes);
+		    "NUMA node %d first, of %zu nodes: it has the most CPUs to spare (%zu; a tie "
+		    "goes to the lower node). RT threads should keep their memory and devices "
+		    "on it.", p->node, c->n_nodes, best_n);
 }
 
 /* ---- selection --------------------------------------------------------- */
