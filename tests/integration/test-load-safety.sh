@@ -69,10 +69,12 @@ ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 # its exit status is in $rc.
 wait_bounded() {
 	local wd
-	(sleep "$2"; kill -KILL "$1" 2>/dev/null) &
+	# Its output away from ours, and its sleep ended with it: nothing holds the test's pipes.
+	(sleep "$2"; kill -KILL "$1" 2>/dev/null) >/dev/null 2>&1 &
 	wd=$!
 	rc=0
 	wait "$1" || rc=$?
+	pkill -P "$wd" 2>/dev/null
 	kill "$wd" 2>/dev/null
 	wait "$wd" 2>/dev/null
 }
