@@ -54,7 +54,8 @@ static const char usage_text[] =
 	"                          preloaded library); raises RLIMIT_MEMLOCK to its hard limit\n"
 	"Budget for a non-realtime program (a cgroup of its own, removed at its end):\n"
 	"      --cpu-max PERCENT   CPU time cap in percent of one CPU (20, 150 for 1.5 CPUs)\n"
-	"      --memory-max SIZE   memory cap (like 256M)\n"
+	"      --memory-max SIZE   memory cap (like 256M; at least 1M, below which no program\n"
+	"                          starts); an OOM kill in the cgroup is reported\n"
 	"Runtime checker:\n"
 	"  -C, --check             preload the checker and report its findings at exit\n"
 	"  -r, --report FILE       write the report to FILE (default: standard error)\n"
@@ -63,6 +64,10 @@ static const char usage_text[] =
 	"                          when the program itself exited 0\n"
 	"  -h, --help              show this help\n"
 	"  -V, --version           show the version\n"
+	"\n"
+	"If rtready is killed, the program gets SIGTERM. The next run removes the empty\n"
+	"budget cgroups that killed rtready processes left, and names the ones that\n"
+	"still hold processes (those are left alone).\n"
 	"\n"
 	"Exit status: the program's (its exit code, or 128 + signal); 1 with --strict and\n"
 	"findings; 2 when rtready could not start the program (bad option, command not\n"
@@ -236,6 +241,13 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t 
 		case OPT_MEM_MAX:
 			rc = parse_bytes("--memory-max", optarg, false, &o->memory_max_bytes, err,
 					 errlen);
+			if (!rc && o->memory_max_bytes < RUN_MEMORY_MAX_MIN) {
+				snprintf(err, errlen,
+					 "--memory-max: '%s' is below 1M: exec alone charges the new "
+					 "stack and page tables to the cgroup, and the OOM killer would "
+					 "end the program before it starts", optarg);
+				rc = -EINVAL;
+			}
 			break;
 		case 'C':
 			o->check = true;
@@ -389,7 +401,7 @@ static int prepare(struct run_state *st, const struct run_opts *o)
 		struct cgroup_limits lim = { o->cpu_max_pct, o->memory_max_bytes };
 		char name[64];
 
-		snprintf(name, sizeof(name), "rtready-run-%ld", (long)getpid());
+		snprintf(name, sizeof(name), RUN_CGROUP_PREFIX "%ld", (long)getpid());
 		rc = run_cgroup_create(&st->cg, &lim, name, err, sizeof(err));
 		if (rc) {
 			cli_error("run", "cannot make the budget cgroup: %s", err);
@@ -612,6 +624,50 @@ out:
 	return rc;
 }
 
+/*
+ * A budget cgroup of an rtready that has ended (killed, or its program
+ * left processes behind then): say what was done with it.
+ */
+static void note_stale(void *ctx, const char *dir, long pid, int err)
+{
+	(void)ctx;
+	if (!err)
+		cli_warn("run", "removed the empty cgroup %s, left by rtready pid %ld, which has "
+				"ended", dir, pid);
+	else if (err == -EBUSY)
+		cli_warn("run", "cgroup %s, left by rtready pid %ld, which has ended, still holds "
+				"processes of its program; left in place (end them, then rmdir it)",
+			 dir, pid);
+	else
+		cli_warn("run", "cannot remove cgroup %s left by rtready pid %ld: %s", dir, pid,
+			 strerror(-err));
+}
+
+/*
+ * After the program: if the OOM killer struck in its cgroup, say so (the
+ * exit status alone, 137, looks like any SIGKILL).
+ */
+static void report_oom(const struct run_opts *o, const struct run_state *st)
+{
+	uint64_t kills = 0;
+	char size[32];
+
+	if (!o->memory_max_bytes || run_cgroup_oom_kills(&st->cg, &kills) || !kills)
+		return;
+	format_size(o->memory_max_bytes, size, sizeof(size));
+	if (WIFSIGNALED(st->status) && WTERMSIG(st->status) == SIGKILL)
+		cli_error("run", "%s was killed by the OOM killer: it needs more memory than "
+				 "--memory-max %s (%llu OOM kill%s in %s)", o->cmd[0], size,
+			  (unsigned long long)kills, kills == 1 ? "" : "s",
+			  st->cg.dirs[st->cg.memory_dir]);
+	else
+		cli_error("run", "the OOM killer killed %llu process%s of %s in its cgroup %s: "
+				 "%s more memory than --memory-max %s",
+			  (unsigned long long)kills, kills == 1 ? "" : "es", o->cmd[0],
+			  st->cg.dirs[st->cg.memory_dir], kills == 1 ? "it needs" : "they need",
+			  size);
+}
+
 static int run_execute(const struct run_opts *o)
 {
 	struct run_state *st = calloc(1, sizeof(*st));
@@ -623,6 +679,8 @@ static int run_execute(const struct run_opts *o)
 		cli_error("run", "out of memory");
 		return EXIT_USAGE;
 	}
+	/* Before ours is made: a killed rtready may have left some behind. */
+	run_cgroup_clean_stale(note_stale, NULL);
 	rc = prepare(st, o);
 	if (rc == -ENOMEM)
 		cli_error("run", "out of memory");
@@ -632,6 +690,8 @@ static int run_execute(const struct run_opts *o)
 			cli_error("run", "waiting for pid %ld: %s", (long)st->pid, strerror(-rc));
 		else
 			code = spawn_exit_code(st->status);
+		if (!rc)
+			report_oom(o, st);
 	}
 	if (st->cg.n_dirs && run_cgroup_remove(&st->cg, err, sizeof(err)))
 		cli_warn("run", "%s", err);

@@ -11,8 +11,10 @@
  * On a hybrid system (v2 mounted without the cpu or memory controller, as
  * systemd's "unified" mount is), the v1 hierarchies are used.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,10 @@
 #include "run/cgroup.h"
 
 #define CPU_PERIOD_US 100000u
+/* memory.events and memory.oom_control are a few hundred bytes. */
+#define KEYED_FILE_CAP 4096
+/* Entries looked at per directory when searching for leftovers. */
+#define STALE_SCAN_MAX 65536
 
 static int write_file(const char *path, const char *text)
 {
@@ -160,7 +166,10 @@ static int create_v2(struct run_cgroup *cg, const struct rootfs *fs,
 		}
 	}
 	cg->version = 2;
-	return make_dir(cg, parent, name, err, errlen);
+	rc = make_dir(cg, parent, name, err, errlen);
+	if (!rc && mem)
+		cg->memory_dir = 0;
+	return rc;
 }
 
 static int create_v1(struct run_cgroup *cg, const struct cgroup_mounts *m,
@@ -187,6 +196,8 @@ static int create_v1(struct run_cgroup *cg, const struct cgroup_mounts *m,
 		rc = cgroupfs_dir(parent, sizeof(parent), m->v1_memory, m->v1_memory_root,
 			      self->v1_memory);
 		rc = rc ? rc : make_dir(cg, parent, name, err, errlen);
+		if (!rc)
+			cg->memory_dir = (int)cg->n_dirs - 1;
 	}
 	return rc;
 }
@@ -229,6 +240,7 @@ int run_cgroup_create(struct run_cgroup *cg, const struct cgroup_limits *lim, co
 	int rc;
 
 	memset(cg, 0, sizeof(*cg));
+	cg->memory_dir = -1;
 	if (!m || !self) {
 		free(m);
 		free(self);
@@ -272,9 +284,24 @@ int run_cgroup_join(const struct run_cgroup *cg)
 	return 0;
 }
 
+/* Append ", @dir" (or "@dir" first) to @list, marking a cut with "...". */
+static void list_add(char *list, size_t len, const char *dir)
+{
+	size_t used = strlen(list);
+	int n;
+
+	if (used + 4 >= len)
+		return;
+	n = snprintf(list + used, len - used, "%s%s", used ? " and " : "", dir);
+	if (n < 0 || (size_t)n >= len - used)
+		memcpy(list + len - 4, "...", 4);
+}
+
 int run_cgroup_remove(struct run_cgroup *cg, char *err, size_t errlen)
 {
 	struct timespec pause = { 0, 5 * 1000 * 1000 };
+	char busy[2 * PATH_MAX + 16] = "";
+	size_t n_busy = 0;
 	int rc = 0;
 
 	for (size_t i = cg->n_dirs; i-- > 0;) {
@@ -287,23 +314,165 @@ int run_cgroup_remove(struct run_cgroup *cg, char *err, size_t errlen)
 				r = 0;
 				break;
 			}
-			if (r != -EBUSY || ++tries >= 200)
+			/* The tries are shared: a second busy directory is not waited for again. */
+			if (r != -EBUSY || ++tries >= 200 || n_busy)
 				break;
 			nanosleep(&pause, NULL);
 			r = 0;
 		}
-		if (r && !rc) {
-			rc = r;
-			if (r == -EBUSY)
-				snprintf(err, errlen,
-					 "cgroup %s still holds processes the program left behind; "
-					 "left in place", cg->dirs[i]);
-			else
-				snprintf(err, errlen, "cannot remove cgroup %s: %s", cg->dirs[i],
-					 strerror(-r));
+		if (r == -EBUSY) {
+			list_add(busy, sizeof(busy), cg->dirs[i]);
+			n_busy++;
+		} else if (r && !rc) {
+			snprintf(err, errlen, "cannot remove cgroup %s: %s", cg->dirs[i],
+				 strerror(-r));
 		}
+		if (r && !rc)
+			rc = r;
+	}
+	/* One line that names every directory left, whatever else failed. */
+	if (n_busy) {
+		snprintf(err, errlen, "%s %s still hold%s processes the program left behind; "
+			 "left in place", n_busy == 1 ? "cgroup" : "cgroups", busy,
+			 n_busy == 1 ? "s" : "");
+		rc = -EBUSY;
 	}
 	cg->n_dirs = cg->n_procs = 0;
 	cg->version = 0;
+	cg->memory_dir = -1;
 	return rc;
+}
+
+int run_cgroup_parse_key(const char *text, const char *key, uint64_t *value)
+{
+	size_t kl = strlen(key);
+
+	/* Lines of "key value", as in memory.events: "low 0\nhigh 0\nmax 12\noom 1\noom_kill 1\n". */
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		unsigned long long v;
+		char *end;
+
+		if (strncmp(p, key, kl) != 0 || p[kl] != ' ')
+			continue;
+		errno = 0;
+		v = strtoull(p + kl + 1, &end, 10);
+		if (end == p + kl + 1 || errno || (*end && *end != '\n'))
+			return -EINVAL;
+		*value = v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int run_cgroup_oom_kills(const struct run_cgroup *cg, uint64_t *kills)
+{
+	char path[PATH_MAX + 32], buf[KEYED_FILE_CAP];
+	ssize_t n;
+	int fd;
+
+	if (cg->memory_dir < 0 || (size_t)cg->memory_dir >= cg->n_dirs)
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/%s", cg->dirs[cg->memory_dir],
+		 cg->version == 2 ? "memory.events" : "memory.oom_control");
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	buf[n] = '\0';
+	/* v1 has the count since Linux 4.13; before, oom_control has no such line. */
+	return run_cgroup_parse_key(buf, "oom_kill", kills);
+}
+
+/* The pid in a name RUN_CGROUP_PREFIX<pid>, or -1. */
+static long stale_pid(const char *name)
+{
+	size_t plen = strlen(RUN_CGROUP_PREFIX);
+	char *end;
+	long pid;
+
+	if (strncmp(name, RUN_CGROUP_PREFIX, plen) || name[plen] < '1' || name[plen] > '9')
+		return -1;
+	errno = 0;
+	pid = strtol(name + plen, &end, 10);
+	return errno || *end || pid <= 0 ? -1 : pid;
+}
+
+static int clean_dir(const char *parent, void (*fn)(void *, const char *, long, int), void *ctx)
+{
+	char dir[PATH_MAX];
+	struct dirent *d;
+	int found = 0, seen = 0;
+	DIR *dp = opendir(parent);
+
+	if (!dp)
+		return 0;
+	while ((d = readdir(dp)) != NULL && seen++ < STALE_SCAN_MAX) {
+		long pid = stale_pid(d->d_name);
+		int r = 0;
+
+		if (pid < 0 || pid == (long)getpid())
+			continue;
+		/* Alive (or not ours to see): its rtready still owns the group. */
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (snprintf(dir, sizeof(dir), "%s/%s", parent, d->d_name) >= (int)sizeof(dir))
+			continue;
+		/* Only an empty group can go: rmdir says EBUSY while a process is inside. */
+		if (rmdir(dir) < 0)
+			r = -errno;
+		if (r == -EACCES || r == -EPERM || r == -ENOENT || r == -ENOTDIR)
+			continue;
+		fn(ctx, dir, pid, r);
+		found++;
+	}
+	closedir(dp);
+	return found;
+}
+
+int run_cgroup_clean_stale(void (*fn)(void *ctx, const char *dir, long pid, int err), void *ctx)
+{
+	struct cgroup_mounts *m = calloc(1, sizeof(*m));
+	struct cgroup_self *self = calloc(1, sizeof(*self));
+	char (*parents)[PATH_MAX] = calloc(4, PATH_MAX);
+	char err[256];
+	size_t n = 0;
+	struct rootfs fs;
+	int found = 0;
+
+	if (!m || !self || !parents || rootfs_open(&fs, "/"))
+		goto out;
+	if (read_layout(&fs, m, self, err, sizeof(err)) == 0) {
+		/* Where run_cgroup_create() may have made one (see create_v2/create_v1). */
+		if (m->v2[0] && !cgroupfs_dir(parents[n], PATH_MAX, m->v2, m->v2_root, self->v2))
+			n++;
+		if (m->v2[0])
+			snprintf(parents[n++], PATH_MAX, "%s", m->v2);
+		if (m->v1_cpu[0] && !cgroupfs_dir(parents[n], PATH_MAX, m->v1_cpu,
+						  m->v1_cpu_root, self->v1_cpu))
+			n++;
+		if (m->v1_memory[0] && !cgroupfs_dir(parents[n], PATH_MAX, m->v1_memory,
+						     m->v1_memory_root, self->v1_memory))
+			n++;
+	}
+	rootfs_close(&fs);
+	for (size_t i = 0; i < n; i++) {
+		bool dup = false;
+
+		for (size_t j = 0; j < i; j++)
+			dup = dup || strcmp(parents[i], parents[j]) == 0;
+		if (!dup)
+			found += clean_dir(parents[i], fn, ctx);
+	}
+out:
+	free(parents);
+	free(m);
+	free(self);
+	return found;
 }

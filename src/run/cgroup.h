@@ -9,6 +9,11 @@
  * Which hierarchy holds each controller is read from /proc/self/mountinfo
  * and /proc/self/cgroup (through the rootfs layer); the parsers are pure
  * functions of that text, so unit tests feed them any machine's lines.
+ *
+ * A group is named "rtready-run-<pid of rtready>". One left by an rtready
+ * that was killed (kill -9 cannot be caught) is found by that name and
+ * removed by the next `rtready run` when it is empty; one that still holds
+ * processes is left alone (they are the user's) and reported.
  */
 #ifndef RTR_RUN_CGROUP_H
 #define RTR_RUN_CGROUP_H
@@ -19,6 +24,16 @@
 #include <stdint.h>
 
 #include "probe/cgroupfs.h"
+
+#define RUN_CGROUP_PREFIX "rtready-run-"
+
+/*
+ * Smallest --memory-max. Below it no program even starts: exec charges the
+ * new stack, page tables and (cgroup v2) kernel memory to the group, and
+ * the OOM killer ends the program before main(); /bin/true needs 192 KiB
+ * on a v1 memory cgroup, an interpreter several MiB.
+ */
+#define RUN_MEMORY_MAX_MIN (1u << 20)
 
 struct cgroup_limits {
 	unsigned cpu_pct;	/* percent of one CPU (may exceed 100), 0: no limit */
@@ -33,6 +48,7 @@ struct run_cgroup {
 	int version;		/* 0: none made, 1 or 2 */
 	char dirs[2][PATH_MAX];
 	size_t n_dirs;
+	int memory_dir;		/* index in dirs of the one with the memory limit, -1: none */
 	char procs[2][PATH_MAX + 16];
 	size_t n_procs;
 };
@@ -53,8 +69,31 @@ int run_cgroup_join(const struct run_cgroup *cg);
 /*
  * Remove the directories, retrying for a short while as the kernel lets
  * go of exited tasks. Return: 0 or -EBUSY when processes remain (left in
- * place; @err says where), or another -errno.
+ * place; @err names every directory left, in one line), or another -errno.
  */
 int run_cgroup_remove(struct run_cgroup *cg, char *err, size_t errlen);
+
+/*
+ * How many times the OOM killer killed a process in the memory-limited
+ * group of @cg ("oom_kill" of memory.events, or of memory.oom_control on
+ * v1). Call before run_cgroup_remove(). Return: 0, -ENOENT (no memory
+ * limit, or a kernel without the count), or another -errno.
+ */
+int run_cgroup_oom_kills(const struct run_cgroup *cg, uint64_t *kills);
+
+/* Pure: the value of "@key N" in flat keyed text such as memory.events. Return: 0, -ENOENT, -EINVAL. */
+int run_cgroup_parse_key(const char *text, const char *key, uint64_t *value);
+
+/*
+ * Look for groups named RUN_CGROUP_PREFIX<pid> whose rtready no longer
+ * runs, where run_cgroup_create() makes them (rtready's own cgroup and the
+ * top of each hierarchy), and remove the empty ones. Nothing is killed.
+ * @fn is called for each one found, with its directory, the dead pid and
+ * 0 when it was removed, -EBUSY when it still holds processes (left
+ * alone), or the -errno of rmdir; one we may not remove (EACCES, EPERM:
+ * not ours) is skipped. Best effort: unreadable places are skipped too.
+ * Return: the number passed to @fn.
+ */
+int run_cgroup_clean_stale(void (*fn)(void *ctx, const char *dir, long pid, int err), void *ctx);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -338,6 +339,7 @@ static void describe(const struct spawn_config *c, const struct child_error *ce,
 int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errlen)
 {
 	struct child_error ce = { 0, 0 };
+	pid_t self = getpid();
 	sigset_t fwd, old;
 	int pfd[2];
 	ssize_t n;
@@ -370,6 +372,14 @@ int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errl
 	}
 	if (*pid == 0) {
 		close(pfd[0]);
+		/*
+		 * If rtready dies (kill -9), the program gets the SIGTERM that
+		 * rtready would have passed on, rather than run on unseen in its
+		 * budget cgroup. It survives exec (not for set-ID programs). If
+		 * rtready is already gone, the program never starts.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != self)
+			_exit(127);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (child_setup(c, &ce.step) == 0)
 			execve(c->path, c->argv, c->envp);

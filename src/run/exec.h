@@ -68,9 +68,11 @@ struct spawn_config {
 };
 
 /*
- * Fork and exec. Return: 0 with *pid set once the program runs (exec
- * succeeded), or -errno with @err naming the step that failed (the child
- * is then reaped already).
+ * Fork and exec. The program gets SIGTERM when rtready dies
+ * (PR_SET_PDEATHSIG; kept across exec except for set-ID programs).
+ * Return: 0 with *pid set once the program runs (exec succeeded), or
+ * -errno with @err naming the step that failed (the child is then reaped
+ * already).
  */
 int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errlen);
 
