@@ -566,6 +566,18 @@ static void host_free(struct host_info *h)
 	free(h->root);
 }
 
+/* A tracing instance left by an rtready killed during --trace: say it is gone. */
+static void note_stale_trace(void *ctx, const char *name, int err)
+{
+	(void)ctx;
+	if (err)
+		cli_warn("latency", "tracing instance %s, left by a killed rtready, is stopped but "
+				    "cannot be removed: %s", name, strerror(-err));
+	else
+		cli_warn("latency", "removed tracing instance %s, left tracing by a killed rtready",
+			 name);
+}
+
 static int run_latency(struct latency_opts *o)
 {
 	struct latency_result res;
@@ -597,6 +609,8 @@ static int run_latency(struct latency_opts *o)
 		cli_error("latency", "cannot write %s: %s", o->histfile, strerror(-err));
 		goto out;
 	}
+	/* Its tracing would cost this measurement; --trace or not. */
+	trace_remove_stale(note_stale_trace, NULL);
 	/* Before the run: the load's supervisor must not inherit the blocked signals. */
 	if (o->has_load && start_load(o, hf.online_list, &load))
 		goto out;

@@ -1,15 +1,29 @@
 // SPDX-License-Identifier: MIT
 /*
  * Helpers of --trace that do not depend on libtracefs: names of kinds,
- * phases and softirq vectors, priority conversion, the default file name
- * and the signal mask held while tracing is set up and read back.
+ * phases and softirq vectors, priority conversion, the default file name,
+ * the signal mask held while tracing is set up and read back, and the
+ * removal of instances left by killed rtready processes.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <linux/magic.h>
 
 #include "measure/trace.h"
+
+/* Entries of instances/ looked at, at most. */
+#define STALE_SCAN_MAX 4096
 
 const char *trace_kind_name(enum trace_kind k)
 {
@@ -97,4 +111,81 @@ void trace_signals_release(const sigset_t *old)
 	for (int i = 0; i < 4 && sigtimedwait(&set, NULL, &zero) > 0; i++)
 		;
 	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+/* The pid in an instance name TRACE_INSTANCE_PREFIX<pid>, or -1. */
+static long instance_pid(const char *name)
+{
+	size_t plen = strlen(TRACE_INSTANCE_PREFIX);
+	char *end;
+	long pid;
+
+	if (strncmp(name, TRACE_INSTANCE_PREFIX, plen) || name[plen] < '1' || name[plen] > '9')
+		return -1;
+	errno = 0;
+	pid = strtol(name + plen, &end, 10);
+	return errno || *end || pid <= 0 ? -1 : pid;
+}
+
+static void write_zero(const char *dir, const char *name, const char *file)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/%s/%s", dir, name, file) >= (int)sizeof(path))
+		return;
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	/* Best effort: the rmdir that follows is what counts. */
+	(void)!write(fd, "0", 1);
+	close(fd);
+}
+
+int trace_instance_remove(const char *name)
+{
+	const char *dir = TRACE_TRACEFS_DIR "/instances";
+	char path[PATH_MAX];
+
+	/* Stop it first, so that it costs nothing even if it cannot be removed. */
+	write_zero(dir, name, "tracing_on");
+	write_zero(dir, name, "events/enable");
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return rmdir(path) < 0 ? -errno : 0;
+}
+
+int trace_remove_stale(void (*fn)(void *ctx, const char *name, int err), void *ctx)
+{
+	const char *dir = TRACE_TRACEFS_DIR "/instances";
+	struct statfs sfs;
+	struct dirent *d;
+	int found = 0, seen = 0;
+	DIR *dp;
+
+	/* Never mount just for this: an unmounted tracefs holds no instance of ours... */
+	if (statfs(TRACE_TRACEFS_DIR, &sfs) < 0 || sfs.f_type != TRACEFS_MAGIC)
+		return 0;
+	/* ...and without root, instances/ cannot be read. */
+	dp = opendir(dir);
+	if (!dp)
+		return 0;
+	while ((d = readdir(dp)) != NULL && seen++ < STALE_SCAN_MAX) {
+		long pid = instance_pid(d->d_name);
+		int err;
+
+		if (pid < 0 || pid == (long)getpid())
+			continue;
+		/* Alive (or not ours to see): its rtready still uses it. */
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		err = trace_instance_remove(d->d_name);
+		if (err == -ENOENT || err == -ENAMETOOLONG)
+			continue;	/* another rtready removed it meanwhile */
+		if (fn)
+			fn(ctx, d->d_name, err);
+		found++;
+	}
+	closedir(dp);
+	return found;
 }

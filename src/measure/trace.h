@@ -181,6 +181,9 @@ struct trace_session;
  * trace_session_start() - mount tracefs if it is not (and note it), create
  * the instance "rtready-<pid>" (removing ones left by dead rtready
  * processes), set its clock to "mono", enable the events and start it.
+ * A guard process ("rtr-trace-guard", forked before the instance exists)
+ * removes the instance if rtready dies without trace_session_free()
+ * (kill -9); trace_session_free() ends it.
  * @why: what is missing, on failure (no libtracefs in this build, no
  *       tracefs in the kernel, no privilege, ...).
  * Return: 0, -ENOTSUP (no tracing in this build or kernel), -EPERM/-EACCES,
@@ -210,6 +213,28 @@ int trace_session_collect(struct trace_session *s, const struct latency_result *
  * instance removed, tracefs unmounted if we mounted it. NULL: no-op.
  */
 void trace_session_free(struct trace_session *s);
+
+/*
+ * trace_remove_stale() - stop and remove the tracing instances
+ * "rtready-<pid>" whose rtready no longer runs (killed with SIGKILL in the
+ * middle of a --trace run, they go on tracing, at a cost to every
+ * measurement after them). Needs tracefs mounted at TRACE_TRACEFS_DIR and
+ * root; does nothing otherwise (it never mounts). Works without
+ * libtracefs: plain writes and rmdir.
+ * @fn: called for each one found, with its name and 0 when it was
+ *      removed, or the -errno of rmdir (it is stopped all the same);
+ *      may be NULL.
+ * Return: the number found.
+ */
+int trace_remove_stale(void (*fn)(void *ctx, const char *name, int err), void *ctx);
+
+/*
+ * trace_instance_remove() - stop the tracing instance @name (tracing_on and
+ * its events off) and remove it, with plain writes and rmdir under
+ * TRACE_TRACEFS_DIR (async-signal-safe: usable in a forked child).
+ * Return: 0, or the -errno of rmdir (-EBUSY while a file of it is open).
+ */
+int trace_instance_remove(const char *name);
 
 /* Whether this build has the libtracefs backend. */
 bool trace_supported(void);

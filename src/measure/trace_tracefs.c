@@ -12,17 +12,23 @@
  * path (trace_session_hit, called by the non-realtime main thread) is one
  * write to trace_marker and one to tracing_on, both opened beforehand.
  * trace_session_free() is the single place that undoes the set-up; it runs
- * on every path, SIGINT included (the caller holds the stop signals).
+ * on every path, SIGINT included (the caller holds the stop signals). For
+ * the one path it cannot run on, SIGKILL, a guard process waits on a pipe
+ * only we write to: we write one byte before we end it, so EOF without
+ * that byte means we died, and the guard removes the instance.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -86,6 +92,8 @@ struct trace_session {
 	bool hit;
 	struct latency_hit first;
 	int64_t marker_ns;	/* when the hit was marked (CLOCK_MONOTONIC) */
+	pid_t guard;		/* removes the instance if we are killed; 0: none */
+	int guard_fd;		/* the write end of its pipe */
 	bool enabled[N_SPECS];
 	bool timerlat;
 	bool osnoise;
@@ -144,40 +152,6 @@ static int ensure_mounted(struct trace_session *s, char *why, size_t len)
 	}
 	s->mounted = true;
 	return 0;
-}
-
-/* An instance of an rtready process that died without cleaning up (kill -9): remove it. */
-static int remove_if_stale(const char *name, void *ctx)
-{
-	size_t plen = strlen(TRACE_INSTANCE_PREFIX);
-	struct tracefs_instance *old;
-	char *end;
-	long pid;
-
-	(void)ctx;
-	if (strncmp(name, TRACE_INSTANCE_PREFIX, plen) || !name[plen])
-		return 0;
-	errno = 0;
-	pid = strtol(name + plen, &end, 10);
-	if (errno || *end || pid <= 0 || pid == getpid() || kill((pid_t)pid, 0) == 0 ||
-	    errno != ESRCH)
-		return 0;
-	old = tracefs_instance_alloc(NULL, name);
-	if (old) {
-		tracefs_instance_file_write(old, "events/enable", "0");
-		tracefs_instance_destroy(old);
-		tracefs_instance_free(old);
-	}
-	return 0;
-}
-
-/*
- * Walked by name (tracefs_instances() with a regex leaks the compiled
- * regex in libtracefs 1.6).
- */
-static void remove_stale_instances(void)
-{
-	tracefs_instances_walk(remove_if_stale, NULL);
 }
 
 static void note_missing(struct trace_session *s, const char *name)
@@ -252,6 +226,59 @@ static int limit_cpus(struct trace_session *s, const struct trace_options *opt, 
 	return 0;
 }
 
+/*
+ * Fork the guard of the instance named in @s. Forked before the instance
+ * exists, so that it holds none of its files open (an open file keeps an
+ * instance from being removed). Best effort: without it, the next start
+ * removes what a kill -9 left (trace_remove_stale()).
+ */
+static void guard_start(struct trace_session *s)
+{
+	struct timespec pause = { 0, 10 * 1000000 };
+	pid_t pid;
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	if (pid == 0) {
+		ssize_t n;
+		char b;
+
+		close(p[1]);
+		prctl(PR_SET_NAME, "rtr-trace-guard");
+		while ((n = read(p[0], &b, 1)) < 0 && errno == EINTR)
+			;
+		/* EOF: rtready died. Its files of the instance close as it exits: retry a while. */
+		for (int i = 0; n == 0 && i < 200 && trace_instance_remove(s->name) == -EBUSY; i++)
+			nanosleep(&pause, NULL);
+		/* As trace_session_free() would: busy (used by another) means it stays. */
+		if (n == 0 && s->mounted)
+			umount2(s->dir, 0);
+		_exit(0);
+	}
+	close(p[0]);
+	s->guard = pid;
+	s->guard_fd = p[1];
+}
+
+/* Tell the guard that we cleaned up ourselves, and reap it. */
+static void guard_stop(struct trace_session *s)
+{
+	if (!s->guard)
+		return;
+	(void)!write(s->guard_fd, "x", 1);
+	close(s->guard_fd);
+	while (waitpid(s->guard, NULL, 0) < 0 && errno == EINTR)
+		;
+	s->guard = 0;
+}
+
 static int setup_instance(struct trace_session *s, const struct trace_options *opt, char *why,
 			  size_t len)
 {
@@ -259,6 +286,7 @@ static int setup_instance(struct trace_session *s, const struct trace_options *o
 	int err;
 
 	snprintf(s->name, sizeof(s->name), TRACE_INSTANCE_PREFIX "%d", (int)getpid());
+	guard_start(s);
 	s->inst = tracefs_instance_create(s->name);
 	if (!s->inst) {
 		err = errno ? -errno : -EIO;
@@ -347,7 +375,8 @@ int trace_session_start(const struct trace_options *opt, struct trace_session **
 			s->dir_set = true;
 	}
 	if (!err) {
-		remove_stale_instances();
+		/* Instances of rtready processes killed with SIGKILL: stop and remove them. */
+		trace_remove_stale(NULL, NULL);
 		err = setup_instance(s, opt, why, whylen);
 	}
 	if (err) {
@@ -722,6 +751,8 @@ void trace_session_free(struct trace_session *s)
 		tracefs_instance_destroy(s->inst);
 		tracefs_instance_free(s->inst);
 	}
+	/* After the removal: a kill -9 before it still leaves the guard to do it. */
+	guard_stop(s);
 	if (s->dir_set)
 		tracefs_set_tracing_dir(NULL);
 	/* Busy (another process uses it): then it stays, as it would for anyone else. */
