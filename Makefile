@@ -66,7 +66,8 @@ test-fuzz: $(FUZZ_BUILD)/build.ninja
 # in a temporary directory. Cross packages are installed when missing.
 dist: deps
 	@bash tools/dist.sh -b $(DIST_BUILD) $(DIST_ARCHES)
-	@bash tools/dist-test.sh dist/rtready-$$(sed -n "s/^[[:space:]]*version : '\([^']*\)'.*/\1/p" meson.build | head -1)-$$(uname -m).tar.gz
+	@bash tools/dist-test.sh dist/rtready-$$(sed -n "s/^[[:space:]]*version : '\([^']*\)'.*/\1/p" meson.build | head -1)-$$(uname -m).tar.gz \
+		$(DIST_BUILD)-relocate
 
 # Boot the tarballs on real Debian kernels (PREEMPT_RT and generic) in QEMU
 # and judge each scenario (tests/kernels/matrix.py; README: kernel matrix).

@@ -6,9 +6,14 @@
 # answers --help and --version, `check` runs, and `run --check` attaches
 # the tarball's checker: no finding on the good test program, the right one
 # on a broken one (those two need root for SCHED_FIFO; skipped otherwise).
-#   usage: tools/dist-test.sh TARBALL
+# With a second argument, also an installed tree: configured with
+# --prefix /opt/x and the distribution's default libdir (lib/<multiarch> on
+# Debian) in that build directory, installed, then moved elsewhere: its
+# binary must still find its checker.
+#   usage: tools/dist-test.sh TARBALL [RELOCATE_BUILD_DIR]
 set -euo pipefail
-tarball=$(realpath "${1:?usage: tools/dist-test.sh TARBALL}")
+tarball=$(realpath "${1:?usage: tools/dist-test.sh TARBALL [RELOCATE_BUILD_DIR]}")
+relocate=${2:-}
 src=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d /tmp/rtready-dist-test.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -66,6 +71,23 @@ else
 		ok "run --check: app.mutex_no_pi on the broken program"
 	else
 		bad "run --check on the broken program"
+	fi
+fi
+if [ -n "$relocate" ]; then
+	if [ ! -f "$relocate/build.ninja" ]; then
+		meson setup "$relocate" "$src" --prefix /opt/x -Dtests=false >/dev/null
+	fi
+	meson compile -C "$relocate" >/dev/null
+	DESTDIR=$tmp/destdir meson install -C "$relocate" --quiet >/dev/null
+	mv "$tmp/destdir/opt/x" "$tmp/moved"
+	libdir=$(meson introspect --buildoptions "$relocate" |
+		python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"] == "libdir"][0])')
+	if [ -f "$tmp/moved/$libdir/rtready/librtready-check.so" ] &&
+		timeout 30 "$tmp/moved/bin/rtready" run --check -- /bin/true >"$tmp/out" 2>&1 &&
+		grep -q "checker: attached" "$tmp/out"; then
+		ok "meson install --prefix /opt/x, moved: the checker is found in $libdir/rtready"
+	else
+		bad "moved install tree (libdir $libdir)"; cat "$tmp/out" >&2
 	fi
 fi
 [ "$fails" -eq 0 ] || { echo "dist-test: $fails failed" >&2; exit 1; }

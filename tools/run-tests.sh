@@ -85,7 +85,7 @@ dist_build=${DIST_BUILD:-$src/build-dist}
 if [ -f "$src/tools/dist.sh" ]; then
 	if bash "$src/tools/dist.sh" -b "$dist_build" && bash "$src/tools/dist-test.sh" \
 		"$src/dist/rtready-$(sed -n "s/^[[:space:]]*version : '\([^']*\)'.*/\1/p" \
-			"$src/meson.build" | head -1)-$(uname -m).tar.gz"; then
+			"$src/meson.build" | head -1)-$(uname -m).tar.gz" "$dist_build-relocate"; then
 		passed=$((passed + 1))
 		if [ -f "$src/tests/kernels/matrix.py" ]; then
 			echo "=== kernel matrix"
