@@ -443,6 +443,12 @@ def good_machine(ncpus=8, nirqs=None, nthreads=None):
     m.line("/proc/sys/kernel/osrelease", release)
     m.line("/proc/sys/kernel/version", "#1 SMP PREEMPT_RT Debian 6.12.43-1 (2025-08-27)")
     m.line("/sys/kernel/realtime", 1)
+    # The kernel log (/dev/kmsg records, as a snapshot captures them): clean.
+    m.put("/dev/kmsg",
+          "6,0,0,-;Linux version %s (debian-kernel@lists.debian.org)\n"
+          "6,1,812345,-;smpboot: Allowing 8 CPUs, 0 hotplug CPUs\n"
+          " SUBSYSTEM=cpu\n"
+          "5,2,2104511,-;random: crng init done\n" % release)
     m.line("/proc/cmdline",
            "BOOT_IMAGE=/boot/vmlinuz-%s root=UUID=2f3c9e4a-5d1b-4c6e-9a7f-0b8d2e1c4f6a ro "
            "quiet isolcpus=domain,managed_irq,%s nohz_full=%s rcu_nocbs=%s irqaffinity=%s "
@@ -613,6 +619,14 @@ def bad_machine():
 
     m.line("/proc/sys/kernel/osrelease", release)
     m.line("/proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC Debian 6.12.43-1 (2025-08-27)")
+    # The kernel log: throttling already stopped the RT tasks once, and a
+    # CPU was held long enough for the soft lockup detector.
+    m.put("/dev/kmsg",
+          "6,0,0,-;Linux version %s (debian-kernel@lists.debian.org)\n"
+          "4,211,73125004,-;sched: RT throttling activated\n"
+          "0,212,96011873,-;watchdog: BUG: soft lockup - CPU#3 stuck for 22s! [rtapp:812]\n"
+          "4,213,96012001,-;clocksource: Marking clocksource 'tsc' as unstable because the "
+          "skew is too large:\n" % release)
     m.line("/proc/cmdline",
            "BOOT_IMAGE=/boot/vmlinuz-%s root=UUID=7d9e1b2c-3a4f-4e5d-8c6b-1a2b3c4d5e6f ro "
            "quiet maxcpus=8 highres=off" % release)

@@ -345,6 +345,61 @@ static void check_hung_task(const struct check_ctx *ctx, struct check_out *out)
 			  (long long)t->value);
 }
 
+/* ---- kernel.log -------------------------------------------------------- */
+
+/*
+ * What the kernel already logged. Throttling and lockups mean a deadline
+ * was missed or a CPU was held: the system has failed, whatever the
+ * settings say now. Hung tasks, RCU stalls and an unstable clock source
+ * are warnings. The log is since boot (or since the ring wrapped).
+ */
+static void check_log(const struct check_ctx *ctx, struct check_out *out)
+{
+	static const enum kmsg_event fails[] = { KMSG_RT_THROTTLING, KMSG_HARD_LOCKUP,
+						 KMSG_SOFT_LOCKUP };
+	const struct kmsg_facts *k = &ctx->facts->kmsg;
+	enum rtr_status st = RTR_PASS;
+
+	if (k->err) {
+		check_skip_read(out, "/dev/kmsg", k->err);
+		return;
+	}
+	if (k->records == 0) {
+		check_set(out, RTR_SKIP, "the kernel log holds no record to judge");
+		return;
+	}
+	for (int e = 0; e < KMSG_EVENT_COUNT; e++) {
+		const struct kmsg_hit *h = &k->hits[e];
+		bool fail = false;
+
+		if (!h->count)
+			continue;
+		for (size_t i = 0; i < sizeof(fails) / sizeof(fails[0]); i++)
+			fail |= fails[i] == (enum kmsg_event)e;
+		if (fail)
+			st = RTR_FAIL;
+		else if (st == RTR_PASS)
+			st = RTR_WARN;
+		strbuf_printf(&out->evidence, "%s%s: %u time%s, last at %llu.%06llu s: '%s'",
+			      out->evidence.len ? "; " : "", kmsg_event_name((enum kmsg_event)e),
+			      h->count, h->count == 1 ? "" : "s",
+			      (unsigned long long)(h->last_us / 1000000),
+			      (unsigned long long)(h->last_us % 1000000), h->last);
+	}
+	if (st == RTR_PASS) {
+		check_set(out, RTR_PASS, "%zu kernel log records read: no RT throttling, lockup, "
+			  "hung task, RCU stall or clock source trouble", k->records);
+		return;
+	}
+	out->status = st;
+	strbuf_printf(&out->evidence, " (%zu records read)", k->records);
+	if (k->hits[KMSG_RT_THROTTLING].count)
+		check_fix(out, "The kernel stopped every RT task for the rest of a throttling "
+			  "period: find the RT task that ran too long (rtready inspect, perf sched) "
+			  "before turning throttling off (sched.rt_throttling), then reboot or note "
+			  "the time so the next check judges only new messages.");
+}
+
 /* ---- kernel.nohz ------------------------------------------------------- */
 
 static void check_nohz(const struct check_ctx *ctx, struct check_out *out)
@@ -562,6 +617,17 @@ const struct check kernel_checks[] = {
 		"Build the production kernel without these options (scripts/config --disable "
 		"OPTION, then make olddefconfig).",
 		check_debug,
+	},
+	{
+		"kernel.log", "kernel", "Realtime failures in the kernel log",
+		"Some failures leave their only trace in the kernel log. \"sched: RT throttling "
+		"activated\" means the kernel stopped every realtime task: a deadline was already "
+		"missed. Soft and hard lockups mean a CPU was held for seconds; hung tasks and RCU "
+		"stalls mean work could not run; an unstable clock source changes timekeeping "
+		"under a running system. Settings that look right now do not undo any of it.",
+		"Find the cause of each message (the task that spun, the driver that held the "
+		"CPU), fix it, and judge again after a reboot or a clean run.",
+		check_log,
 	},
 	{
 		"kernel.threadirqs", "kernel", "Threaded interrupt handlers",

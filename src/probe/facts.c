@@ -17,6 +17,7 @@ int facts_gather(const struct rootfs *fs, struct facts *f)
 	probe_irq(fs, &f->irq);
 	probe_memory(fs, &f->memory);
 	probe_platform(fs, &f->platform);
+	probe_kmsg(fs, &f->kmsg);
 	return 0;
 }
 

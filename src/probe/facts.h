@@ -13,6 +13,7 @@
 #include "probe/cpu.h"
 #include "probe/irq.h"
 #include "probe/kernel.h"
+#include "probe/kmsg.h"
 #include "probe/memory.h"
 #include "probe/platform.h"
 #include "probe/rootfs.h"
@@ -29,6 +30,7 @@ struct facts {
 	struct irq_facts irq;		/* /proc/interrupts, /proc/irq/N */
 	struct memory_facts memory;	/* swap, THP, KSM, limits */
 	struct platform_facts platform;	/* clock source, hypervisor */
+	struct kmsg_facts kmsg;		/* the kernel log's realtime failures */
 };
 
 /* Gather everything from @fs into @f. Return: 0 or -ENOMEM. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -282,6 +283,72 @@ int rootfs_read(const struct rootfs *fs, const char *path, size_t cap, char **bu
 		return err;
 	}
 	*bufp = buf;
+	return 0;
+}
+
+int rootfs_read_kmsg(const struct rootfs *fs, size_t cap, char **bufp, size_t *lenp)
+{
+	size_t len = 0, size = 65536;
+	char *buf, *nbuf;
+	struct stat st;
+	int fd, err = 0;
+
+	if (!fs->host)
+		return rootfs_read(fs, "/dev/kmsg", cap, bufp, lenp);
+	fd = open_in_root(fs, "/dev/kmsg", O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return fd;
+	/* Only the kernel's log device (char 1:11), nothing else by that name. */
+	if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) || major(st.st_rdev) != 1 ||
+	    minor(st.st_rdev) != 11) {
+		close(fd);
+		return -EINVAL;
+	}
+	buf = malloc(size);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	/* One record per read(); a record is at most 8 KiB (CONSOLE_EXT_LOG_MAX). */
+	for (size_t guard = 0; guard < 1000000; guard++) {
+		ssize_t n;
+
+		if (size - len < 8192 + 1) {
+			if (size >= cap)
+				break;
+			size *= 2;
+			nbuf = realloc(buf, size);
+			if (!nbuf) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = nbuf;
+		}
+		n = read(fd, buf + len, size - len - 2);
+		if (n < 0 && (errno == EINTR || errno == EPIPE))
+			continue;	/* EPIPE: a record was overwritten before we read it */
+		if (n < 0 && errno == EAGAIN)
+			break;		/* the end of the log */
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (buf[len - 1] != '\n')
+			buf[len++] = '\n';
+	}
+	close(fd);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	buf[len] = '\0';
+	if (fs->rec && fs->rec->on_file)
+		fs->rec->on_file(fs->rec->ctx, "/dev/kmsg", buf, len);
+	*bufp = buf;
+	*lenp = len;
 	return 0;
 }
 

@@ -95,6 +95,16 @@ int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t
 int rootfs_read_int64(const struct rootfs *fs, const char *path, int64_t *v)
 	__attribute__((warn_unused_result));
 
+/*
+ * The kernel log: on the live root /dev/kmsg, read record by record without
+ * blocking until its end (EAGAIN) or @cap bytes; in a snapshot tree the
+ * regular file DIR/dev/kmsg that a snapshot wrote. Records in /dev/kmsg's
+ * format, one per line. Recorded like a file read (a snapshot keeps it).
+ * Return: 0 with *@buf (free it), or -errno (-EPERM under dmesg_restrict).
+ */
+int rootfs_read_kmsg(const struct rootfs *fs, size_t cap, char **buf, size_t *len)
+	__attribute__((warn_unused_result));
+
 /* Whether @path exists inside the root (any type). */
 bool rootfs_exists(const struct rootfs *fs, const char *path);
 
