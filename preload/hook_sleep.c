@@ -6,12 +6,15 @@
  * own duration to every period and drifts (app.relative_sleep), and
  * CLOCK_REALTIME jumps when the wall clock is set (app.realtime_clock).
  *
- * Each sleep of a realtime thread also samples the thread's page-fault
- * counters (getrusage(RUSAGE_THREAD)); growth between two sleeps means the
- * periodic work itself faulted (app.page_fault_in_rt). Faults the checker
- * causes while recording are subtracted. The first sleep checks, once per
- * process, that memory was locked and malloc tuned before realtime work
- * began (app.no_mlockall, app.no_mallopt).
+ * Each sleep of a realtime thread, and each other wait that paces a loop
+ * (pl_wait(): timed condvar and semaphore waits, timerfd reads, the poll
+ * family, mq_timedreceive; see hook_wait.c and hook_timer.c), also samples
+ * the thread's page-fault counters (getrusage(RUSAGE_THREAD)); growth
+ * between two waits means the periodic work itself faulted
+ * (app.page_fault_in_rt). Faults the checker causes while recording are
+ * subtracted. The first wait checks, once per process, that memory was
+ * locked and malloc tuned before realtime work began (app.no_mlockall,
+ * app.no_mallopt).
  */
 #include <errno.h>
 #include <sys/mman.h>
@@ -49,41 +52,50 @@ void pl_rt_work_started(struct pl_thread *t, void *caller)
 #endif
 }
 
-static void on_sleep(const char *fn, clockid_t clk, bool absolute, void *caller)
+void pl_wait(struct pl_thread *t, void *caller)
 {
-	struct pl_thread *t = pl_rt_thread();
 	bool first = false;
 	struct rusage ru;
-	int saved;
+	int saved = errno;
 
-	if (!t)
-		return;
-	saved = errno;
 	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
 		long app = ru.ru_minflt + ru.ru_majflt - t->faults - t->own_faults;
 
 		t->faults = ru.ru_minflt + ru.ru_majflt;
 		t->own_faults = 0;
 		if (t->periodic && app > 0)
-			pl_note(t, PL_PAGE_FAULT_IN_RT, "faults between two sleeps", ru.ru_majflt,
+			pl_note(t, PL_PAGE_FAULT_IN_RT, "faults between two waits", ru.ru_majflt,
 				app, caller);
 	}
 	if (!t->periodic) {
 		t->periodic = first = true;
 		pl_rt_work_started(t, caller);
+		/*
+		 * Faults before the first wait are set-up, not periodic work;
+		 * later, pl_note() keeps its own faults in own_faults for the
+		 * next sample.
+		 */
+		if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+			t->faults = ru.ru_minflt + ru.ru_majflt;
+			t->own_faults = 0;
+		}
 	}
+	errno = saved;
+}
+
+static void on_sleep(const char *fn, clockid_t clk, bool absolute, void *caller)
+{
+	struct pl_thread *t = pl_rt_thread();
+	int saved;
+
+	if (!t)
+		return;
+	pl_wait(t, caller);
+	saved = errno;
 	if (!absolute)
 		pl_note(t, PL_RELATIVE_SLEEP, fn, 0, 1, caller);
-	if (clk == CLOCK_REALTIME || clk == CLOCK_REALTIME_ALARM || clk == CLOCK_TAI)
+	if (pl_wall_clock(clk))
 		pl_note(t, PL_REALTIME_CLOCK, fn, clk, 1, caller);
-	/*
-	 * Faults before the first sleep are set-up, not periodic work; later,
-	 * pl_note() keeps its own faults in own_faults for the next sample.
-	 */
-	if (first && getrusage(RUSAGE_THREAD, &ru) == 0) {
-		t->faults = ru.ru_minflt + ru.ru_majflt;
-		t->own_faults = 0;
-	}
 	errno = saved;
 }
 

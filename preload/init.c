@@ -92,6 +92,24 @@ void *pl_resolve(const char *name)
 	return sym;
 }
 
+void *pl_resolve_v(const char *name, const char *version)
+{
+	struct pl_thread *t = &pl_self;
+	bool was = t->in_dlsym;
+	void *sym = NULL;
+
+	t->in_dlsym = true;
+#ifdef __GLIBC__
+	sym = dlvsym(RTLD_NEXT, name, version);
+#else
+	(void)version;
+#endif
+	if (!sym)
+		sym = dlsym(RTLD_NEXT, name);
+	t->in_dlsym = was;
+	return sym;
+}
+
 void pl_refresh_sched(struct pl_thread *t)
 {
 	/*

@@ -37,6 +37,14 @@ enum pl_kind {
 	PL_PRIO99,
 	PL_NO_MLOCKALL,
 	PL_NO_MALLOPT,
+	PL_COND_REALTIME,	/* timed wait on a condvar whose clock is CLOCK_REALTIME */
+	PL_SEM_TIMEDWAIT,	/* sem_timedwait: CLOCK_REALTIME by definition */
+	PL_REALTIME_TIMER,	/* timerfd or POSIX timer on CLOCK_REALTIME */
+	PL_RELATIVE_TIMER,	/* a timer re-armed with a relative time in the loop */
+	PL_RWLOCK,		/* rwlocks have no priority inheritance */
+	PL_SEM_SHARED,		/* a semaphore waited on by RT and non-RT threads */
+	PL_MTX_NO_PI,		/* C11 mtx_t without priority inheritance */
+	PL_STDIO_IN_RT,		/* stdio or syslog in the periodic work */
 	PL_KIND_COUNT,
 };
 
@@ -125,6 +133,40 @@ void pl_check_kill(const char *fn, int sig, void *caller);
 void pl_rt_work_started(struct pl_thread *t, void *caller);
 
 /*
+ * Realtime thread @t is about to wait (sleep, timed condvar or semaphore
+ * wait, timerfd read, poll family, mq_timedreceive): the end of one
+ * period's work and the start of the next. Samples the page faults of the
+ * period that ends, and starts the periodic work at the first wait
+ * (hook_sleep.c).
+ */
+void pl_wait(struct pl_thread *t, void *caller);
+
+/* Clocks that follow the wall clock and jump when it is set. */
+static inline bool pl_wall_clock(long clk)
+{
+	return clk == 0 /* CLOCK_REALTIME */ || clk == 8 /* CLOCK_REALTIME_ALARM */ ||
+	       clk == 11 /* CLOCK_TAI */;
+}
+
+/*
+ * Timerfds the app created (hook_timer.c), by descriptor number: the read()
+ * hook asks this on every call, so it is one load and a bit test. Numbers
+ * past PL_FD_BITS are not followed.
+ */
+#define PL_FD_BITS 4096
+extern _Atomic unsigned long pl_timerfds[PL_FD_BITS / 64];
+
+static inline bool pl_is_timerfd(int fd)
+{
+	return (unsigned)fd < PL_FD_BITS &&
+	       (atomic_load_explicit(&pl_timerfds[(unsigned)fd / 64], memory_order_relaxed) >>
+		((unsigned)fd % 64) & 1);
+}
+
+/* A read() of timerfd @fd: a wait (hook_timer.c). */
+void pl_timerfd_read(int fd, void *caller);
+
+/*
  * Write the records of this process to the report file, as JSON lines.
  * @why: "exit", "exec" or "_exit". Idempotent: readers keep the largest
  * count per record.
@@ -149,6 +191,9 @@ extern pid_t pl_pid;
  * dlsym may allocate and our malloc has no real malloc to call yet.
  */
 void *pl_resolve(const char *name);
+
+/* The same for a symbol of a given version, when the C library has it (else any version). */
+void *pl_resolve_v(const char *name, const char *version);
 
 #define PL_REAL(var, name)                                                             \
 	do {                                                                           \

@@ -62,6 +62,14 @@ static const char *const kind_ids[PL_KIND_COUNT] = {
 	[PL_PRIO99] = "app.prio99",
 	[PL_NO_MLOCKALL] = "app.no_mlockall",
 	[PL_NO_MALLOPT] = "app.no_mallopt",
+	[PL_COND_REALTIME] = "app.cond_realtime_clock",
+	[PL_SEM_TIMEDWAIT] = "app.sem_timedwait",
+	[PL_REALTIME_TIMER] = "app.realtime_timer",
+	[PL_RELATIVE_TIMER] = "app.relative_timer",
+	[PL_RWLOCK] = "app.rwlock_no_pi",
+	[PL_SEM_SHARED] = "app.sem_shared",
+	[PL_MTX_NO_PI] = "app.mtx_no_pi",
+	[PL_STDIO_IN_RT] = "app.stdio_in_rt",
 };
 
 const char *pl_kind_id(enum pl_kind k)

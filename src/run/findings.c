@@ -79,6 +79,58 @@ static const struct app_kind kinds[] = {
 	  "of the heap. Memory given back faults again when it is reused.",
 	  "Call mallopt(M_MMAP_MAX, 0) and mallopt(M_TRIM_THRESHOLD, -1) first thing in main() "
 	  "(rtr_mem_mallopt() in librtready)." },
+	{ "app.cond_realtime_clock", RTR_WARN, "RT thread waits on a condvar that uses CLOCK_REALTIME",
+	  "A condition variable measures pthread_cond_timedwait() deadlines on the clock of its "
+	  "attribute, CLOCK_REALTIME unless set otherwise. The wall clock is stepped by NTP, by "
+	  "an administrator or at boot, and every deadline on it moves with it.",
+	  "Create the condvar from an attribute with pthread_condattr_setclock(&attr, "
+	  "CLOCK_MONOTONIC) and compute deadlines on CLOCK_MONOTONIC (rtr_cond_init_monotonic() "
+	  "in librtready), or wait with pthread_cond_clockwait(..., CLOCK_MONOTONIC, ...)." },
+	{ "app.sem_timedwait", RTR_WARN, "RT thread uses sem_timedwait (CLOCK_REALTIME)",
+	  "sem_timedwait() takes its deadline on CLOCK_REALTIME, always: when the wall clock is "
+	  "set, the wait ends early or late.",
+	  "Use sem_clockwait(sem, CLOCK_MONOTONIC, &deadline) (glibc 2.30 and later), with the "
+	  "deadline computed on CLOCK_MONOTONIC." },
+	{ "app.realtime_timer", RTR_WARN, "RT thread uses a timer on CLOCK_REALTIME",
+	  "A timerfd or POSIX timer on CLOCK_REALTIME expires by the wall clock: when the time "
+	  "is set, an absolute expiry moves with it, and the loop it paces wakes early or late.",
+	  "Create the timer on CLOCK_MONOTONIC: timerfd_create(CLOCK_MONOTONIC, ...) or "
+	  "timer_create(CLOCK_MONOTONIC, ...)." },
+	{ "app.relative_timer", RTR_WARN, "RT thread re-arms a timer with a relative time",
+	  "A timer armed with a relative time inside the loop counts each period from the moment "
+	  "of the call, after the work and the wake-up latency: the loop drifts as with a "
+	  "relative sleep.",
+	  "Arm the timer once, before the loop, with it_interval set to the period (the kernel "
+	  "then keeps the phase), or re-arm it with an absolute expiry (TFD_TIMER_ABSTIME, "
+	  "TIMER_ABSTIME) advanced by the period each time." },
+	{ "app.rwlock_no_pi", RTR_FAIL, "RT thread takes a reader-writer lock",
+	  "A pthread rwlock has no priority inheritance (POSIX defines no protocol for it, and "
+	  "neither glibc nor musl boosts its holders): a realtime thread waiting for it waits "
+	  "for every lower-priority holder, and for whatever preempts them.",
+	  "Use a mutex with PTHREAD_PRIO_INHERIT (rtr_mutex_init_pi() in librtready), or a "
+	  "lock-free scheme (a double buffer or a sequence counter) for data read by the RT "
+	  "thread." },
+	{ "app.sem_shared", RTR_FAIL, "Semaphore waited on by RT and non-RT threads",
+	  "A semaphore has no owner, so nothing can inherit a waiter's priority. Waited on by a "
+	  "realtime thread and by lower-priority threads, it works as a lock between them, with "
+	  "priority inversion that has no bound.",
+	  "Guard the shared data with a mutex with PTHREAD_PRIO_INHERIT (rtr_mutex_init_pi() in "
+	  "librtready); keep semaphores for events that one side posts and the other waits "
+	  "for." },
+	{ "app.mtx_no_pi", RTR_FAIL, "RT thread locks a C11 mtx_t (no priority inheritance)",
+	  "A C11 mutex is a pthread mutex without priority inheritance, and mtx_init() has no "
+	  "way to ask for it: a realtime thread waiting for it waits for the lower-priority "
+	  "owner and for whatever preempts that one.",
+	  "Use a pthread mutex created with pthread_mutexattr_setprotocol(&attr, "
+	  "PTHREAD_PRIO_INHERIT) (rtr_mutex_init_pi() in librtready) for data that a realtime "
+	  "thread shares." },
+	{ "app.stdio_in_rt", RTR_FAIL, "RT thread uses stdio or syslog in its periodic work",
+	  "Each FILE has a lock without priority inheritance, a stream allocates its buffer at "
+	  "first use and printf for some conversions, and a full buffer is written out to a "
+	  "pipe, terminal or disk that can block. syslog() takes a process-wide lock and writes "
+	  "to a socket.",
+	  "Format into preallocated memory (snprintf into a ring buffer) and let a non-RT "
+	  "thread print or log it." },
 	{ "app.checker", RTR_SKIP, "Runtime checker could not watch the program",
 	  "Findings come from a library preloaded into the program; where it was not loaded, or "
 	  "could not write its records, an empty list would prove nothing.",
@@ -89,7 +141,9 @@ static const struct app_kind kinds[] = {
 const char *const app_finding_ids[] = {
 	"app.mutex_no_pi", "app.alloc_in_rt", "app.page_fault_in_rt", "app.relative_sleep",
 	"app.realtime_clock", "app.signal", "app.prio99", "app.no_mlockall", "app.no_mallopt",
-	"app.checker", NULL,
+	"app.cond_realtime_clock", "app.sem_timedwait", "app.realtime_timer", "app.relative_timer",
+	"app.rwlock_no_pi", "app.sem_shared", "app.mtx_no_pi", "app.stdio_in_rt", "app.checker",
+	NULL,
 };
 
 static const struct app_kind *kind_of(const char *id)
@@ -353,9 +407,26 @@ static void describe(struct strbuf *sb, const struct app_record *r)
 			      r->total == 1 ? "" : "s", r->count, r->count == 1 ? "" : "s");
 	else if (strcmp(r->id, "app.relative_sleep") == 0)
 		strbuf_printf(sb, "%s() with a relative timeout", r->detail);
-	else if (strcmp(r->id, "app.realtime_clock") == 0)
+	else if (strcmp(r->id, "app.realtime_clock") == 0 ||
+		 strcmp(r->id, "app.cond_realtime_clock") == 0 ||
+		 strcmp(r->id, "app.sem_timedwait") == 0)
 		strbuf_printf(sb, "%s() on clock %ld (%s)", r->detail, r->arg,
 			      r->arg == CLOCK_TAI ? "CLOCK_TAI" : "CLOCK_REALTIME");
+	else if (strcmp(r->id, "app.realtime_timer") == 0)
+		strbuf_printf(sb, "%s() on a timer that follows CLOCK_REALTIME", r->detail);
+	else if (strcmp(r->id, "app.relative_timer") == 0)
+		strbuf_printf(sb, "%s() with a relative expiry after the periodic work began",
+			      r->detail);
+	else if (strcmp(r->id, "app.rwlock_no_pi") == 0)
+		strbuf_printf(sb, "%s() on rwlock %#lx", r->detail, (unsigned long)r->arg);
+	else if (strcmp(r->id, "app.sem_shared") == 0)
+		strbuf_printf(sb, "%s() on semaphore %#lx, which non-RT threads wait on too",
+			      r->detail, (unsigned long)r->arg);
+	else if (strcmp(r->id, "app.mtx_no_pi") == 0)
+		strbuf_printf(sb, "%s() on C11 mutex %#lx, which has no priority inheritance",
+			      r->detail, (unsigned long)r->arg);
+	else if (strcmp(r->id, "app.stdio_in_rt") == 0)
+		strbuf_printf(sb, "%s() in the periodic work", r->detail);
 	else if (strcmp(r->id, "app.signal") == 0 && r->in_signal_handler)
 		strbuf_printf(sb, "a handler for %s ran on an RT thread",
 			      signal_name(r->arg, sig, sizeof(sig)));

@@ -145,6 +145,29 @@ static inline void job_defaults(struct rt_job *job, pthread_mutex_t *pi)
 	job->buf = prefaulted_buffer();
 }
 
+/*
+ * Start @loop(@job) on a SCHED_FIFO thread with a 256 KiB stack (locked by
+ * MCL_FUTURE), and wait for it.
+ */
+static inline void rt_run_loop(struct rt_job *job, void *(*loop)(void *))
+{
+	struct sched_param sp = { .sched_priority = job->prio };
+	pthread_attr_t a;
+	pthread_t t;
+	int rc;
+
+	pthread_attr_init(&a);
+	pthread_attr_setstacksize(&a, 256 * 1024);
+	pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+	pthread_attr_setschedparam(&a, &sp);
+	rc = pthread_create(&t, &a, loop, job);
+	pthread_attr_destroy(&a);
+	if (rc)
+		die("pthread_create (SCHED_FIFO needs root or CAP_SYS_NICE)", rc);
+	pthread_join(t, NULL);
+}
+
 /* Start @job on a SCHED_FIFO thread with a 256 KiB stack (locked by MCL_FUTURE). */
 static inline pthread_t rt_start(struct rt_job *job)
 {
