@@ -600,7 +600,17 @@ def tunable_map(text):
 def judge_pi(r, rcs, blocks, name="pi"):
     ran(r, rcs, blocks, name)
     doc = load_json(blocks, name + ".out")
-    r.ok(name + " JSON", doc is not None, blocks.get(name + ".out", "")[:300])
+    if not r.ok(name + " JSON", doc is not None, blocks.get(name + ".out", "")[:300]):
+        return None
+    p = doc.get("pi", {})
+    r.ok("%s verdict 'works' (%d+%d rounds)" % (name, p.get("with_pi", {}).get("rounds", 0),
+                                                p.get("plain", {}).get("rounds", 0)),
+         p.get("verdict") == "works", "%s: %s" % (p.get("verdict"), p.get("reason")))
+    log("        %s: waited %.1f ms with PI, %.1f ms without (medians)" % (
+        name, p.get("with_pi", {}).get("wait_p50_ns", 0) / 1e6,
+        p.get("plain", {}).get("wait_p50_ns", 0) / 1e6))
+    if not doc.get("host", {}).get("kernel"):
+        log("        note: %s --format json leaves host.kernel empty" % name)
     return doc
 
 
