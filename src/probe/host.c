@@ -7,6 +7,12 @@
 
 int probe_host(const struct rootfs *fs, const struct rtr_cpuset *given, struct host_facts *h)
 {
+	return probe_host_rt(fs, given, false, h);
+}
+
+int probe_host_rt(const struct rootfs *fs, const struct rtr_cpuset *given, bool planned,
+		  struct host_facts *h)
+{
 	int err;
 
 	memset(h, 0, sizeof(*h));
@@ -15,10 +21,10 @@ int probe_host(const struct rootfs *fs, const struct rtr_cpuset *given, struct h
 	if (h->release_err)
 		h->release[0] = '\0';
 	probe_cpu_sets(fs, &h->cpu);
-	err = rtcpus_resolve(&h->cpu, given, &h->rt);
+	err = rtcpus_resolve_planned(&h->cpu, given, planned, &h->rt);
 	if (err)
 		return err;
-	rtr_cpuset_format_list(&h->rt.cpus, h->rt_list, sizeof(h->rt_list));
+	rtcpus_format(&h->rt, h->rt_list, sizeof(h->rt_list));
 	if (h->cpu.online_err)
 		return h->cpu.online_err;
 	rtr_cpuset_format_list(&h->cpu.online, h->online_list, sizeof(h->online_list));

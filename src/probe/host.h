@@ -29,6 +29,12 @@ struct host_facts {
  */
 int probe_host(const struct rootfs *fs, const struct rtr_cpuset *given, struct host_facts *h)
 	__attribute__((warn_unused_result));
+/*
+ * As probe_host(); with @planned, @given is the planner's choice (--rt-cpus
+ * auto), and rt_list says "(planned)".
+ */
+int probe_host_rt(const struct rootfs *fs, const struct rtr_cpuset *given, bool planned,
+		  struct host_facts *h) __attribute__((warn_unused_result));
 void probe_host_free(struct host_facts *h);
 
 #endif

@@ -2,6 +2,7 @@
 /* The one resolution of the RT CPU set; see rtcpus.h. */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "probe/rtcpus.h"
 
@@ -39,9 +40,33 @@ int rtcpus_resolve(const struct cpu_facts *c, const struct rtr_cpuset *given, st
 	return pick ? rtr_cpuset_copy(&out->cpus, pick) : 0;
 }
 
+int rtcpus_resolve_planned(const struct cpu_facts *c, const struct rtr_cpuset *given, bool planned,
+			   struct rtcpus *out)
+{
+	int err = rtcpus_resolve(c, given, out);
+
+	if (!err && planned && given)
+		out->source = RTCPUS_PLANNED;
+	return err;
+}
+
+size_t rtcpus_format(const struct rtcpus *r, char *buf, size_t len)
+{
+	size_t n = rtr_cpuset_format_list(&r->cpus, buf, len);
+	static const char mark[] = " (planned)";
+
+	if (r->source != RTCPUS_PLANNED)
+		return n;
+	if (n + sizeof(mark) <= len)
+		memcpy(buf + n, mark, sizeof(mark));
+	return n + sizeof(mark) - 1;
+}
+
 const char *rtcpus_source_name(enum rtcpus_source s)
 {
 	switch (s) {
+	case RTCPUS_PLANNED:
+		return "rtready plan, --rt-cpus auto";
 	case RTCPUS_GIVEN:
 		return "--rt-cpus";
 	case RTCPUS_ISOLATED:

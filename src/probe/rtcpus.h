@@ -9,6 +9,8 @@
 #ifndef RTR_PROBE_RTCPUS_H
 #define RTR_PROBE_RTCPUS_H
 
+#include <stdbool.h>
+
 #include "probe/cpu.h"
 #include "rtready/cpuset.h"
 
@@ -19,6 +21,7 @@ enum rtcpus_source {
 	RTCPUS_ISOLCPUS,	/* isolcpus= on the command line */
 	RTCPUS_NOHZ_FULL,	/* /sys/devices/system/cpu/nohz_full */
 	RTCPUS_NOHZ_FULL_PARAM,	/* nohz_full= on the command line */
+	RTCPUS_PLANNED,		/* --rt-cpus auto: the choice of rtready plan */
 };
 
 struct rtcpus {
@@ -35,7 +38,20 @@ struct rtcpus {
 int rtcpus_resolve(const struct cpu_facts *c, const struct rtr_cpuset *given, struct rtcpus *out)
 	__attribute__((warn_unused_result));
 
-/* "--rt-cpus", "isolated CPUs", "isolcpus=", "nohz_full", "nohz_full=", or NULL for none. */
+/*
+ * As rtcpus_resolve(); with @planned, @given is the planner's choice
+ * (--rt-cpus auto) and the source says so. Return: 0 or -ENOMEM.
+ */
+int rtcpus_resolve_planned(const struct cpu_facts *c, const struct rtr_cpuset *given, bool planned,
+			   struct rtcpus *out) __attribute__((warn_unused_result));
+
+/*
+ * The RT CPUs for a report's host block: "2-3", or "2-3 (planned)" when the
+ * planner chose them. Return: the length needed, as rtr_cpuset_format_list().
+ */
+size_t rtcpus_format(const struct rtcpus *r, char *buf, size_t len);
+
+/* "--rt-cpus", "isolated CPUs", "isolcpus=", "nohz_full", "nohz_full=", "rtready plan", or NULL for none. */
 const char *rtcpus_source_name(enum rtcpus_source s);
 
 void rtcpus_free(struct rtcpus *r);
