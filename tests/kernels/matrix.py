@@ -689,6 +689,12 @@ def judge_x86_rt(r, blocks, rcs, opts):
 def judge_arm64_rt(r, blocks, rcs, opts):
     judge_check(r, rcs, blocks, "check", "2-3", ["kernel.preempt", "cpu.isolation"])
     judge_tune(r, rcs, blocks)
+    before = tunable_map(blocks.get("tunables-before", ""))
+    applied = tunable_map(blocks.get("tunables-applied", ""))
+    for what, pred in (("IRQ affinities", lambda k: k.startswith("/proc/irq/")),
+                       ("the workqueue mask", lambda k: k.endswith("workqueue/cpumask"))):
+        ch = [k for k in before if pred(k) and k in applied and before[k] != applied[k]]
+        r.ok("tune --apply --rt-cpus 1-3 changed %s (%d)" % (what, len(ch)), bool(ch))
     judge_pi(r, rcs, blocks)
     judge_latency(r, rcs, blocks, "latency", 4)
     judge_run_check(r, rcs, blocks)
