@@ -60,6 +60,21 @@ int cli_parse_format(const char *arg, enum output_format *out, char *err, size_t
 int cli_parse_root(const char *arg, const char **out, char *err, size_t errlen);
 int cli_parse_cpulist(const char *opt, const char *arg, struct rtr_cpuset *out, char *err,
 		      size_t errlen);
+/*
+ * --rt-cpus (and latency's --affinity): a CPU list, or "auto" / "auto:N" for
+ * the choice of `rtready plan` (N CPUs; without N, all it can spare). *@auto_n
+ * is 0 for a list and N + 1 for auto; the plan itself is made later, under
+ * the command's root, by cli_resolve_rt_cpus().
+ */
+int cli_parse_rt_cpus(const char *opt, const char *arg, struct rtr_cpuset *out, size_t *auto_n,
+		      char *err, size_t errlen);
+/*
+ * With @auto_n set, plan the RT CPUs under @root into @cpus (no-op
+ * otherwise); a plan that cannot be made is printed as
+ * "rtready: CMD: OPT auto: why". Return: 0 or -errno.
+ */
+int cli_resolve_rt_cpus(const char *cmd, const char *opt, const char *root, size_t auto_n,
+			struct rtr_cpuset *cpus);
 
 /*
  * Output files (--output, --histfile, --report, ...). NULL, "-", and the

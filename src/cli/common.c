@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_plan.h"
+#include "util/parse.h"
 
 __attribute__((format(printf, 3, 0)))
 static void vmsg(const char *kind, const char *cmd, const char *fmt, va_list ap)
@@ -107,6 +109,42 @@ int cli_parse_cpulist(const char *opt, const char *arg, struct rtr_cpuset *out, 
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int cli_parse_rt_cpus(const char *opt, const char *arg, struct rtr_cpuset *out, size_t *auto_n,
+		      char *err, size_t errlen)
+{
+	int64_t n;
+
+	*auto_n = 0;
+	if (strcmp(arg, "auto") == 0) {
+		*auto_n = 1;
+		return 0;
+	}
+	if (strncmp(arg, "auto:", 5) == 0) {
+		if (parse_int64(arg + 5, 1, RTR_CPUSET_MAX_CPUS, &n)) {
+			snprintf(err, errlen, "%s: '%s': auto:N needs a CPU count of 1 or more", opt,
+				 arg);
+			return -EINVAL;
+		}
+		*auto_n = (size_t)n + 1;
+		return 0;
+	}
+	return cli_parse_cpulist(opt, arg, out, err, errlen);
+}
+
+int cli_resolve_rt_cpus(const char *cmd, const char *opt, const char *root, size_t auto_n,
+			struct rtr_cpuset *cpus)
+{
+	char err[768];
+	int rc;
+
+	if (!auto_n)
+		return 0;
+	rc = plan_auto_rt_cpus(root, auto_n - 1, cpus, err, sizeof(err));
+	if (rc)
+		cli_error(cmd, "%s auto: %s", opt, err);
+	return rc;
 }
 
 /*
