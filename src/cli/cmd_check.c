@@ -23,7 +23,8 @@ static const char usage_text[] =
 	"Audit this machine (or a snapshot under --root) against the realtime checklist.\n"
 	"Every item says what was read, whether it is right, why it matters, and the fix.\n"
 	"\n"
-	"  -c, --rt-cpus LIST   CPUs meant for realtime work (default: the isolated CPUs)\n"
+	"  -c, --rt-cpus LIST   CPUs meant for realtime work (default: the isolated CPUs);\n"
+	"                       auto or auto:N: the choice of rtready plan (N CPUs)\n"
 	"  -r, --root DIR       read DIR/proc, DIR/sys, ... instead of the live system\n"
 	"  -f, --format FMT     text (default) or json\n"
 	"  -o, --output FILE    write the result to FILE instead of standard output\n"
@@ -112,7 +113,8 @@ int check_opts_parse(int argc, char **argv, struct check_opts *o, char *err, siz
 	while (rc == 0 && (c = getopt_long(argc, argv, ":c:r:f:o:svlhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			rc = cli_parse_cpulist("--rt-cpus", optarg, &o->rt_cpus, err, errlen);
+			rc = cli_parse_rt_cpus("--rt-cpus", optarg, &o->rt_cpus, &o->rt_auto, err,
+					       errlen);
 			o->rt_cpus_given = true;
 			break;
 		case 'r':
@@ -173,12 +175,12 @@ static void list_checks(FILE *out)
 	}
 }
 
-static int fill_host(struct report *r, const struct facts *f, const struct rtr_cpuset *rt)
+static int fill_host(struct report *r, const struct facts *f, const struct rtcpus *rt)
 {
 	char list[4096], online[4096] = "";
 	int err = 0;
 
-	rtr_cpuset_format_list(rt, list, sizeof(list));
+	rtcpus_format(rt, list, sizeof(list));
 	if (!f->cpu.online_err)
 		rtr_cpuset_format_list(&f->cpu.online, online, sizeof(online));
 	err = err ? err : report_set_host(&r->host.rt_cpus, list);
@@ -217,6 +219,7 @@ static int render(const struct check_opts *o, struct report *r)
 int check_execute(const struct check_opts *o, struct report *r)
 {
 	struct check_filter flt = { o->only, o->n_only, o->skip, o->n_skip };
+	struct rtr_cpuset planned = RTR_CPUSET_INIT;
 	struct rtcpus rt = RTCPUS_INIT;
 	struct check_ctx ctx;
 	struct rootfs fs;
@@ -234,13 +237,25 @@ int check_execute(const struct check_opts *o, struct report *r)
 		cli_error("check", "cannot gather facts: %s", strerror(-err));
 		return err;
 	}
-	err = rtcpus_resolve(&f.cpu, o->rt_cpus_given ? &o->rt_cpus : NULL, &rt);
+	/* --rt-cpus auto: planned here, unless the caller (verify) already did. */
+	if (o->rt_auto && rtr_cpuset_is_empty(&o->rt_cpus)) {
+		err = cli_resolve_rt_cpus("check", "--rt-cpus", o->root, o->rt_auto, &planned);
+		if (err) {
+			facts_free(&f);
+			return err;
+		}
+	} else {
+		err = rtr_cpuset_copy(&planned, &o->rt_cpus);
+	}
+	err = err ?: rtcpus_resolve_planned(&f.cpu, o->rt_cpus_given ? &planned : NULL,
+					    o->rt_auto != 0, &rt);
 	ctx = (struct check_ctx){ &f, &rt.cpus, rtcpus_source_name(rt.source) };
 	err = err ? err : checks_run(&ctx, &flt, r);
-	err = err ? err : fill_host(r, &f, &rt.cpus);
+	err = err ? err : fill_host(r, &f, &rt);
 	if (err)
 		cli_error("check", "%s", strerror(-err));
 	rtcpus_free(&rt);
+	rtr_cpuset_free(&planned);
 	facts_free(&f);
 	return err;
 }

@@ -13,6 +13,7 @@
 struct check_opts {
 	struct rtr_cpuset rt_cpus;
 	bool rt_cpus_given;
+	size_t rt_auto;		/* --rt-cpus auto: 1, auto:N: N + 1; 0: a list */
 	const char *root;
 	enum output_format format;
 	const char *output;
