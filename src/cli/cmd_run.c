@@ -376,6 +376,11 @@ static int prepare(struct run_state *st, const struct run_opts *o)
 		cli_error("run", "cannot read %s: %s", st->path, strerror(-rc));
 		return rc;
 	}
+	/* The report's path first: findings that cannot be written are lost findings. */
+	if (o->report && (rc = cli_output_check(o->report)) != 0) {
+		cli_error("run", "cannot write %s: %s", o->report, strerror(-rc));
+		return rc;
+	}
 	if (o->mlock && st->elf.elf && !st->elf.dynamic) {
 		cli_error("run", "--mlock works through a preloaded library, which a statically "
 				 "linked program (%s) never loads; call mlockall() in it", st->path);
@@ -695,8 +700,13 @@ static int run_execute(const struct run_opts *o)
 	}
 	if (st->cg.n_dirs && run_cgroup_remove(&st->cg, err, sizeof(err)))
 		cli_warn("run", "%s", err);
-	if (!rc && o->check && report_check(o, st, &bad) == 0 && o->strict && bad && code == 0)
-		code = EXIT_FINDINGS;
+	if (!rc && o->check) {
+		/* Findings that were not written must not look like a clean run to CI. */
+		if (report_check(o, st, &bad))
+			code = EXIT_USAGE;
+		else if (o->strict && bad && code == 0)
+			code = EXIT_FINDINGS;
+	}
 	if (st->report_file[0])
 		unlink(st->report_file);
 	free_env(st->envp);

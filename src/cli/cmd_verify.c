@@ -714,6 +714,17 @@ static void host_free(struct host_info *h)
 	free(h->root);
 }
 
+static void note_stale_trace(void *ctx, const char *name, int err)
+{
+	(void)ctx;
+	if (err)
+		cli_warn("verify", "tracing instance %s, left by a killed rtready, is stopped but "
+				   "cannot be removed: %s", name, strerror(-err));
+	else
+		cli_warn("verify", "removed tracing instance %s, left tracing by a killed rtready",
+			 name);
+}
+
 static int run_verify(const struct verify_opts *o)
 {
 	struct progress pr = { NULL, 0, NULL, 0, 0, 0 };
@@ -731,6 +742,8 @@ static int run_verify(const struct verify_opts *o)
 		return EXIT_USAGE;
 	if (measured_cpus(o, &v))
 		goto out;
+	/* A dead rtready's tracing would cost both measurements, --trace or not. */
+	trace_remove_stale(note_stale_trace, NULL);
 
 	progress_begin(&pr, 1, "checking the system", 0);
 	if (run_check(o, &v))

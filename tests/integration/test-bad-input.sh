@@ -105,6 +105,10 @@ row "report - -o input" 2 "would replace it" sh -c "'$R' report - -o result.json
 row "report --junit /proc/x" 2 "cannot write /proc/x" "$R" report result.json --junit /proc/x
 row "report into a missing dir" 2 "No such file" "$R" report result.json -o nodir/x.html
 assert "no report.html left by refused runs" test ! -e report.html
+row "run --report /proc/x" 2 "cannot write /proc/x" "$R" run --check --strict --report /proc/x \
+	-- /bin/sleep 0.1
+row "run --report /dev/full" 2 "cannot write the report" "$R" run --check --report /dev/full \
+	-- /bin/true
 row "check -o missing dir" 2 "No such file" "$R" check -o nodir/x.json
 row "verify --load-cpus offline" 2 "--load-cpus: CPU 4095 is not online" \
 	"$R" verify -D 1 --load-cpus 4095 -r vdir
