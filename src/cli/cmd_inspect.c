@@ -31,7 +31,8 @@ static const char usage_text[] =
 	"  -a, --all              every user process (those with RT threads are judged)\n"
 	"  -n, --name COMM        the processes whose name is COMM\n"
 	"  -w, --window DURATION  measure deltas over this time (default 1s; 0: one look)\n"
-	"  -c, --rt-cpus LIST     CPUs meant for realtime work (default: the isolated CPUs)\n"
+	"  -c, --rt-cpus LIST     CPUs meant for realtime work (default: the isolated CPUs);\n"
+	"                         auto or auto:N: the choice of rtready plan (N CPUs)\n"
 	"  -r, --root DIR         read DIR/proc and DIR/sys instead of the live system\n"
 	"      --no-perf          do not open perf counters\n"
 	"  -f, --format FMT       text (default) or json\n"
@@ -119,7 +120,8 @@ int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err,
 			rc = cli_parse_root(optarg, &o->root, err, errlen);
 			break;
 		case 'c':
-			rc = cli_parse_cpulist("--rt-cpus", optarg, &o->rt_cpus, err, errlen);
+			rc = cli_parse_rt_cpus("--rt-cpus", optarg, &o->rt_cpus, &o->rt_auto, err,
+					       errlen);
 			o->rt_cpus_given = true;
 			break;
 		case OPT_NO_PERF:
@@ -186,7 +188,7 @@ static int host_facts(const struct inspect_opts *o, struct rtr_cpuset *rt, struc
 
 	if (err)
 		return err;
-	err = probe_host(&fs, o->rt_cpus_given ? &o->rt_cpus : NULL, &h);
+	err = probe_host_rt(&fs, o->rt_cpus_given ? &o->rt_cpus : NULL, o->rt_auto != 0, &h);
 	/* Unread online CPUs leave the list empty; inspect can still judge threads. */
 	if (err == h.cpu.online_err)
 		err = 0;
@@ -293,6 +295,10 @@ int cmd_inspect(int argc, char **argv)
 	if (rc >= 0) {
 		inspect_opts_free(&o);
 		return rc;
+	}
+	if (cli_resolve_rt_cpus("inspect", "--rt-cpus", o.root, o.rt_auto, &o.rt_cpus)) {
+		inspect_opts_free(&o);
+		return EXIT_USAGE;
 	}
 	rc = run(&o);
 	inspect_opts_free(&o);

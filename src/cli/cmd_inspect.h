@@ -22,6 +22,7 @@ struct inspect_opts {
 	const char *root;	/* "/" or a snapshot tree */
 	struct rtr_cpuset rt_cpus;
 	bool rt_cpus_given;
+	size_t rt_auto;		/* --rt-cpus auto: 1, auto:N: N + 1; 0: a list */
 	bool perf;
 	enum output_format format;
 	const char *output;
