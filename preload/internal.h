@@ -64,6 +64,7 @@ struct pl_thread {
 	bool in_dlsym;		/* resolving a symbol: allocations go to the arena */
 	long faults;		/* minor + major faults at the last sleep */
 	long own_faults;	/* faults taken by the checker itself since then */
+	int64_t sampled_ns;	/* CLOCK_MONOTONIC time of that sample */
 	short slot[PL_KIND_COUNT];	/* index + 1 of this thread's record of each kind */
 };
 
