@@ -50,26 +50,6 @@ static bool has_word(const char *list, const char *word, const char *seps)
 	return false;
 }
 
-int load_cgroup_parse_key(const char *text, const char *key, uint64_t *v)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		char *end;
-		unsigned long long x;
-
-		if (strncmp(p, key, kl) != 0 || p[kl] != ' ')
-			continue;
-		errno = 0;
-		x = strtoull(p + kl + 1, &end, 10);
-		if (end == p + kl + 1 || errno || (*end && *end != '\n'))
-			return -EINVAL;
-		*v = x;
-		return 0;
-	}
-	return -ENOENT;
-}
-
 /* ---- live files -------------------------------------------------------------- */
 
 static int read_small(const char *path, char *buf, size_t len)
@@ -273,7 +253,7 @@ int load_cgroup_oom_kills(const struct load_cgroup *cg, uint64_t *kills)
 	if (snprintf(path, sizeof(path), "%s/%s", cg->dir, file) >= (int)sizeof(path))
 		return -ENAMETOOLONG;
 	rc = read_small(path, buf, sizeof(buf));
-	return rc ? rc : load_cgroup_parse_key(buf, "oom_kill", kills);
+	return rc ? rc : cgroupfs_parse_key(buf, "oom_kill", kills);
 }
 
 int load_cgroup_remove(struct load_cgroup *cg)

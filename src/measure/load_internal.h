@@ -110,12 +110,6 @@ int load_cgroup_enter(const struct load_cgroup *cg);
 /* OOM kills counted by the kernel for @cg. Return: 0 or -errno. */
 int load_cgroup_oom_kills(const struct load_cgroup *cg, uint64_t *kills);
 
-/*
- * The value of "@key N" in a flat keyed file such as memory.events (v2) or
- * memory.oom_control (v1). Return: 0, -ENOENT, -EINVAL.
- */
-int load_cgroup_parse_key(const char *text, const char *key, uint64_t *v);
-
 /* Remove @cg (waits a little for the last task to leave). Return: 0 or -errno. */
 int load_cgroup_remove(struct load_cgroup *cg);
 

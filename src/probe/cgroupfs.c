@@ -177,3 +177,23 @@ int cgroupfs_dir(char *out, size_t len, const char *mnt, const char *mroot, cons
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+int cgroupfs_parse_key(const char *text, const char *key, uint64_t *value)
+{
+	size_t kl = strlen(key);
+
+	/* Lines of "key value", as in memory.events: "low 0\nhigh 0\nmax 12\noom 1\noom_kill 1\n". */
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		unsigned long long v;
+		char *end;
+
+		if (strncmp(p, key, kl) != 0 || p[kl] != ' ')
+			continue;
+		errno = 0;
+		v = strtoull(p + kl + 1, &end, 10);
+		if (end == p + kl + 1 || errno || (*end && *end != '\n'))
+			return -EINVAL;
+		*value = v;
+		return 0;
+	}
+	return -ENOENT;
+}

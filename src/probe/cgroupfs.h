@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Where the hierarchies are mounted (from mountinfo). "" when absent. */
 struct cgroup_mounts {
@@ -46,5 +47,13 @@ int cgroupfs_dir(char *out, size_t len, const char *mnt, const char *mroot, cons
 
 /* Whether the comma-separated @list holds @word exactly. */
 bool cgroupfs_list_has(const char *list, const char *word);
+
+/*
+ * The value of @key in a flat keyed file such as memory.events
+ * ("low 0\nhigh 0\nmax 12\noom 1\noom_kill 1\n"; v1's memory.oom_control is
+ * the same shape). Return: 0, -ENOENT when the key is absent, -EINVAL when
+ * its value is not a number.
+ */
+int cgroupfs_parse_key(const char *text, const char *key, uint64_t *value);
 
 #endif

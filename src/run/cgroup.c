@@ -343,27 +343,6 @@ int run_cgroup_remove(struct run_cgroup *cg, char *err, size_t errlen)
 	return rc;
 }
 
-int run_cgroup_parse_key(const char *text, const char *key, uint64_t *value)
-{
-	size_t kl = strlen(key);
-
-	/* Lines of "key value", as in memory.events: "low 0\nhigh 0\nmax 12\noom 1\noom_kill 1\n". */
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		unsigned long long v;
-		char *end;
-
-		if (strncmp(p, key, kl) != 0 || p[kl] != ' ')
-			continue;
-		errno = 0;
-		v = strtoull(p + kl + 1, &end, 10);
-		if (end == p + kl + 1 || errno || (*end && *end != '\n'))
-			return -EINVAL;
-		*value = v;
-		return 0;
-	}
-	return -ENOENT;
-}
-
 int run_cgroup_oom_kills(const struct run_cgroup *cg, uint64_t *kills)
 {
 	char path[PATH_MAX + 32], buf[KEYED_FILE_CAP];
@@ -387,7 +366,7 @@ int run_cgroup_oom_kills(const struct run_cgroup *cg, uint64_t *kills)
 	close(fd);
 	buf[n] = '\0';
 	/* v1 has the count since Linux 4.13; before, oom_control has no such line. */
-	return run_cgroup_parse_key(buf, "oom_kill", kills);
+	return cgroupfs_parse_key(buf, "oom_kill", kills);
 }
 
 /* The pid in a name RUN_CGROUP_PREFIX<pid>, or -1. */

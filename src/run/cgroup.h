@@ -81,9 +81,6 @@ int run_cgroup_remove(struct run_cgroup *cg, char *err, size_t errlen);
  */
 int run_cgroup_oom_kills(const struct run_cgroup *cg, uint64_t *kills);
 
-/* Pure: the value of "@key N" in flat keyed text such as memory.events. Return: 0, -ENOENT, -EINVAL. */
-int run_cgroup_parse_key(const char *text, const char *key, uint64_t *value);
-
 /*
  * Look for groups named RUN_CGROUP_PREFIX<pid> whose rtready no longer
  * runs, where run_cgroup_create() makes them (rtready's own cgroup and the

@@ -19,6 +19,7 @@
 #include "cli/cmd_load.h"
 #include "measure/load.h"
 #include "measure/load_internal.h"
+#include "probe/cgroupfs.h"
 
 static int parse(struct load_opts *o, char *err, size_t errlen, int argc, ...)
 {
@@ -188,15 +189,15 @@ static void test_parse_key(void **state)
 
 	(void)state;
 	/* memory.events (v2) and memory.oom_control (v1). */
-	assert_int_equal(load_cgroup_parse_key("low 0\nhigh 0\nmax 12\noom 3\noom_kill 2\n"
+	assert_int_equal(cgroupfs_parse_key("low 0\nhigh 0\nmax 12\noom 3\noom_kill 2\n"
 					       "oom_group_kill 1\n", "oom_kill", &v), 0);
 	assert_int_equal(v, 2);
-	assert_int_equal(load_cgroup_parse_key("oom_kill_disable 0\nunder_oom 0\noom_kill 7",
+	assert_int_equal(cgroupfs_parse_key("oom_kill_disable 0\nunder_oom 0\noom_kill 7",
 					       "oom_kill", &v), 0);
 	assert_int_equal(v, 7);
-	assert_int_equal(load_cgroup_parse_key("oom_kill_disable 0\n", "oom_kill", &v), -ENOENT);
-	assert_int_equal(load_cgroup_parse_key("oom_kill x\n", "oom_kill", &v), -EINVAL);
-	assert_int_equal(load_cgroup_parse_key("", "oom_kill", &v), -ENOENT);
+	assert_int_equal(cgroupfs_parse_key("oom_kill_disable 0\n", "oom_kill", &v), -ENOENT);
+	assert_int_equal(cgroupfs_parse_key("oom_kill x\n", "oom_kill", &v), -EINVAL);
+	assert_int_equal(cgroupfs_parse_key("", "oom_kill", &v), -ENOENT);
 }
 
 /* No child of ours may be left once a load is freed. */
