@@ -41,7 +41,8 @@ static const char usage_text[] =
     "Options:\n"
     "  -c, --rt-cpus LIST      CPUs reserved for realtime work (default: those the boot\n"
     "                          isolates: isolated, isolcpus= or nohz_full, as check);\n"
-    "                          at least one online CPU must stay non-RT\n"
+    "                          at least one online CPU must stay non-RT; auto or\n"
+    "                          auto:N: the choice of rtready plan (N CPUs)\n"
     "      --keep-throttling   leave kernel.sched_rt_runtime_us alone\n"
     "      --no-irqs           leave IRQ affinities (default and per IRQ) alone\n"
     "      --no-workqueue      leave the unbound workqueue cpumask alone\n"
@@ -181,7 +182,8 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 	while (rc == 0 && (c = getopt_long(argc, argv, ":c:r:f:hV", longopts, &idx)) != -1) {
 		switch (c) {
 		case 'c':
-			rc = cli_parse_cpulist("--rt-cpus", optarg, &o->rt_cpus, err, errlen);
+			rc = cli_parse_rt_cpus("--rt-cpus", optarg, &o->rt_cpus, &o->rt_auto, err,
+					       errlen);
 			o->rt_cpus_given = true;
 			break;
 		case OPT_APPLY:
@@ -373,7 +375,7 @@ static json_t *json_base(const char *mode, const char *release, const struct cpu
 
 	h.kernel = (char *)release;
 	h.cpus_online = c ? (char *)c->online_list : "";
-	h.rt_cpus = c ? (char *)c->rt_list : "";
+	h.rt_cpus = c ? (char *)c->h.rt_list : "";	/* "(planned)" for --rt-cpus auto */
 	h.root = (char *)root;
 	o = json_envelope("tune", &h);
 	if (o)
@@ -857,7 +859,10 @@ int cmd_tune(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	rc = EXIT_USAGE; /* unless a mode runs */
-	if (probe_host(&fs, o.rt_cpus_given ? &o.rt_cpus : NULL, &c.h) == -ENOMEM) {
+	if (cli_resolve_rt_cpus("tune", "--rt-cpus", o.root, o.rt_auto, &o.rt_cpus))
+		goto out;
+	if (probe_host_rt(&fs, o.rt_cpus_given ? &o.rt_cpus : NULL, o.rt_auto != 0, &c.h) ==
+	    -ENOMEM) {
 		cli_error("tune", "out of memory");
 		goto out;
 	}

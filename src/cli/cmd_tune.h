@@ -23,6 +23,7 @@ struct tune_opts {
 	enum tune_mode mode;
 	struct rtr_cpuset rt_cpus;
 	bool rt_cpus_given;
+	size_t rt_auto; /* --rt-cpus auto: 1, auto:N: N + 1; 0: a list */
 	bool enabled[TUNE_COUNT]; /* all true unless switched off */
 	int64_t idle_max_latency_us;
 	int *pids; /* --pid: move only these processes; NULL: all */
