@@ -45,7 +45,8 @@ static const char usage_text[] =
 	"  -D, --duration TIME     length of each latency run (default 10s; 500ms, 2m)\n"
 	"  -c, --rt-cpus LIST      the realtime CPUs: checked as such, and the CPUs\n"
 	"                          measured (default: the isolated CPUs are checked,\n"
-	"                          every online CPU is measured)\n"
+	"                          every online CPU is measured); auto or auto:N:\n"
+	"                          the choice of rtready plan (N CPUs)\n"
 	"  -m, --max-latency US    fail when a CPU's maximum latency exceeds US (in us;\n"
 	"                          100us, 1ms accepted); without it latency is shown,\n"
 	"                          not judged\n"
@@ -129,7 +130,8 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 			o->duration_ns = v;
 			break;
 		case 'c':
-			rc = cli_parse_cpulist("--rt-cpus", optarg, &o->rt_cpus, err, errlen);
+			rc = cli_parse_rt_cpus("--rt-cpus", optarg, &o->rt_cpus, &o->rt_auto, err,
+					       errlen);
 			o->rt_cpus_given = true;
 			break;
 		case 'm':
@@ -303,6 +305,7 @@ static int run_check(const struct verify_opts *o, struct verify_run *v)
 		if (err)
 			return err;
 		co.rt_cpus_given = true;
+		co.rt_auto = o->rt_auto;	/* already planned: marks it "(planned)" */
 	}
 	report_init(&v->check, "check");
 	err = check_execute(&co, &v->check);	/* prints its own error */
@@ -358,7 +361,8 @@ static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 		return err;
 	}
 	/* The host facts once, with the RT CPUs resolved as check resolves them. */
-	err = probe_host(&fs, o->rt_cpus_given ? &o->rt_cpus : NULL, &v->host);
+	err = probe_host_rt(&fs, o->rt_cpus_given ? &o->rt_cpus : NULL, o->rt_auto != 0,
+			    &v->host);
 	rootfs_close(&fs);
 	if (err) {
 		cli_error("verify", "cannot read the online CPUs: %s", strerror(-err));
@@ -800,6 +804,10 @@ int cmd_verify(int argc, char **argv)
 	if (rc >= 0) {
 		verify_opts_free(&o);
 		return rc;
+	}
+	if (cli_resolve_rt_cpus("verify", "--rt-cpus", "/", o.rt_auto, &o.rt_cpus)) {
+		verify_opts_free(&o);
+		return EXIT_USAGE;
 	}
 	rc = run_verify(&o);
 	verify_opts_free(&o);

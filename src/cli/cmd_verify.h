@@ -19,6 +19,7 @@ struct verify_opts {
 	uint64_t interval_ns;		/* of the measuring threads */
 	struct rtr_cpuset rt_cpus;	/* --rt-cpus: checked as RT CPUs and measured */
 	bool rt_cpus_given;
+	size_t rt_auto;			/* --rt-cpus auto: 1, auto:N: N + 1; 0: a list */
 	struct rtr_cpuset load_cpus;	/* --load-cpus: where the load runs (default: all) */
 	bool load_cpus_given;
 	enum latency_load_kind load;	/* --load KIND, default all */
