@@ -77,7 +77,8 @@ if [ -n "$relocate" ]; then
 	if [ ! -f "$relocate/build.ninja" ]; then
 		meson setup "$relocate" "$src" --prefix /opt/x -Dtests=false >/dev/null
 	fi
-	meson compile -C "$relocate" >/dev/null
+	meson compile -C "$relocate" >"$tmp/compile.log" 2>&1 ||
+		{ tail -n 40 "$tmp/compile.log" >&2; echo "dist-test: the build failed" >&2; exit 1; }
 	DESTDIR=$tmp/destdir meson install -C "$relocate" --quiet >/dev/null
 	mv "$tmp/destdir/opt/x" "$tmp/moved"
 	libdir=$(meson introspect --buildoptions "$relocate" |

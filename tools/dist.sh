@@ -95,7 +95,8 @@ for arch in "${arches[@]}"; do
 			-Dstatic_tool=true -Dprefer_static=true -Dtests=false >"$bdir/setup.log" 2>&1 ||
 			{ cat "$bdir/setup.log" >&2; exit 1; }
 	fi
-	meson compile -C "$bdir" >/dev/null
+	meson compile -C "$bdir" >"$bdir/compile.log" 2>&1 ||
+		{ tail -n 40 "$bdir/compile.log" >&2; echo "dist: the $arch build failed" >&2; exit 1; }
 	rm -rf "$stage"
 	DESTDIR=$stage meson install -C "$bdir" --quiet >/dev/null
 	root=$stage/usr/local
