@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "procself.h"
+#include "statparse.h"
 
 long rtr__procself_read(const char *path, char *buf, size_t size)
 {
@@ -75,58 +76,21 @@ int rtr__procself_status_bytes(const char *text, const char *key, uint64_t *byte
 
 int rtr__procself_parse_stat(const char *line, struct rtr__procself_task *task)
 {
-	const char *open = strchr(line, '('), *close = strrchr(line, ')');
-	unsigned long long v[40];
-	const char *p;
-	size_t n = 0, clen;
-	char *end;
-	long tid;
+	struct rtr__proc_stat st;
+	size_t clen;
 
-	if (!open || !close || close < open)
+	if (rtr__proc_parse_stat(line, strlen(line), &st))
 		return -EINVAL;
-	errno = 0;
-	tid = strtol(line, &end, 10);
-	if (errno || end == line || tid <= 0 || tid > INT32_MAX)
-		return -EINVAL;
-	clen = (size_t)(close - open - 1);
-	if (clen >= sizeof(task->comm))
-		clen = sizeof(task->comm) - 1;
-	memcpy(task->comm, open + 1, clen);
+	clen = st.comm_len < sizeof(task->comm) - 1 ? st.comm_len : sizeof(task->comm) - 1;
+	memcpy(task->comm, st.comm, clen);
 	task->comm[clen] = '\0';
-	task->tid = (int)tid;
-
-	/* Field 3 (state) is a letter; from field 4 on they are numbers. */
-	p = close + 1;
-	while (*p == ' ')
-		p++;
-	if (*p == '\0')
-		return -EINVAL;
-	p++;
-	while (n < sizeof(v) / sizeof(v[0])) {
-		while (*p == ' ')
-			p++;
-		if (*p == '\0' || *p == '\n')
-			break;
-		errno = 0;
-		/* Some fields are signed (nice, priority): keep their bits. */
-		if (*p == '-')
-			v[n] = (unsigned long long)strtoll(p, &end, 10);
-		else
-			v[n] = strtoull(p, &end, 10);
-		if (errno || end == p)
-			return -EINVAL;
-		p = end;
-		n++;
-	}
-	/* v[i] is field i + 4; we need up to field 41 (policy). */
-	if (n < 38)
-		return -EINVAL;
-	task->minor_faults = v[10 - 4];
-	task->major_faults = v[12 - 4];
-	task->prio = (int)(long long)v[18 - 4];
-	task->nice = (int)(long long)v[19 - 4];
-	task->rt_priority = (unsigned int)v[40 - 4];
-	task->policy = (int)v[41 - 4];
+	task->tid = st.pid;
+	task->minor_faults = st.minflt;
+	task->major_faults = st.majflt;
+	task->prio = (int)st.priority;
+	task->nice = st.nice;
+	task->rt_priority = st.rt_priority;
+	task->policy = (int)st.policy;
 	return 0;
 }
 

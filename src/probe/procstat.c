@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * /proc/PID/stat and /proc/PID/status parsers; see procstat.h. Every number
- * is copied into a small stack buffer before conversion, so input without a
- * terminating NUL (or with NULs inside) is handled by length alone.
+ * /proc/PID/stat (through librtready's parser, lib/statparse.c, so the library
+ * and the tool read it one way), /proc/PID/status and limits parsers; see
+ * procstat.h. Numbers are converted by length, NULs inside are refused.
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,68 +11,8 @@
 #include <string.h>
 
 #include "probe/procstat.h"
+#include "statparse.h"	/* lib/: the stat parser and number conversions */
 #include "util/utf8.h"
-
-/* Longest token we convert: 20 digits of uint64 plus sign and slack. */
-#define NUM_MAX 32
-
-/* Copy @n bytes of @s into @buf as a C string; false when it does not fit or holds a NUL. */
-static bool token(const char *s, size_t n, char *buf, size_t size)
-{
-	if (n == 0 || n >= size || memchr(s, '\0', n))
-		return false;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return true;
-}
-
-static int to_u64(const char *s, size_t n, uint64_t *v)
-{
-	char buf[NUM_MAX], *end;
-	unsigned long long x;
-
-	if (!token(s, n, buf, sizeof(buf)) || buf[0] < '0' || buf[0] > '9')
-		return -EINVAL;
-	errno = 0;
-	x = strtoull(buf, &end, 10);
-	if (*end != '\0')
-		return -EINVAL;
-	if (errno == ERANGE)
-		return -ERANGE;
-	*v = x;
-	return 0;
-}
-
-static int to_i64(const char *s, size_t n, int64_t *v)
-{
-	char buf[NUM_MAX], *end;
-	long long x;
-
-	if (!token(s, n, buf, sizeof(buf)) ||
-	    !((buf[0] >= '0' && buf[0] <= '9') || (buf[0] == '-' && buf[1] >= '0' && buf[1] <= '9')))
-		return -EINVAL;
-	errno = 0;
-	x = strtoll(buf, &end, 10);
-	if (*end != '\0')
-		return -EINVAL;
-	if (errno == ERANGE)
-		return -ERANGE;
-	*v = x;
-	return 0;
-}
-
-static int to_int(const char *s, size_t n, int64_t min, int64_t max, int *v)
-{
-	int64_t x;
-	int err = to_i64(s, n, &x);
-
-	if (err)
-		return err;
-	if (x < min || x > max)
-		return -ERANGE;
-	*v = (int)x;
-	return 0;
-}
 
 /*
  * Copy a comm or Name into @dst, harmless for a terminal and valid as JSON
@@ -84,129 +24,33 @@ static void copy_name(char *dst, size_t size, const char *src, size_t n)
 	utf8_scrub(dst, size, src, n, UTF8_SCRUB_CONTROLS);
 }
 
-/*
- * A sample line (a thread named "a) (b" of pid 42):
- *   42 (a) (b) S 1 42 42 0 -1 4194560 97 0 0 0 1 2 0 0 20 0 1 0 3301 ...
- * The fields after comm are single-space separated decimal numbers, except
- * field 3 (state), a single letter.
- */
 int parse_proc_stat(const char *buf, size_t len, struct proc_stat *out)
 {
-	const char *open, *close = NULL, *p, *end = buf + len;
-	int64_t pid;
-	int err, field;
+	struct rtr__proc_stat s;
+	int err;
 
 	memset(out, 0, sizeof(*out));
-	open = memchr(buf, '(', len);
-	if (!open)
-		return -EINVAL;
-	for (const char *q = end; q > open + 1; q--)
-		if (q[-1] == ')') {
-			close = q - 1;
-			break;
-		}
-	if (!close)
-		return -EINVAL;
-	/* "PID " before the comm. */
-	p = open;
-	while (p > buf && p[-1] == ' ')
-		p--;
-	err = to_i64(buf, (size_t)(p - buf), &pid);
+	err = rtr__proc_parse_stat(buf, len, &s);
 	if (err)
 		return err;
-	if (pid <= 0 || pid > INT_MAX)
-		return -ERANGE;
-	out->pid = (int)pid;
-	copy_name(out->comm, sizeof(out->comm), open + 1, (size_t)(close - open - 1));
-
-	/* Walk the fields from 3 on. */
-	p = close + 1;
-	for (field = 3; field <= 41; field++) {
-		const char *t;
-		size_t n;
-
-		if (p >= end || *p != ' ')
-			return -EINVAL;
-		t = ++p;
-		while (p < end && *p != ' ' && *p != '\n')
-			p++;
-		n = (size_t)(p - t);
-		if (n == 0)
-			return -EINVAL;
-		switch (field) {
-		case 3:
-			if (n != 1 || t[0] < 'A' || t[0] > 'z')
-				return -EINVAL;
-			out->state = t[0];
-			break;
-		case 4:
-			err = to_int(t, n, 0, INT_MAX, &out->ppid);
-			break;
-		case 9: {
-			uint64_t f;
-
-			err = to_u64(t, n, &f);
-			if (!err && f > UINT_MAX)
-				err = -ERANGE;
-			out->flags = (unsigned int)f;
-			break;
-		}
-		case 10:
-			err = to_u64(t, n, &out->minflt);
-			break;
-		case 12:
-			err = to_u64(t, n, &out->majflt);
-			break;
-		case 14:
-			err = to_u64(t, n, &out->utime_ticks);
-			break;
-		case 15:
-			err = to_u64(t, n, &out->stime_ticks);
-			break;
-		case 18:
-			err = to_i64(t, n, &out->priority);
-			break;
-		case 19:
-			err = to_int(t, n, -20, 19, &out->nice);
-			break;
-		case 20:
-			err = to_i64(t, n, &out->num_threads);
-			break;
-		case 22:
-			err = to_u64(t, n, &out->start_ticks);
-			break;
-		case 23:
-			err = to_u64(t, n, &out->vsize_bytes);
-			break;
-		case 24:
-			err = to_i64(t, n, &out->rss_pages);
-			break;
-		case 39:
-			err = to_int(t, n, -1, INT_MAX, &out->processor);
-			break;
-		case 40: {
-			int v = 0;
-
-			err = to_int(t, n, 0, 99, &v);
-			out->rt_priority = (unsigned int)v;
-			break;
-		}
-		case 41: {
-			int v = 0;
-
-			err = to_int(t, n, 0, INT_MAX, &v);
-			out->policy = (unsigned int)v;
-			break;
-		}
-		default:
-			/* Unused here, but it must still look like a number. */
-			if (t[0] != '-' && (t[0] < '0' || t[0] > '9'))
-				err = -EINVAL;
-			break;
-		}
-		if (err)
-			return err;
-	}
+	out->pid = s.pid;
+	copy_name(out->comm, sizeof(out->comm), s.comm, s.comm_len);
+	out->state = s.state;
+	out->ppid = s.ppid;
+	out->flags = s.flags;
+	out->minflt = s.minflt;
+	out->majflt = s.majflt;
+	out->utime_ticks = s.utime_ticks;
+	out->stime_ticks = s.stime_ticks;
+	out->priority = s.priority;
+	out->nice = s.nice;
+	out->num_threads = s.num_threads;
+	out->start_ticks = s.start_ticks;
+	out->vsize_bytes = s.vsize_bytes;
+	out->rss_pages = s.rss_pages;
+	out->processor = s.processor;
+	out->rt_priority = s.rt_priority;
+	out->policy = s.policy;
 	return 0;
 }
 
@@ -223,15 +67,15 @@ static int kb_value(const char *v, size_t n, uint64_t *out)
 		v++, n--;
 	if (n >= 3 && memcmp(v + n - 3, " kB", 3) == 0)
 		n -= 3;
-	return to_u64(v, n, out);
+	return rtr__proc_to_u64(v, n, out);
 }
 
 static int hex_value(const char *v, size_t n, uint64_t *out)
 {
-	char buf[NUM_MAX], *end;
+	char buf[RTR_PROC_NUM_MAX], *end;
 	unsigned long long x;
 
-	if (!token(v, n, buf, sizeof(buf)) || n > 16)
+	if (!rtr__proc_token(v, n, buf, sizeof(buf)) || n > 16)
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++)
 		if (!((buf[i] >= '0' && buf[i] <= '9') || (buf[i] >= 'a' && buf[i] <= 'f') ||
@@ -297,16 +141,16 @@ int parse_proc_status(const char *buf, size_t len, struct proc_status *out)
 			copy_name(out->name, sizeof(out->name), v, vlen);
 			bit = PROC_ST_NAME;
 		} else if (KEY("Tgid")) {
-			err = to_int(v, vlen, 0, INT_MAX, &out->tgid);
+			err = rtr__proc_to_int(v, vlen, 0, INT_MAX, &out->tgid);
 			bit = PROC_ST_TGID;
 		} else if (KEY("Pid")) {
-			err = to_int(v, vlen, 0, INT_MAX, &out->pid);
+			err = rtr__proc_to_int(v, vlen, 0, INT_MAX, &out->pid);
 			bit = PROC_ST_PID;
 		} else if (KEY("PPid")) {
-			err = to_int(v, vlen, 0, INT_MAX, &out->ppid);
+			err = rtr__proc_to_int(v, vlen, 0, INT_MAX, &out->ppid);
 			bit = PROC_ST_PPID;
 		} else if (KEY("Threads")) {
-			err = to_i64(v, vlen, &out->threads);
+			err = rtr__proc_to_i64(v, vlen, &out->threads);
 			bit = PROC_ST_THREADS;
 		} else if (KEY("VmSize")) {
 			err = kb_value(v, vlen, &out->vm_size_kb);
@@ -327,16 +171,16 @@ int parse_proc_status(const char *buf, size_t len, struct proc_status *out)
 			err = hex_value(v, vlen, &out->cap_eff);
 			bit = PROC_ST_CAPEFF;
 		} else if (KEY("Kthread")) {
-			err = to_i64(v, vlen, &i);
+			err = rtr__proc_to_i64(v, vlen, &i);
 			if (!err && i != 0 && i != 1)
 				err = -EINVAL;
 			out->kthread = !err && i == 1;
 			bit = PROC_ST_KTHREAD;
 		} else if (KEY("voluntary_ctxt_switches")) {
-			err = to_u64(v, vlen, &out->voluntary_ctxt_switches);
+			err = rtr__proc_to_u64(v, vlen, &out->voluntary_ctxt_switches);
 			bit = PROC_ST_VCSW;
 		} else if (KEY("nonvoluntary_ctxt_switches")) {
-			err = to_u64(v, vlen, &out->nonvoluntary_ctxt_switches);
+			err = rtr__proc_to_u64(v, vlen, &out->nonvoluntary_ctxt_switches);
 			bit = PROC_ST_NVCSW;
 		} else if (KEY("Cpus_allowed_list")) {
 			err = parse_cpus(v, vlen, &out->cpus_allowed);
@@ -367,7 +211,7 @@ static int limit_value(const char *s, size_t n, uint64_t *v)
 		*v = PROC_LIMIT_INFINITY;
 		return 0;
 	}
-	return to_u64(s, n, v);
+	return rtr__proc_to_u64(s, n, v);
 }
 
 /* The next blank-separated word of [*p, end). */
