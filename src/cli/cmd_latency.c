@@ -30,7 +30,8 @@ static const char usage_text[] =
 	"sleeps to absolute CLOCK_MONOTONIC deadlines and records each wake-up's lateness.\n"
 	"\n"
 	"  -a, --affinity LIST   measure on these CPUs (default: every online CPU we may\n"
-	"                        use, the RT CPUs of the boot line included)\n"
+	"                        use, the RT CPUs of the boot line included); auto or\n"
+	"                        auto:N: the RT CPUs rtready plan chooses (N of them)\n"
 	"  -t, --threads [N]     only the first N of those CPUs (without N: all of them)\n"
 	"  -S, --smp             one thread per CPU (the default; for cyclictest habits)\n"
 	"  -p, --priority PRIO   realtime priority 1..98 (default 80; 99 is refused)\n"
@@ -211,7 +212,8 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 	       (c = getopt_long(argc, argv, ":a:t::Sp:i:D:mh:b:qf:V", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			rc = cli_parse_cpulist("--affinity", optarg, &o->cfg.cpus, err, errlen);
+			rc = cli_parse_rt_cpus("--affinity", optarg, &o->cfg.cpus, &o->cpus_auto, err,
+					       errlen);
 			o->cpus_given = true;
 			break;
 		case 't':
@@ -342,7 +344,8 @@ static int resolve_cpus(const struct latency_opts *o, struct rtr_cpuset *out,
 		cli_error("latency", "cannot open /: %s", strerror(-err));
 		return err;
 	}
-	err = probe_host(&fs, NULL, h);
+	/* -a auto: the planned CPUs are the RT CPUs of the report. */
+	err = probe_host_rt(&fs, o->cpus_auto ? &o->cfg.cpus : NULL, o->cpus_auto != 0, h);
 	rootfs_close(&fs);
 	if (err) {
 		cli_error("latency", "cannot read the online CPUs: %s", strerror(-err));
@@ -652,6 +655,10 @@ int cmd_latency(int argc, char **argv)
 	if (rc >= 0) {
 		latency_opts_free(&o);
 		return rc;
+	}
+	if (cli_resolve_rt_cpus("latency", "--affinity", "/", o.cpus_auto, &o.cfg.cpus)) {
+		latency_opts_free(&o);
+		return EXIT_USAGE;
 	}
 	rc = run_latency(&o);
 	latency_opts_free(&o);

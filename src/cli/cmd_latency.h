@@ -17,6 +17,7 @@
 struct latency_opts {
 	struct latency_config cfg;	/* cpus: the -a list, empty when not given */
 	bool cpus_given;		/* -a LIST */
+	size_t cpus_auto;		/* -a auto: 1, auto:N: N + 1; 0: a list */
 	unsigned int threads;		/* -t N: the first N CPUs; 0: all */
 	enum output_format format;
 	const char *output;		/* --output FILE, NULL: stdout */
