@@ -383,19 +383,19 @@ static json_t *json_base(const char *mode, const char *release, const struct cpu
 	return o;
 }
 
-static json_t *json_changes(const struct tune_plan *p, const struct rootfs *fs, bool current)
+/* The changes as JSON; "current" where --status read it (never read here). */
+static json_t *json_changes(const struct tune_plan *p)
 {
 	json_t *arr = json_array();
 
 	for (size_t i = 0; arr && i < p->n; i++) {
-		json_t *o = journal_change_to_json(&p->changes[i]);
-		char cur[TUNE_VALUE_MAX];
+		const struct tune_change *c = &p->changes[i];
+		json_t *o = journal_change_to_json(c);
 
 		if (!o)
 			continue;
-		if (current && journal_change_live(&p->changes[i]) &&
-		    apply_current(fs, &p->changes[i], cur, sizeof(cur)) == 0)
-			json_object_set_new(o, "current", json_text(cur));
+		if (c->current && strcmp(c->current, "gone") != 0)
+			json_object_set_new(o, "current", json_text(c->current));
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -471,7 +471,7 @@ static int mode_plan(const struct tune_opts *o, const struct rootfs *fs, const s
 		json_t *j = json_base("plan", c->h.release, c, o->root);
 
 		if (j) {
-			json_object_set_new(j, "changes", json_changes(&p, fs, false));
+			json_object_set_new(j, "changes", json_changes(&p));
 			json_object_set_new(j, "notes", json_notes(&p));
 		}
 		tune_plan_free(&p);
@@ -603,7 +603,7 @@ static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const 
 		json_t *jo = json_base("apply", c->h.release, c, o->root);
 
 		if (jo) {
-			json_object_set_new(jo, "changes", json_changes(&j.plan, fs, false));
+			json_object_set_new(jo, "changes", json_changes(&j.plan));
 			json_object_set_new(jo, "notes", json_notes(&j.plan));
 			json_object_set_new(jo, "summary", json_result(&res));
 		}
@@ -694,7 +694,7 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs, const
 		json_t *jo = json_base("revert", release, NULL, o->root);
 
 		if (jo) {
-			json_object_set_new(jo, "changes", json_changes(&j.plan, fs, false));
+			json_object_set_new(jo, "changes", json_changes(&j.plan));
 			json_object_set_new(jo, "summary", json_result(&res));
 		}
 		if (json_finish(jo))
@@ -746,6 +746,12 @@ static int mode_status(const struct tune_opts *o, const struct rootfs *fs, const
 		boot[0] = '\0';
 	same = strcmp(boot, j.boot_id) == 0;
 	when(j.created_s, t, sizeof(t));
+	/* The values in effect, read once here: the renderings below only print them. */
+	if (same && apply_read_current(fs, &j.plan)) {
+		cli_error("tune", "out of memory");
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	rc = EXIT_OK;
 	if (o->format == FORMAT_JSON) {
 		json_t *jo = json_base("status", release, NULL, o->root);
@@ -757,7 +763,7 @@ static int mode_status(const struct tune_opts *o, const struct rootfs *fs, const
 						      j.boot_id, "this_boot", same, "created",
 						      (json_int_t)j.created_s, "rt_cpus", j.rt_cpus,
 						      "live", (json_int_t)journal_live_count(&j)));
-			json_object_set_new(jo, "changes", json_changes(&j.plan, fs, same));
+			json_object_set_new(jo, "changes", json_changes(&j.plan));
 		}
 		rc = json_finish(jo) ? EXIT_USAGE : EXIT_OK;
 		goto out;
@@ -772,13 +778,11 @@ static int mode_status(const struct tune_opts *o, const struct rootfs *fs, const
 		fputs("\n", stdout);
 		for (size_t i = 0; i < j.plan.n; i++) {
 			const struct tune_change *c = &j.plan.changes[i];
-			char cur[TUNE_VALUE_MAX];
 
-			if (!journal_change_live(c))
+			if (!journal_change_live(c) || !c->current)
 				continue;
-			if (apply_current(fs, c, cur, sizeof(cur)))
-				snprintf(cur, sizeof(cur), "gone");
-			text_change(stdout, c, true, strcmp(cur, c->new_value) ? cur : NULL);
+			text_change(stdout, c, true,
+				    strcmp(c->current, c->new_value) ? c->current : NULL);
 		}
 	}
 out:

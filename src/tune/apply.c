@@ -158,6 +158,24 @@ int apply_current(const struct rootfs *fs, const struct tune_change *c, char *ou
 	return plan_read_value(fs, tunable_get(c->id), c->path, out, len);
 }
 
+int apply_read_current(const struct rootfs *fs, struct tune_plan *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		struct tune_change *c = &p->changes[i];
+		char cur[TUNE_VALUE_MAX];
+
+		if (!journal_change_live(c))
+			continue;
+		if (apply_current(fs, c, cur, sizeof(cur)))
+			snprintf(cur, sizeof(cur), "gone");
+		free(c->current);
+		c->current = strdup(cur);
+		if (!c->current)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /*
  * After an IRQ moved, the kernel says where it really goes: some
  * controllers can target one CPU only, and some IRQs move only when they

@@ -61,4 +61,12 @@ int revert_run(const struct rootfs *fs, int dirfd, struct journal *j, struct app
 int apply_current(const struct rootfs *fs, const struct tune_change *c, char *out, size_t len)
     __attribute__((warn_unused_result));
 
+/*
+ * Read the current value of every change of @p that is in effect into its
+ * ->current ("gone" when it cannot be read: a task that ended), so that
+ * --status renders facts read once, before rendering. Return: 0 or -ENOMEM.
+ */
+int apply_read_current(const struct rootfs *fs, struct tune_plan *p)
+    __attribute__((warn_unused_result));
+
 #endif

@@ -31,6 +31,7 @@ void tune_plan_free(struct tune_plan *p)
 		free(c->old_value);
 		free(c->new_value);
 		free(c->note);
+		free(c->current);
 	}
 	for (size_t i = 0; i < p->n_notes; i++)
 		free(p->notes[i].text);

@@ -127,6 +127,8 @@ struct tune_change {
 	enum change_state state;
 	int err;    /* errno of the last failed write, 0 */
 	char *note; /* what apply or revert saw (effective affinity, ...); may be NULL */
+	/* --status: the value read now (apply_read_current), "gone" when unreadable; NULL unread. */
+	char *current;
 };
 
 /* A remark about a tunable that gave no change: skipped, already right. */
