@@ -45,7 +45,7 @@ static int (*real_munlockall)(void);
 #define CHECK_ALLOC(what, n)                                                               \
 	do {                                                                               \
 		struct pl_thread *t_ = pl_rt_thread();                                     \
-		if (t_ && t_->periodic)                                                    \
+		if (t_ && pl_in_rt_work(t_))                                               \
 			pl_note(t_, PL_ALLOC_IN_RT, what, (long)(n), 1,                    \
 				__builtin_return_address(0));                              \
 	} while (0)

@@ -17,6 +17,7 @@
  * app.no_mallopt).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -31,6 +32,12 @@ static int (*real_usleep)(useconds_t);
 static unsigned (*real_sleep)(unsigned);
 
 static _Atomic bool work_checked;
+_Atomic bool pl_exiting;
+
+static void at_exit(void)
+{
+	atomic_store_explicit(&pl_exiting, true, memory_order_relaxed);
+}
 
 void pl_rt_work_started(struct pl_thread *t, void *caller)
 {
@@ -38,6 +45,15 @@ void pl_rt_work_started(struct pl_thread *t, void *caller)
 
 	if (atomic_exchange(&work_checked, true))
 		return;
+	/*
+	 * Exit handlers run in the reverse order of registration: one
+	 * registered now runs before those the program registered at start
+	 * (coreutils' close_stdout, for one), so their frees and flushes are
+	 * not taken for periodic work. Our own allocation here is not the app's.
+	 */
+	t->busy++;
+	(void)atexit(at_exit);
+	t->busy--;
 	flags = atomic_load(&pl_mlock_flags);
 	if ((flags & (MCL_CURRENT | MCL_FUTURE)) != (MCL_CURRENT | MCL_FUTURE))
 		pl_note(t, PL_NO_MLOCKALL, flags ? "mlockall without both flags" : "no mlockall",

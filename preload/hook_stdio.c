@@ -13,7 +13,8 @@
  * library (printf -> vfprintf(stdout)). The compiler turns some printf
  * calls into puts, putchar or fwrite, and _FORTIFY_SOURCE into the __*_chk
  * functions: those are hooked too. The *_unlocked functions take no lock
- * and are not watched.
+ * and are not watched. Exit handlers flushing streams are not periodic
+ * work (pl_exiting).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,7 +26,7 @@ static inline void check_stdio(const char *fn, void *caller)
 {
 	struct pl_thread *t = pl_rt_thread();
 
-	if (t && t->periodic)
+	if (t && pl_in_rt_work(t))
 		pl_note(t, PL_STDIO_IN_RT, fn, 0, 1, caller);
 }
 

@@ -130,6 +130,19 @@ void pl_check_setattr(const void *attr, void *caller);
 /* A signal sent by the app to itself (hook_signal.c). */
 void pl_check_kill(const char *fn, int sig, void *caller);
 
+/*
+ * The process is running its exit handlers: periodic work is over, and
+ * allocation or stdio there is not reported (set by an exit handler that
+ * the first realtime wait registers).
+ */
+extern _Atomic bool pl_exiting;
+
+/* A realtime thread inside its periodic work (after its first wait, before exit). */
+static inline bool pl_in_rt_work(const struct pl_thread *t)
+{
+	return t->periodic && !atomic_load_explicit(&pl_exiting, memory_order_relaxed);
+}
+
 /* The first sleep of a realtime thread: check the memory setup once per process. */
 void pl_rt_work_started(struct pl_thread *t, void *caller);
 
