@@ -16,11 +16,4 @@ struct snapshot_opts {
 /* Parse argv (argv[0] = "snapshot"). Return: 0, or -EINVAL with a message in @err. */
 int snapshot_opts_parse(int argc, char **argv, struct snapshot_opts *o, char *err, size_t errlen);
 
-/*
- * Whether @path (as a probe names it: "/proc/irq/24/smp_affinity_list") can
- * be written under a snapshot directory: absolute, no empty, "." or ".."
- * component, no control bytes, bounded length and depth.
- */
-bool snapshot_path_ok(const char *path);
-
 #endif

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "cli/cmd_snapshot.h"
+#include "probe/snapshot.h"
 
 static int parse(struct snapshot_opts *o, char *err, size_t n, ...)
 {
