@@ -70,14 +70,16 @@ int plan_opts_parse(int argc, char **argv, struct plan_opts *o, char *err, size_
 		case 'n':
 			rc = parse_int64(optarg, 1, RTR_CPUSET_MAX_CPUS, &v);
 			if (rc)
-				snprintf(err, errlen, "--rt: '%s' is not a CPU count (1 or more)", optarg);
+				snprintf(err, errlen, "--rt: '%s' is not a CPU count (1 or more)",
+					 optarg);
 			else
 				o->rt_count = (size_t)v;
 			break;
 		case OPT_NODE:
 			rc = parse_int64(optarg, 0, CPU_MAX_NODES - 1, &v);
 			if (rc)
-				snprintf(err, errlen, "--node: '%s' is not a NUMA node number", optarg);
+				snprintf(err, errlen, "--node: '%s' is not a NUMA node number",
+					 optarg);
 			else
 				o->node = (int)v;
 			break;
@@ -138,7 +140,8 @@ static int near_node(const struct rootfs *fs, const char *near, int *node, char 
 				 near, strerror(-e));
 			return -EINVAL;
 		}
-		snprintf(why, whylen, "IRQ %s is on node %d (/proc/irq/%s/node)", near, *node, near);
+		snprintf(why, whylen, "IRQ %s is on node %d (/proc/irq/%s/node)", near, *node,
+			 near);
 		return 0;
 	}
 	e = probe_net_node(fs, near, node);
@@ -188,7 +191,8 @@ int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct 
 		snprintf(err, errlen, "no plan: %s (rule %s)", plan->refusal,
 			 cpuplan_rule_name(plan->refused_rule));
 	else if (e == -ENODATA)
-		snprintf(err, errlen, "cannot read the online CPUs (/sys/devices/system/cpu/online)");
+		snprintf(err, errlen,
+			 "cannot read the online CPUs (/sys/devices/system/cpu/online)");
 	else if (e)
 		snprintf(err, errlen, "%s", strerror(-e));
 	return e;

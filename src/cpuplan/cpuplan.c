@@ -198,9 +198,10 @@ static int build_cores(struct planner *pl, bool *siblings_known)
 		if (!ci || ci->siblings_err || !rtr_cpuset_test(&ci->siblings, cpu))
 			*siblings_known = false;
 		else
-			for (int s = first_cpu(&ci->siblings); s >= 0; s = rtr_cpuset_next(&ci->siblings, s))
-				if (rtr_cpuset_test(pl->online, s) && pl->core_of[s] == (size_t)-1 &&
-				    rtr_cpuset_set(&k->cpus, s))
+			for (int s = first_cpu(&ci->siblings); s >= 0;
+			     s = rtr_cpuset_next(&ci->siblings, s))
+				if (rtr_cpuset_test(pl->online, s) &&
+				    pl->core_of[s] == (size_t)-1 && rtr_cpuset_set(&k->cpus, s))
 					return -ENOMEM;
 		for (int s = first_cpu(&k->cpus); s >= 0; s = rtr_cpuset_next(&k->cpus, s))
 			pl->core_of[s] = pl->n_cores;
@@ -238,7 +239,8 @@ static int build_clusters(struct planner *pl, bool *caches_known)
 			if (k->level > 2 || k->shared_err)
 				continue;
 			*caches_known = true;
-			for (int s = first_cpu(&k->shared); s >= 0; s = rtr_cpuset_next(&k->shared, s))
+			for (int s = first_cpu(&k->shared); s >= 0;
+			     s = rtr_cpuset_next(&k->shared, s))
 				if (core_at(pl, s) != (size_t)-1)
 					unite(pl->parent, me, core_at(pl, s));
 		}
@@ -287,7 +289,8 @@ static void describe_units(struct planner *pl)
 	for (size_t i = 0; i < p->n_units; i++) {
 		struct cpuplan_unit *u = &p->units[i];
 
-		for (int cpu = first_cpu(&u->cpus); cpu >= 0; cpu = rtr_cpuset_next(&u->cpus, cpu)) {
+		for (int cpu = first_cpu(&u->cpus); cpu >= 0;
+		     cpu = rtr_cpuset_next(&u->cpus, cpu)) {
 			const struct cpu_info *ci = cpu_facts_find(c, cpu);
 
 			if (ci && u->node < 0)
@@ -401,12 +404,15 @@ static int reserve(struct planner *pl)
 			pl->reserved[i] = true;
 			bool alone = rtr_cpuset_count(&p->units[i].cpus) == 1;
 
+			const char *what = p->units[i].n_cores > 1 ? " (its L2 cluster)"
+								   : " (its core)";
+
 			err = note(p, CPUPLAN_RULE_BOOT_CPU, false,
-				   "CPU %d boots the machine: it keeps the timekeeping duty and the "
-				   "kernel will not make it nohz_full, so it stays housekeeping%s%s%s%s.",
+				   "CPU %d boots the machine: it keeps the timekeeping duty and "
+				   "the kernel will not make it nohz_full, so it stays "
+				   "housekeeping%s%s%s%s.",
 				   p->boot_cpu, alone ? "" : ", and with it CPUs ",
-				   alone ? "" : fmt_list(&l1, &p->units[i].cpus),
-				   alone ? "" : p->units[i].n_cores > 1 ? " (its L2 cluster)" : " (its core)",
+				   alone ? "" : fmt_list(&l1, &p->units[i].cpus), alone ? "" : what,
 				   alone ? " (a whole core: housekeeping keeps at least one)" : "");
 		}
 	if (err || !numa(c))
@@ -462,7 +468,8 @@ static int choose_node(struct planner *pl)
 
 		if (!n || !rtr_cpuset_intersects(&n->cpus, pl->online))
 			return refuse(p, CPUPLAN_RULE_NODE, "NUMA node %d (%s) has no online CPU%s",
-				      pl->in->node, pl->in->node_why ? pl->in->node_why : "asked for",
+				      pl->in->node,
+				      pl->in->node_why ? pl->in->node_why : "asked for",
 				      c->nodes_err ? ": this machine shows no NUMA nodes" : "");
 		p->node = pl->in->node;
 		return note(p, CPUPLAN_RULE_NODE, false, "NUMA node %d: %s.", p->node,
@@ -541,8 +548,8 @@ static void select_units(struct planner *pl, size_t want, size_t *got, bool *spl
 
 			/* Highest cores first, as the units are ranked. */
 			for (size_t k = pl->n_cores; k-- > 0 && *got < want;)
-				if (pl->cores[k].unit == u && !pl->cores[k].rt && !pl->cores[k].locked &&
-				    pl->cores[k].size <= want - *got) {
+				if (pl->cores[k].unit == u && !pl->cores[k].rt &&
+				    !pl->cores[k].locked && pl->cores[k].size <= want - *got) {
 					take_core(pl, k, got);
 					*split = true;
 				}
@@ -567,8 +574,9 @@ static int fill_roles(struct planner *pl)
 		struct cpuplan_unit *u = &p->units[i];
 		bool all = rtr_cpuset_is_subset(&u->cpus, &p->rt);
 
-		u->role = all ? CPUPLAN_RT :
-			  rtr_cpuset_intersects(&u->cpus, &p->rt) ? CPUPLAN_SPLIT : CPUPLAN_HOUSEKEEPING;
+		bool some = rtr_cpuset_intersects(&u->cpus, &p->rt);
+
+		u->role = all ? CPUPLAN_RT : some ? CPUPLAN_SPLIT : CPUPLAN_HOUSEKEEPING;
 	}
 	return 0;
 }
@@ -582,8 +590,9 @@ static int unit_reasons(struct planner *pl)
 		struct cpuplan_unit *u = &p->units[i];
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_printf(&sb, "%zu core%s of %zu thread%s", u->n_cores, u->n_cores == 1 ? "" : "s",
-			      u->core_size, u->core_size == 1 ? "" : "s");
+		strbuf_printf(&sb, "%zu core%s of %zu thread%s", u->n_cores,
+			      u->n_cores == 1 ? "" : "s", u->core_size,
+			      u->core_size == 1 ? "" : "s");
 		if (u->node >= 0 && numa(pl->in->cpu))
 			strbuf_printf(&sb, ", node %d", u->node);
 		if (pl->hybrid)
@@ -634,9 +643,10 @@ static int topology_notes(struct planner *pl, bool siblings_known, bool caches_k
 		if (!rtr_cpuset_is_empty(&offline)) {
 			if (c->maxcpus_given || c->nr_cpus_given)
 				err = note(p, CPUPLAN_RULE_ONLINE, false,
-					   "CPUs %s are present but not online (%s=%lld on the command "
-					   "line): they are not planned; raise or drop it to use them.",
-					   fmt_list(&l, &offline), c->maxcpus_given ? "maxcpus" : "nr_cpus",
+					   "CPUs %s are present but not online (%s=%lld on the "
+					   "command line): they are not planned; raise or drop it "
+					   "to use them.", fmt_list(&l, &offline),
+					   c->maxcpus_given ? "maxcpus" : "nr_cpus",
 					   (long long)(c->maxcpus_given ? c->maxcpus : c->nr_cpus));
 			else
 				err = note(p, CPUPLAN_RULE_ONLINE, false,
@@ -669,7 +679,8 @@ static int topology_notes(struct planner *pl, bool siblings_known, bool caches_k
 	if (!err && pl->hybrid)
 		err = note(p, CPUPLAN_RULE_CAPACITY, false, "Hybrid CPU: performance cores %s, "
 			   "efficient cores %s (cpu_core and cpu_atom); RT takes performance cores.",
-			   fmt_list(&l, &c->hybrid_core), fmt_list(&(struct list){ 0 }, &c->hybrid_atom));
+			   fmt_list(&l, &c->hybrid_core),
+			   fmt_list(&(struct list){ 0 }, &c->hybrid_atom));
 	else if (!err && pl->heterogeneous)
 		err = note(p, CPUPLAN_RULE_CAPACITY, false, "Cores of different speed "
 			   "(cpu_capacity): RT takes the fastest; cores below half the top capacity "
@@ -760,8 +771,8 @@ static int count_and_select(struct planner *pl)
 	}
 	if (in->rt_count >= online_n)
 		return refuse(p, CPUPLAN_RULE_HOUSEKEEPING,
-			      "--rt %zu: only %zu CPUs are online, and housekeeping needs at least "
-			      "the boot CPU's core", in->rt_count, online_n);
+			      "%zu RT CPUs asked for: only %zu CPUs are online, and housekeeping "
+			      "needs at least the boot CPU's core", in->rt_count, online_n);
 	if (in->rt_count > avail) {
 		/* Relax: the nodes' housekeeping cores (never the boot cluster). */
 		struct rtr_cpuset given = RTR_CPUSET_INIT;
@@ -781,7 +792,7 @@ static int count_and_select(struct planner *pl)
 		err = 0;
 		if (!rtr_cpuset_is_empty(&given) && in->rt_count <= avail)
 			err = note(p, CPUPLAN_RULE_NODE_HOUSEKEEPING, true,
-				   "--rt %zu needs the nodes' housekeeping cores too: CPUs %s may "
+				   "%zu RT CPUs need the nodes' housekeeping cores too: CPUs %s may "
 				   "become RT, and their nodes' kernel threads run remotely.",
 				   in->rt_count, fmt_list(&l, &given));
 		rtr_cpuset_free(&given);
@@ -795,10 +806,12 @@ static int count_and_select(struct planner *pl)
 		if (in->rt_count > avail) {
 			if (node_fixed)
 				return refuse(p, CPUPLAN_RULE_NODE,
-					      "--rt %zu: NUMA node %d (%s) can spare only %zu CPUs", in->rt_count,
-					      p->node, in->node_why ? in->node_why : "asked for", avail);
+					      "%zu RT CPUs asked for: NUMA node %d (%s) can spare "
+					      "only %zu CPUs", in->rt_count, p->node,
+					      in->node_why ? in->node_why : "asked for", avail);
 			return refuse(p, CPUPLAN_RULE_BOOT_CPU,
-				      "--rt %zu: only %zu of the %zu online CPUs can be spared; the "
+				      "%zu RT CPUs asked for: only %zu of the %zu online CPUs can be "
+				      "spared; the "
 				      "boot CPU %d and the CPUs that share its core or L2 stay "
 				      "housekeeping", in->rt_count, avail, online_n, p->boot_cpu);
 		}
@@ -826,7 +839,7 @@ static int count_and_select(struct planner *pl)
 		for (size_t k = 0; k < pl->n_cores; k++)
 			core = pl->cores[k].size > core ? pl->cores[k].size : core;
 		return refuse(p, CPUPLAN_RULE_SMT,
-			      "--rt %zu cannot be met with whole cores (SMT siblings of %zu "
+			      "%zu RT CPUs cannot be had with whole cores (SMT siblings of %zu "
 			      "threads stay together): ask for %zu or %zu", want, core,
 			      got, got + core);
 	}
@@ -852,7 +865,8 @@ static int count_and_select(struct planner *pl)
 	}
 	if (p->node >= 0) {
 		for (size_t i = 0; i < p->n_units && !err; i++)
-			if (p->units[i].role != CPUPLAN_HOUSEKEEPING && p->units[i].node != p->node) {
+			if (p->units[i].role != CPUPLAN_HOUSEKEEPING &&
+			    p->units[i].node != p->node) {
 				err = in->rt_count ?
 					note(p, CPUPLAN_RULE_NODE, true,
 					     "The RT CPUs span more than node %d (it can spare fewer "
@@ -875,8 +889,8 @@ static int count_and_select(struct planner *pl)
 		return err;
 	p->requested = in->rt_count;
 	if (in->rt_count)
-		return note(p, CPUPLAN_RULE_COUNT_, false, "%zu RT CPUs as asked, %zu housekeeping.",
-			    got, online_n - got);
+		return note(p, CPUPLAN_RULE_COUNT_, false,
+			    "%zu RT CPUs as asked, %zu housekeeping.", got, online_n - got);
 	return note(p, CPUPLAN_RULE_COUNT_, false,
 		    got * 2 <= online_n && online_n <= 4 ?
 			    "Only %zu RT CPU%s can be spared of %zu online: housekeeping (interrupts, "

@@ -103,8 +103,10 @@ int probe_managed_irqs(const struct rootfs *fs, const struct irq_facts *irqs,
 		if (e || !managed)
 			continue;
 		out->n++;
-		e = rtr_cpuset_or(&out->cpus, !ii->effective_err && !rtr_cpuset_is_empty(&ii->effective)
-						      ? &ii->effective : &eff);
+		/* /proc/irq's effective affinity where the kernel shows it, else debugfs'. */
+		e = rtr_cpuset_or(&out->cpus,
+				  !ii->effective_err && !rtr_cpuset_is_empty(&ii->effective) ?
+					  &ii->effective : &eff);
 		if (e) {
 			err = e;
 			break;

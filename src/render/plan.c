@@ -84,7 +84,8 @@ static json_t *unit_json(const struct cpuplan_unit *u)
 	json_object_set_new(o, "cores", json_integer((json_int_t)u->n_cores));
 	json_object_set_new(o, "threads_per_core", json_integer((json_int_t)u->core_size));
 	json_object_set_new(o, "node", u->node >= 0 ? json_integer(u->node) : json_null());
-	json_object_set_new(o, "capacity", u->capacity >= 0 ? json_integer(u->capacity) : json_null());
+	json_object_set_new(o, "capacity",
+			    u->capacity >= 0 ? json_integer(u->capacity) : json_null());
 	json_object_set_new(o, "fast", json_boolean(u->fast));
 	json_object_set_new(o, "boot", json_boolean(u->boot));
 	json_object_set_new(o, "managed_irq_cpus", json_integer((json_int_t)u->n_managed));
@@ -108,9 +109,9 @@ static json_t *after_json(const struct report *r)
 			json_array_append_new(arr, finding_to_json(&r->findings[i]));
 	json_object_set_new(o, "checks", arr);
 	json_object_set_new(o, "summary",
-			    json_pack("{s:I, s:I, s:I, s:I, s:I}", "pass", (json_int_t)s.pass, "warn",
-				      (json_int_t)s.warn, "fail", (json_int_t)s.fail, "info",
-				      (json_int_t)s.info, "skip", (json_int_t)s.skip));
+			    json_pack("{s:I, s:I, s:I, s:I, s:I}", "pass", (json_int_t)s.pass,
+				      "warn", (json_int_t)s.warn, "fail", (json_int_t)s.fail,
+				      "info", (json_int_t)s.info, "skip", (json_int_t)s.skip));
 	return o;
 }
 
@@ -130,11 +131,13 @@ json_t *plan_to_json(const struct plan_view *v)
 			    p->requested ? json_integer((json_int_t)p->requested) : json_null());
 	json_object_set_new(pl, "boot_cpu", json_integer(p->boot_cpu));
 	json_object_set_new(pl, "node", p->node >= 0 ? json_integer(p->node) : json_null());
-	for (size_t i = 0; i < p->n_notes; i++)
-		json_array_append_new(rules,
-				      json_pack("{s:s, s:b, s:o}", "rule",
-						cpuplan_rule_name(p->notes[i].rule), "relaxed",
-						p->notes[i].relaxed, "reason", json_text(p->notes[i].text)));
+	for (size_t i = 0; i < p->n_notes; i++) {
+		const struct cpuplan_note *n = &p->notes[i];
+
+		json_array_append_new(rules, json_pack("{s:s, s:b, s:o}", "rule",
+						       cpuplan_rule_name(n->rule), "relaxed",
+						       n->relaxed, "reason", json_text(n->text)));
+	}
 	json_object_set_new(pl, "rules", rules);
 	rules = NULL;
 	for (size_t i = 0; i < p->n_units; i++)

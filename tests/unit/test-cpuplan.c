@@ -504,7 +504,8 @@ static void test_maxcpus(void **state)
 	plan(&r, &c, 0, -1, NULL);
 	assert_int_equal(r.rc, 0);
 	assert_string_equal(r.rt, "1-3");
-	assert_true(noted(&r, CPUPLAN_RULE_ONLINE, "CPUs 4-7 are present but not online (maxcpus=4"));
+	assert_true(noted(&r, CPUPLAN_RULE_ONLINE,
+			  "CPUs 4-7 are present but not online (maxcpus=4"));
 	done(&r);
 	probe_cpu_free(&c);
 }
