@@ -88,6 +88,24 @@ expect_rc 2 "$RTREADY" plan --root "$t/smt-numa" --near lo
 expect_rc 0 "$RTREADY" plan --help
 expect_rc 0 "$RTREADY" plan --version
 
+# --rt-cpus auto and auto:N in the other commands: the same planner, "(planned)".
+host_rt() { python3 -c 'import json,sys; print(json.load(sys.stdin)["host"]["rt_cpus"])'; }
+got=$("$RTREADY" check --root "$t/biglittle" --rt-cpus auto --format json | host_rt)
+[ "$got" = "4-5 (planned)" ] || fail "check --rt-cpus auto on biglittle: $got"
+got=$("$RTREADY" check --root "$t/smt-numa" --rt-cpus auto:4 --format json | host_rt)
+[ "$got" = "2-3,10-11 (planned)" ] || fail "check --rt-cpus auto:4 on smt-numa: $got"
+got=$("$RTREADY" tune --root "$t/hybrid" --rt-cpus auto --format json | host_rt)
+[ "$got" = "2-15 (planned)" ] || fail "tune --rt-cpus auto on hybrid: $got"
+"$RTREADY" tune --root "$t/hybrid" --rt-cpus auto:4 --emit-boot "$tmp/boot" >"$tmp/boot.txt" ||
+	fail "tune --rt-cpus auto:4 --emit-boot"
+grep -q "isolcpus=managed_irq,domain,12-15 " "$tmp/boot.txt" || fail "tune auto:4: boot line"
+got=$("$RTREADY" inspect --root "$fx/vm" --all --rt-cpus auto --format json | host_rt)
+[ "$got" = "1 (planned)" ] || fail "inspect --rt-cpus auto on vm: $got"
+expect_rc 2 "$RTREADY" check --root "$t/smt-numa" --rt-cpus auto:3
+expect_rc 2 "$RTREADY" check --rt-cpus auto:0
+expect_rc 2 "$RTREADY" tune --root "$fx/vm" --rt-cpus auto:2
+expect_rc 2 "$RTREADY" latency --affinity auto:x
+
 # Real dumps (util-linux lscpu test data): never the boot CPU, and cpu.smt
 # and cpu.cache_sharing pass with the planned set wherever the data allows.
 for a in "$fx"/dumps/*.tar.gz; do
@@ -96,14 +114,18 @@ for a in "$fx"/dumps/*.tar.gz; do
 	d=$tmp/$name
 	"$RTREADY" plan --root "$d" --format json >"$tmp/p.json" 2>"$tmp/err" ||
 		{ cat "$tmp/err"; fail "$name: plan failed"; }
-	rt=$(python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["plan"]; print(p["rt_cpus"])' "$tmp/p.json")
-	"$RTREADY" check --root "$d" --rt-cpus "$rt" --format json --only cpu.smt,cpu.cache_sharing \
-		>"$tmp/c.json" 2>"$tmp/err"
-	[ $? -le 1 ] || { cat "$tmp/err"; fail "$name: check failed"; }
+	rc=0
+	"$RTREADY" check --root "$d" --rt-cpus auto --format json --only cpu.smt,cpu.cache_sharing \
+		>"$tmp/c.json" 2>"$tmp/err" || rc=$?
+	[ "$rc" -le 1 ] || { cat "$tmp/err"; fail "$name: check --rt-cpus auto: exit $rc"; }
 	python3 - "$tmp/p.json" "$tmp/c.json" "$name" <<'PY' || fail "$name"
 import json, sys
 p = json.load(open(sys.argv[1]))["plan"]
-checks = {c["id"]: c for c in json.load(open(sys.argv[2]))["checks"]}
+c = json.load(open(sys.argv[2]))
+checks = {x["id"]: x for x in c["checks"]}
+# check --rt-cpus auto resolves through the same planner, and says so.
+assert c["host"]["rt_cpus"] == p["rt_cpus"] + " (planned)", (name, c["host"], p["rt_cpus"])
+assert "rtready plan" in checks["cpu.smt"]["evidence"], (name, checks["cpu.smt"])
 name = sys.argv[3]
 rt = set()
 for part in p["rt_cpus"].split(","):
