@@ -21,6 +21,7 @@
 #include <linux/magic.h>
 
 #include "measure/trace.h"
+#include "util/parse.h"
 
 /* Entries of instances/ looked at, at most. */
 #define STALE_SCAN_MAX 4096
@@ -117,14 +118,12 @@ void trace_signals_release(const sigset_t *old)
 static long instance_pid(const char *name)
 {
 	size_t plen = strlen(TRACE_INSTANCE_PREFIX);
-	char *end;
-	long pid;
+	int64_t pid;
 
-	if (strncmp(name, TRACE_INSTANCE_PREFIX, plen) || name[plen] < '1' || name[plen] > '9')
+	if (strncmp(name, TRACE_INSTANCE_PREFIX, plen) || name[plen] < '1' || name[plen] > '9' ||
+	    parse_int64(name + plen, 1, INT32_MAX, &pid))
 		return -1;
-	errno = 0;
-	pid = strtol(name + plen, &end, 10);
-	return errno || *end || pid <= 0 ? -1 : pid;
+	return (long)pid;
 }
 
 static void write_zero(const char *dir, const char *name, const char *file)

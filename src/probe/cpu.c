@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "probe/cpu.h"
+#include "util/parse.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
 /* Room for a cpu list of 8192 CPUs written the long way. */
@@ -124,16 +125,13 @@ static int boot_isolcpus(const struct cmdline *cl, int last_cpu, struct cpu_fact
 static void boot_number(const struct cmdline *cl, const char *name, bool *given, int64_t *v)
 {
 	const struct cmdline_param *p = cmdline_get(cl, name);
-	char *end;
-	long long x;
+	int64_t x;
 
 	*v = -1;
 	*given = p != NULL;
 	if (!p || !p->value)
 		return;
-	errno = 0;
-	x = strtoll(p->value, &end, 10);
-	if (end != p->value && *end == '\0' && errno == 0 && x >= 0)
+	if (parse_int64(p->value, 0, INT64_MAX, &x) == 0)
 		*v = x;
 }
 
@@ -252,13 +250,12 @@ static void probe_one(const struct rootfs *fs, struct cpu_info *ci, char *buf)
 
 static int node_number(const char *name)
 {
-	char *end;
-	long v;
+	int64_t v;
 
-	if (strncmp(name, "node", 4) != 0 || name[4] < '0' || name[4] > '9')
+	if (strncmp(name, "node", 4) != 0 || name[4] < '0' || name[4] > '9' ||
+	    parse_int64(name + 4, 0, CPU_MAX_NODES - 1, &v))
 		return -1;
-	v = strtol(name + 4, &end, 10);
-	return *end || v < 0 || v >= CPU_MAX_NODES ? -1 : (int)v;
+	return (int)v;
 }
 
 static int cmp_node(const void *a, const void *b)

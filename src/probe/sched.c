@@ -8,6 +8,7 @@
 
 #include "probe/knob.h"
 #include "probe/sched.h"
+#include "util/parse.h"
 
 static void probe_fair_server(const struct rootfs *fs, struct sched_facts *s)
 {
@@ -23,13 +24,10 @@ static void probe_fair_server(const struct rootfs *fs, struct sched_facts *s)
 	s->fair_server_err = -ENOENT;
 	while ((de = readdir(d)) && seen++ < 65536) {
 		char path[128];
-		int64_t rt, per;
-		unsigned long cpu;
-		char *end;
+		int64_t rt, per, cpu;
 
-		cpu = strtoul(de->d_name + 3, &end, 10);
-		if (strncmp(de->d_name, "cpu", 3) != 0 || cpu > 65535 || end == de->d_name + 3 ||
-		    *end)
+		if (strncmp(de->d_name, "cpu", 3) != 0 ||
+		    parse_int64(de->d_name + 3, 0, 65535, &cpu))
 			continue;
 		if (rootfs_path(path, sizeof(path), "%s/%s/runtime", dir, de->d_name) ||
 		    rootfs_read_int64(fs, path, &rt) || rt < 0)

@@ -24,6 +24,7 @@
 
 #include "probe/rootfs.h"
 #include "run/cgroup.h"
+#include "util/parse.h"
 
 #define CPU_PERIOD_US 100000u
 /* memory.events and memory.oom_control are a few hundred bytes. */
@@ -373,14 +374,12 @@ int run_cgroup_oom_kills(const struct run_cgroup *cg, uint64_t *kills)
 static long stale_pid(const char *name)
 {
 	size_t plen = strlen(RUN_CGROUP_PREFIX);
-	char *end;
-	long pid;
+	int64_t pid;
 
-	if (strncmp(name, RUN_CGROUP_PREFIX, plen) || name[plen] < '1' || name[plen] > '9')
+	if (strncmp(name, RUN_CGROUP_PREFIX, plen) || name[plen] < '1' || name[plen] > '9' ||
+	    parse_int64(name + plen, 1, INT32_MAX, &pid))
 		return -1;
-	errno = 0;
-	pid = strtol(name + plen, &end, 10);
-	return errno || *end || pid <= 0 ? -1 : pid;
+	return (long)pid;
 }
 
 static int clean_dir(const char *parent, void (*fn)(void *, const char *, long, int), void *ctx)

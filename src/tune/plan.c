@@ -14,6 +14,7 @@
 
 #include "probe/tasks.h"
 #include "tune/plan.h"
+#include "util/parse.h"
 
 /* Bounds on the walks: far above real machines, below a hostile tree's flood. */
 #define MAX_IRQS	65536
@@ -229,10 +230,9 @@ static int list_irqs(const struct rootfs *fs, int **irqs, size_t *n)
 	if (!d)
 		return -errno;
 	while ((de = readdir(d)) && *n < MAX_IRQS) {
-		char *end;
-		long v = strtol(de->d_name, &end, 10);
+		int64_t v;
 
-		if (end == de->d_name || *end || v < 0 || v > 1000000000)
+		if (parse_int64(de->d_name, 0, 1000000000, &v))
 			continue;
 		if (*n == cap) {
 			int *g;
