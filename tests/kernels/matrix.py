@@ -162,7 +162,10 @@ def fetch_deb(cache, pkg, debarch):
 
 def deb_members(deb, wanted):
     """{member name: bytes} for members of the .deb's data whose names WANTED(name) accepts."""
-    p = subprocess.run(["dpkg-deb", "--fsys-tarfile", deb], capture_output=True, timeout=300)
+    try:
+        p = subprocess.run(["dpkg-deb", "--fsys-tarfile", deb], capture_output=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise Skip("dpkg-deb: %s" % e)
     if p.returncode != 0:
         raise Skip("dpkg-deb cannot read %s" % deb)
     out = {}
