@@ -82,7 +82,8 @@ static void isolation_no_rt(const struct check_ctx *ctx, struct check_out *out)
 	}
 	rtr_cpuset_unset(&rest, last);
 	strbuf_printf(&out->fix,
-		      "Choose the RT CPUs (for example CPU %d) and isolate them at boot: "
+		      "Choose the RT CPUs (rtready plan proposes them from the topology; for "
+		      "example CPU %d) and isolate them at boot: "
 		      "isolcpus=domain,managed_irq,%d nohz_full=%d rcu_nocbs=%d irqaffinity=",
 		      last, last, last, last);
 	check_put_cpus(&out->fix, &rest);
@@ -315,7 +316,8 @@ static void check_smt(const struct check_ctx *ctx, struct check_out *out)
 		strbuf_puts(ev, " No topology/thread_siblings_list readable for the RT CPUs.");
 	} else if (bad) {
 		out->status = RTR_WARN;
-		strbuf_puts(&out->fix, "Either make the siblings RT too and leave them idle (add ");
+		strbuf_puts(&out->fix, "Either make the siblings RT too and leave them idle (rtready "
+				       "plan, or --rt-cpus auto, chooses whole cores; or add ");
 		check_put_cpus(&out->fix, &rtsib);
 		strbuf_puts(&out->fix, " to --rt-cpus and to isolcpus=/nohz_full=/rcu_nocbs= on "
 				       "the kernel command line), or turn SMT off: echo off > "
@@ -390,7 +392,7 @@ static void check_cache_sharing(const struct check_ctx *ctx, struct check_out *o
 	} else if (bad) {
 		out->status = RTR_WARN;
 		strbuf_puts(&out->fix, "Choose RT CPUs so that each L2 (and L1) cache is used by RT "
-				       "CPUs only: add ");
+				       "CPUs only (rtready plan, or --rt-cpus auto, does): add ");
 		check_put_cpus(&out->fix, &want);
 		strbuf_puts(&out->fix, " to the RT CPUs (--rt-cpus, isolcpus=, nohz_full=, "
 				       "rcu_nocbs= on the kernel command line, then reboot) and keep "
