@@ -41,6 +41,8 @@ json_t *json_envelope(const char *command, const struct host_info *host)
 	json_object_set_new(o, "tool", json_string("rtready"));
 	json_object_set_new(o, "version", json_text(RTR_VERSION));
 	json_object_set_new(o, "command", json_text(command));
+	/* The layout's version (docs/schema/): raised when a member changes meaning. */
+	json_object_set_new(o, "schema_version", json_integer(RTR_JSON_SCHEMA_VERSION));
 	json_object_set_new(h, "kernel", json_text(host->kernel ? host->kernel : ""));
 	json_object_set_new(h, "cpus_online",
 			    json_text(host->cpus_online ? host->cpus_online : ""));

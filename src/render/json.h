@@ -22,6 +22,13 @@
  */
 json_t *json_text(const char *s);
 
+/*
+ * The version of the JSON layout every document carries as "schema_version"
+ * (docs/schema/COMMAND.schema.json describe it). Members are only ever added; a
+ * change of meaning raises it.
+ */
+#define RTR_JSON_SCHEMA_VERSION 1
+
 /* The envelope without findings: tool, version, command, host. NULL on ENOMEM. */
 json_t *json_envelope(const char *command, const struct host_info *host);
 
