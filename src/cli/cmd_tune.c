@@ -367,14 +367,14 @@ static void text_notes(FILE *out, const struct tune_plan *p)
 }
 
 /* The envelope; the kernel is the root's, the CPU lists only where a mode resolved them. */
-static json_t *json_base(const char *mode, const char *release, const struct cpus *c,
+static json_t *json_base(const char *mode, const struct host_facts *hf, const struct cpus *c,
 			 const char *root)
 {
 	struct host_info h = {0};
 	json_t *o;
 
-	h.kernel = (char *)release;
-	h.cpus_online = c ? (char *)c->online_list : "";
+	h.kernel = (char *)hf->release;
+	h.cpus_online = (char *)hf->online_list;
 	h.rt_cpus = c ? (char *)c->h.rt_list : "";	/* "(planned)" for --rt-cpus auto */
 	h.root = (char *)root;
 	o = json_envelope("tune", &h);
@@ -468,7 +468,7 @@ static int mode_plan(const struct tune_opts *o, const struct rootfs *fs, const s
 	if (run_plan(o, fs, c, &p))
 		return EXIT_USAGE;
 	if (o->format == FORMAT_JSON) {
-		json_t *j = json_base("plan", c->h.release, c, o->root);
+		json_t *j = json_base("plan", &c->h, c, o->root);
 
 		if (j) {
 			json_object_set_new(j, "changes", json_changes(&p));
@@ -600,7 +600,7 @@ static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const 
 	}
 	rc = res.failed ? EXIT_FINDINGS : EXIT_OK;
 	if (o->format == FORMAT_JSON) {
-		json_t *jo = json_base("apply", c->h.release, c, o->root);
+		json_t *jo = json_base("apply", &c->h, c, o->root);
 
 		if (jo) {
 			json_object_set_new(jo, "changes", json_changes(&j.plan));
@@ -626,7 +626,8 @@ out:
 }
 
 /* "Nothing to revert" in the chosen format. Return: the exit code. */
-static int nothing_to_revert(const struct tune_opts *o, const char *release, const char *why)
+static int nothing_to_revert(const struct tune_opts *o, const struct host_facts *hf,
+			     const char *why)
 {
 	json_t *jo;
 
@@ -634,7 +635,7 @@ static int nothing_to_revert(const struct tune_opts *o, const char *release, con
 		printf("Nothing to revert: %s.\n", why);
 		return EXIT_OK;
 	}
-	jo = json_base("revert", release, NULL, o->root);
+	jo = json_base("revert", hf, NULL, o->root);
 	if (jo) {
 		json_object_set_new(jo, "nothing_to_revert", json_text(why));
 		json_object_set_new(jo, "changes", json_array());
@@ -643,7 +644,8 @@ static int nothing_to_revert(const struct tune_opts *o, const char *release, con
 	return json_finish(jo) ? EXIT_USAGE : EXIT_OK;
 }
 
-static int mode_revert(const struct tune_opts *o, const struct rootfs *fs, const char *release)
+static int mode_revert(const struct tune_opts *o, const struct rootfs *fs,
+		       const struct host_facts *hf)
 {
 	struct apply_result res = {0};
 	struct journal j = {0};
@@ -652,14 +654,14 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs, const
 
 	dirfd = open_state(o, false);
 	if (dirfd == -2)
-		return nothing_to_revert(o, release, "no journal (no apply was made)");
+		return nothing_to_revert(o, hf, "no journal (no apply was made)");
 	if (dirfd < 0)
 		return EXIT_USAGE;
 	err = load_journal(o, dirfd, &j);
 	if (err < 0)
 		goto out;
 	if (err > 0) {
-		rc = nothing_to_revert(o, release, "no journal (no apply was made)");
+		rc = nothing_to_revert(o, hf, "no journal (no apply was made)");
 		goto out;
 	}
 	when(j.created_s, t, sizeof(t));
@@ -677,7 +679,7 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs, const
 		goto out;
 	}
 	if (journal_live_count(&j) == 0) {
-		rc = nothing_to_revert(o, release, j.state == JOURNAL_REVERTED
+		rc = nothing_to_revert(o, hf, j.state == JOURNAL_REVERTED
 					      ? "the last apply was already reverted"
 					      : "no change of the last apply is in effect");
 		goto out;
@@ -691,7 +693,7 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs, const
 	}
 	rc = res.failed ? EXIT_FINDINGS : EXIT_OK;
 	if (o->format == FORMAT_JSON) {
-		json_t *jo = json_base("revert", release, NULL, o->root);
+		json_t *jo = json_base("revert", hf, NULL, o->root);
 
 		if (jo) {
 			json_object_set_new(jo, "changes", json_changes(&j.plan));
@@ -713,7 +715,8 @@ out:
 	return rc;
 }
 
-static int mode_status(const struct tune_opts *o, const struct rootfs *fs, const char *release)
+static int mode_status(const struct tune_opts *o, const struct rootfs *fs,
+		       const struct host_facts *hf)
 {
 	struct journal j = {0};
 	char boot[64] = "", t[64];
@@ -731,7 +734,7 @@ static int mode_status(const struct tune_opts *o, const struct rootfs *fs, const
 		goto out;
 	if (err > 0) {
 		if (o->format == FORMAT_JSON) {
-			json_t *jo = json_base("status", release, NULL, o->root);
+			json_t *jo = json_base("status", hf, NULL, o->root);
 
 			if (jo)
 				json_object_set_new(jo, "journal", json_null());
@@ -754,7 +757,7 @@ static int mode_status(const struct tune_opts *o, const struct rootfs *fs, const
 	}
 	rc = EXIT_OK;
 	if (o->format == FORMAT_JSON) {
-		json_t *jo = json_base("status", release, NULL, o->root);
+		json_t *jo = json_base("status", hf, NULL, o->root);
 
 		if (jo) {
 			json_object_set_new(jo, "journal",
@@ -818,7 +821,7 @@ static int mode_emit_boot(const struct tune_opts *o, const struct cpus *c)
 	}
 	rc = EXIT_OK;
 	if (o->format == FORMAT_JSON) {
-		json_t *jo = json_base("emit-boot", c->h.release, c, o->root);
+		json_t *jo = json_base("emit-boot", &c->h, c, o->root);
 
 		if (jo) {
 			json_object_set_new(jo, "cmdline", json_text(strbuf_str(&cmd)));
@@ -871,9 +874,9 @@ int cmd_tune(int argc, char **argv)
 		goto out;
 	}
 	if (o.mode == TUNE_MODE_REVERT) {
-		rc = mode_revert(&o, &fs, c.h.release);
+		rc = mode_revert(&o, &fs, &c.h);
 	} else if (o.mode == TUNE_MODE_STATUS) {
-		rc = mode_status(&o, &fs, c.h.release);
+		rc = mode_status(&o, &fs, &c.h);
 	} else if (resolve_cpus(&o, &c) == 0) {
 		if (o.mode == TUNE_MODE_APPLY)
 			rc = mode_apply(&o, &fs, &c);

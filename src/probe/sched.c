@@ -15,6 +15,7 @@ static void probe_fair_server(const struct rootfs *fs, struct sched_facts *s)
 	static const char dir[] = "/sys/kernel/debug/sched/fair_server";
 	struct dirent *de;
 	unsigned int seen = 0;
+	int64_t period_cpu = -1;
 	DIR *d = rootfs_opendir(fs, dir);
 
 	if (!d) {
@@ -38,10 +39,16 @@ static void probe_fair_server(const struct rootfs *fs, struct sched_facts *s)
 			s->fair_runtime_min_ns = rt;
 		if (s->fair_server_cpus == 0 || rt > s->fair_runtime_max_ns)
 			s->fair_runtime_max_ns = rt;
-		if (s->fair_server_cpus++ == 0) {
-			rootfs_path(path, sizeof(path), "%s/%s/period", dir, de->d_name);
-			if (rootfs_read_int64(fs, path, &per) || per <= 0)
-				per = 0;
+		s->fair_server_cpus++;
+		/*
+		 * The period of the lowest-numbered CPU, whatever order readdir()
+		 * gives: every period is read, so a snapshot holds the same one.
+		 */
+		rootfs_path(path, sizeof(path), "%s/%s/period", dir, de->d_name);
+		if (rootfs_read_int64(fs, path, &per) || per <= 0)
+			per = 0;
+		if (period_cpu < 0 || cpu < period_cpu) {
+			period_cpu = cpu;
 			s->fair_period_ns = per;
 		}
 		s->fair_server_err = 0;
@@ -155,8 +162,8 @@ static void walk_cgroup(struct walk *w, const char *path, int depth)
 			if (busy)
 				s->rt_groups_zero_busy++;
 			if (!s->rt_zero_example[0] || (busy && s->rt_groups_zero_busy == 1))
-				snprintf(s->rt_zero_example, sizeof(s->rt_zero_example), "%s",
-					 path);
+				snprintf(s->rt_zero_example, sizeof(s->rt_zero_example), "%.*s",
+					 (int)sizeof(s->rt_zero_example) - 1, path);
 		}
 	}
 	d = rootfs_opendir(w->fs, path);
