@@ -436,7 +436,7 @@ static void describe(struct strbuf *sb, const struct app_record *r)
 	else if (strcmp(r->id, "app.prio99") == 0)
 		strbuf_printf(sb, "%s() asked for priority %ld", r->detail, r->arg);
 	else if (strcmp(r->id, "app.no_mlockall") == 0 && r->arg == 0)
-		strbuf_puts(sb, "an RT thread began its periodic work (first sleep) and mlockall() "
+		strbuf_puts(sb, "an RT thread began its periodic work (first wait) and mlockall() "
 				"was never called");
 	else if (strcmp(r->id, "app.no_mlockall") == 0)
 		strbuf_printf(sb, "an RT thread began its periodic work with mlockall(%s) only",

@@ -14,13 +14,14 @@ static const char *how = "printf";
 
 static void work_print(struct rt_job *job, int period)
 {
-	work_default(job, period);
 	if (strcmp(how, "syslog") == 0)
 		syslog(LOG_DEBUG, "period %d sum %lu", period, job->sum);
 	else if (strcmp(how, "fprintf") == 0)
 		fprintf(stderr, "period %d sum %lu\n", period, job->sum);
 	else
 		printf("period %d sum %lu\n", period, job->sum);
+	/* After the call, so that it is no tail call and work_print stays in the backtrace. */
+	work_default(job, period);
 }
 
 int main(int argc, char **argv)
