@@ -36,7 +36,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 1: {
 		bool flag;
 
+		char first[64];
+
 		(void)platform_parse_cpuinfo(buf, len, &flag);
+		/* The device tree's NUL-separated compatible list, same bytes. */
+		if (platform_parse_compatible(buf, len, first, sizeof(first), &flag) == 0 &&
+		    !memchr(first, '\0', sizeof(first)))
+			__builtin_trap();
 		break;
 	}
 	case 2: {

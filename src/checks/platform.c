@@ -4,6 +4,7 @@
  * expiry is read from, and whether the machine is virtual (then its
  * latency is bounded by the host, not by anything tuned inside).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -96,15 +97,22 @@ static void check_virtualized(const struct check_ctx *ctx, struct check_out *out
 		strbuf_printf(&ev, "%sDMI: %s / %s", ev.len ? "; " : "",
 			      p->sys_vendor_err ? "?" : p->sys_vendor,
 			      p->product_name_err ? "?" : p->product_name);
-	vm = vm || dmi_hit;
+	if (p->dt_err == 0)
+		strbuf_printf(&ev, "%sdevice tree: compatible '%s'%s", ev.len ? "; " : "",
+			      p->dt_compatible, p->dt_virtual ? " (a virtual board)" : "");
+	vm = vm || dmi_hit || (p->dt_err == 0 && p->dt_virtual);
 
 	if (vm)
 		check_set(out, RTR_WARN, "%s: a virtual machine. Its vCPUs are threads of the "
 			  "host, so the worst-case latency here is bounded by how the host "
 			  "schedules them, not by any tuning inside", strbuf_str(&ev));
 	else if (p->hypervisor_type_err && p->cpuinfo_err && p->sys_vendor_err &&
-		 p->product_name_err)
-		check_skip_read(out, "/proc/cpuinfo", p->cpuinfo_err);
+		 p->product_name_err && p->dt_err)
+		/* -ENOENT from the cpuinfo parser: read, but no x86 flags line in it. */
+		check_set(out, RTR_SKIP, "no sign either way: /proc/cpuinfo %s, and no "
+			  "/sys/hypervisor/type, DMI or device tree to read",
+			  p->cpuinfo_err == -ENOENT ? "has no x86 flags line"
+						    : "cannot be read");
 	else
 		check_set(out, RTR_PASS, "%s%sno sign of a hypervisor", strbuf_str(&ev),
 			  ev.len ? "; " : "");

@@ -40,6 +40,33 @@ int platform_parse_cpuinfo(const char *buf, size_t len, bool *flag)
 	return -ENOENT;
 }
 
+int platform_parse_compatible(const char *buf, size_t len, char *first, size_t first_len,
+			      bool *virt)
+{
+	const char *p = buf, *end = buf + len;
+
+	*virt = false;
+	if (first_len)
+		first[0] = '\0';
+	while (p < end) {
+		const char *z = memchr(p, '\0', (size_t)(end - p));
+		size_t n = z ? (size_t)(z - p) : (size_t)(end - p);
+
+		if (n && first_len && !first[0]) {
+			size_t k = n < first_len - 1 ? n : first_len - 1;
+
+			memcpy(first, p, k);
+			first[k] = '\0';
+			knob_sanitize(first);
+		}
+		if ((n == 16 && memcmp(p, "linux,dummy-virt", 16) == 0) ||
+		    (n > 5 && memcmp(p, "qemu,", 5) == 0))
+			*virt = true;
+		p += n + 1;
+	}
+	return first_len && first[0] ? 0 : -EINVAL;
+}
+
 static int read_text(const struct rootfs *fs, const char *path, char *buf, size_t len)
 {
 	int err = rootfs_read_str(fs, path, buf, len);
@@ -71,6 +98,12 @@ void probe_platform(const struct rootfs *fs, struct platform_facts *p)
 	p->cpuinfo_err = rootfs_read(fs, "/proc/cpuinfo", ROOTFS_CAP_LARGE, &buf, &len);
 	if (!p->cpuinfo_err)
 		p->cpuinfo_err = platform_parse_cpuinfo(buf, len, &p->cpu_hypervisor_flag);
+	free(buf);
+	buf = NULL;
+	p->dt_err = rootfs_read(fs, "/sys/firmware/devicetree/base/compatible", 4096, &buf, &len);
+	if (!p->dt_err)
+		p->dt_err = platform_parse_compatible(buf, len, p->dt_compatible,
+						      sizeof(p->dt_compatible), &p->dt_virtual);
 	free(buf);
 }
 

@@ -25,10 +25,21 @@ struct platform_facts {
 	char sys_vendor[128];		/* /sys/class/dmi/id/sys_vendor */
 	int product_name_err;
 	char product_name[128];		/* /sys/class/dmi/id/product_name */
+	int dt_err;			/* /sys/firmware/devicetree/base/compatible (Arm, RISC-V) */
+	char dt_compatible[128];	/* its first entry, "linux,dummy-virt" on QEMU virt */
+	bool dt_virtual;		/* an entry names a virtual machine board */
 };
 
 /* Fill @out from @fs. Never fails as a whole: fields carry their own errors. */
 void probe_platform(const struct rootfs *fs, struct platform_facts *out);
+
+/*
+ * The device tree's compatible list (NUL-separated strings) into @first (its
+ * first entry) and *@virt (an entry of a virtual board: QEMU's
+ * "linux,dummy-virt", "qemu,..."). Return: 0, or -EINVAL when empty.
+ */
+int platform_parse_compatible(const char *buf, size_t len, char *first, size_t first_len,
+			      bool *virt);
 void probe_platform_free(struct platform_facts *out);
 
 /*

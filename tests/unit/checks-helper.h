@@ -39,7 +39,7 @@ static inline struct facts *facts_blank(void)
 	m->swaps_err = m->thp_enabled_err = m->thp_defrag_err = m->limits_err = -ENOENT;
 	m->cap_err = m->swappiness.err = m->ksm_run.err = m->numa_balancing.err = -ENOENT;
 	p->clocksource_err = p->clocksources_err = p->hypervisor_type_err = -ENOENT;
-	p->cpuinfo_err = p->sys_vendor_err = p->product_name_err = -ENOENT;
+	p->cpuinfo_err = p->sys_vendor_err = p->product_name_err = p->dt_err = -ENOENT;
 	return f;
 }
 

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "checks-helper.h"
+#include "probe/platform.h"
 
 static void swap(void **state)
 {
@@ -218,6 +219,42 @@ static void virtualized(void **state)
 	facts_blank_free(f);
 }
 
+/* Arm and RISC-V: no x86 flags line, no DMI on a direct kernel boot; the device tree tells. */
+static void virtualized_dt(void **state)
+{
+	static const char virt[] = "linux,dummy-virt\0";
+	static const char board[] = "raspberrypi,4-model-b\0brcm,bcm2711\0";
+	struct facts *f = facts_blank();
+	struct platform_facts *p = &f->platform;
+	struct result r;
+	bool v;
+
+	(void)state;
+	p->cpuinfo_err = -ENOENT;	/* read, but no flags line */
+	assert_int_equal(run_check(f, "", "sys.virtualized", &r), RTR_SKIP);
+	assert_has(r.evidence, "no x86 flags line");
+	assert_int_equal(platform_parse_compatible(virt, sizeof(virt) - 1, p->dt_compatible,
+						   sizeof(p->dt_compatible), &v), 0);
+	assert_true(v);
+	p->dt_err = 0;
+	p->dt_virtual = v;
+	assert_int_equal(run_check(f, "", "sys.virtualized", &r), RTR_WARN);
+	assert_has(r.evidence, "linux,dummy-virt");
+	assert_int_equal(platform_parse_compatible(board, sizeof(board) - 1, p->dt_compatible,
+						   sizeof(p->dt_compatible), &v), 0);
+	assert_false(v);
+	p->dt_virtual = v;
+	assert_int_equal(run_check(f, "", "sys.virtualized", &r), RTR_PASS);
+	assert_has(r.evidence, "raspberrypi,4-model-b");
+	/* Hostile: empty, no NUL, an entry longer than what is kept. */
+	assert_int_equal(platform_parse_compatible("", 0, p->dt_compatible,
+						   sizeof(p->dt_compatible), &v), -EINVAL);
+	assert_int_equal(platform_parse_compatible("qemu,x", 6, p->dt_compatible,
+						   sizeof(p->dt_compatible), &v), 0);
+	assert_true(v);
+	facts_blank_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +266,7 @@ int main(void)
 		cmocka_unit_test(memlock),
 		cmocka_unit_test(clocksource),
 		cmocka_unit_test(virtualized),
+		cmocka_unit_test(virtualized_dt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
