@@ -106,6 +106,18 @@ expect_rc 2 "$RTREADY" check --rt-cpus auto:0
 expect_rc 2 "$RTREADY" tune --root "$fx/vm" --rt-cpus auto:2
 expect_rc 2 "$RTREADY" latency --affinity auto:x
 
+# Every other machine tree of the suite (kernel matrix guests, rt-good, rt-bad,
+# the hostile one): a plan, and never the boot CPU.
+for d in "$fx"/*/; do
+	d=${d%/}
+	[ -d "$d/sys" ] || continue
+	"$RTREADY" plan --root "$d" --format json >"$tmp/p.json" 2>"$tmp/err" ||
+		{ cat "$tmp/err"; fail "$(basename "$d"): plan failed"; }
+	python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["plan"]
+assert p["rt_cpus"] and p["boot_cpu"] == 0 and "0" in p["housekeeping_cpus"].replace("-", ",").split(","), p' \
+		"$tmp/p.json" || fail "$(basename "$d"): bad plan"
+done
+
 # Real dumps (util-linux lscpu test data): never the boot CPU, and cpu.smt
 # and cpu.cache_sharing pass with the planned set wherever the data allows.
 for a in "$fx"/dumps/*.tar.gz; do
