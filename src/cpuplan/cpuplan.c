@@ -581,6 +581,21 @@ static int fill_roles(struct planner *pl)
 	return 0;
 }
 
+/* "RT: whole core, fast cores, on node 1, no managed IRQs". */
+static void rt_reason(const struct planner *pl, const struct cpuplan_unit *u, struct strbuf *sb)
+{
+	const struct managed_irqs *m = pl->in->managed;
+
+	strbuf_puts(sb, u->n_cores > 1 ? "RT, the whole L2 cluster" :
+			u->core_size > 1 ? "RT, the whole core" : "RT");
+	if (pl->heterogeneous)
+		strbuf_puts(sb, u->fast ? ", fast cores" : ", slower cores (the count needs them)");
+	if (pl->out->node >= 0 && u->node == pl->out->node)
+		strbuf_printf(sb, ", on the target node %d", u->node);
+	if (m && !m->err)
+		strbuf_puts(sb, u->n_managed ? ", despite managed IRQs" : ", no managed IRQs");
+}
+
 /* Why each cluster is where it is, in one sentence. */
 static int unit_reasons(struct planner *pl)
 {
@@ -609,7 +624,7 @@ static int unit_reasons(struct planner *pl)
 			strbuf_puts(&sb, "split: part RT to meet the count, so RT and housekeeping "
 					 "CPUs share this L2");
 		else if (u->role == CPUPLAN_RT)
-			strbuf_puts(&sb, "RT");
+			rt_reason(pl, u, &sb);
 		else if (pl->reserved[i])
 			strbuf_puts(&sb, "housekeeping for its NUMA node");
 		else if (!u->fast)
