@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "probe/placement.h"
 #include "probe/snapshot.h"
 
 #define PATH_MAX_LEN 1024
@@ -335,6 +336,13 @@ int snapshot_record(struct rootfs *fs, struct snapshot *s, struct facts *f)
 	memset(s, 0, sizeof(*s));
 	fs->rec = &hook;
 	err = facts_gather(fs, f);
+	if (!err) {
+		/* What `plan --root` reads beyond the facts: the managed IRQs (debugfs). */
+		struct managed_irqs m;
+
+		err = probe_managed_irqs(fs, &f->irq, &m);
+		managed_irqs_free(&m);
+	}
 	fs->rec = old;
 	return err ? err : s->err;
 }
