@@ -106,6 +106,13 @@ expect_rc 2 "$RTREADY" check --rt-cpus auto:0
 expect_rc 2 "$RTREADY" tune --root "$fx/vm" --rt-cpus auto:2
 expect_rc 2 "$RTREADY" latency --affinity auto:x
 
+# A snapshot of a tree plans as the tree does (it records debugfs too).
+"$RTREADY" snapshot --root "$t/smt-numa" "$tmp/snap" >/dev/null 2>&1 || fail "snapshot smt-numa"
+plan "$tmp/snap" "" "1-6,9-14" "0,7-8,15" ""
+"$RTREADY" plan --root "$tmp/snap" | grep -q "2 managed IRQs land on CPUs 7,15" ||
+	fail "snapshot: managed IRQs lost"
+rm -rf "$tmp/snap"
+
 # Every other machine tree of the suite (kernel matrix guests, rt-good, rt-bad,
 # the hostile one): a plan, and never the boot CPU.
 for d in "$fx"/*/; do
