@@ -100,12 +100,21 @@ static void check_affinity(const struct check_ctx *ctx, struct check_out *out)
 	const struct irq_facts *f = &ctx->facts->irq;
 	struct rtr_cpuset hk = RTR_CPUSET_INIT;
 	struct strbuf *ev = &out->evidence, list = STRBUF_INIT, loop = STRBUF_INIT;
-	size_t read = 0, bad = 0, unreadable = 0;
+	size_t read = 0, bad = 0, unreadable = 0, idle = 0;
 
 	if (f->err) {
 		check_skip_read(out, "/proc/irq", f->err);
 		return;
 	}
+	/*
+	 * /proc/irq lists every allocated descriptor, /proc/interrupts only
+	 * those with a handler: one without a handler cannot fire (seen on
+	 * arm64, IRQs 1-12 of the GIC), so where it could go does not matter.
+	 */
+	if (!f->interrupts_err)
+		for (size_t i = 0; i < f->n; i++)
+			if (!interrupts_find(&f->interrupts, f->irqs[i].irq))
+				idle++;
 	for (size_t i = 0; i < f->n; i++)
 		if (f->irqs[i].affinity_err)
 			unreadable++;
@@ -122,6 +131,8 @@ static void check_affinity(const struct check_ctx *ctx, struct check_out *out)
 
 		if (!req && !eff)
 			continue;
+		if (!f->interrupts_err && !interrupts_find(&f->interrupts, q->irq))
+			continue;	/* no handler: it cannot fire */
 		if (bad < LOOP_MAX)
 			strbuf_printf(&loop, "%s%d", bad ? " " : "", q->irq);
 		if (bad++ >= LIST_MAX)
@@ -147,6 +158,8 @@ static void check_affinity(const struct check_ctx *ctx, struct check_out *out)
 	}
 	check_put_rt(ev, ctx);
 	strbuf_printf(ev, "; %zu IRQs", f->n);
+	if (idle)
+		strbuf_printf(ev, " (%zu without a handler, left out: they cannot fire)", idle);
 	if (unreadable)
 		strbuf_printf(ev, ", %zu with an unreadable affinity", unreadable);
 	if (f->truncated)

@@ -256,7 +256,7 @@ static int list_irqs(const struct rootfs *fs, int **irqs, size_t *n)
 static int plan_irqs(const struct rootfs *fs, const struct tune_ctx *ctx, const struct tunable *t,
 		     struct tune_plan *out)
 {
-	size_t n = 0, fine = 0, skipped = 0;
+	size_t n = 0, fine = 0, skipped = 0, idle = 0;
 	char why[512], first_skip[512] = "";
 	int *irqs, err;
 
@@ -272,6 +272,11 @@ static int plan_irqs(const struct rootfs *fs, const struct tune_ctx *ctx, const 
 		if (tunable_path(path, sizeof(path), t->pattern, irqs[i], -1))
 			continue;
 		irq_label(fs, irqs[i], label, sizeof(label));
+		/* No action directory: no handler, the IRQ cannot fire (and moving it gets EIO). */
+		if (!label[0]) {
+			idle++;
+			continue;
+		}
 		err = plan_file(fs, ctx, t, path, label[0] ? label : NULL, out, why, sizeof(why));
 		if (err == 0 && strncmp(why, "already", 7) == 0)
 			fine++;
@@ -285,6 +290,9 @@ static int plan_irqs(const struct rootfs *fs, const struct tune_ctx *ctx, const 
 	if (err == 0 && skipped)
 		err = tune_plan_note(out, t->id, "%zu IRQ(s) skipped, the first: %s", skipped,
 				     first_skip);
+	if (err == 0 && idle)
+		err = tune_plan_note(out, t->id, "left alone: %zu IRQ(s) without a handler (they "
+				     "cannot fire)", idle);
 	if (err == 0 && n == 0)
 		err = tune_plan_note(out, t->id, "skipped: no IRQ under /proc/irq");
 	return err;

@@ -22,7 +22,9 @@
 static const char interrupts[] =
 	"  CPU0 CPU1 CPU2 CPU3\n"
 	" 24:  1  2  3  4 IO-APIC 5-edge eth0\n"
-	" 25:  9  0  0  0 IO-APIC 6-edge nvme0q0\n";
+	" 25:  9  0  0  0 IO-APIC 6-edge nvme0q0\n"
+	" 30:  0  0  0  5 IO-APIC 7-edge i2c\n"
+	" 31:  0  0  0  0 IO-APIC 8-edge rtc0\n";
 
 static void set(struct rtr_cpuset *s, const char *list)
 {
@@ -139,12 +141,15 @@ static void test_affinity(void **state)
 	tuned(&f);
 	add_irq(&f, 30, "0-1", "3");	/* effective on an RT CPU */
 	add_irq(&f, 31, "3", NULL);	/* requested RT, no effective file */
+	add_irq(&f, 40, "2-3", NULL);	/* not in /proc/interrupts: no handler */
 	/* Kept sorted: find() relies on it. */
 	r = run(&f, "2-3", "irq.affinity");
 	assert_int_equal(r.status, RTR_WARN);
 	assert_contains(r.evidence, "2 may be delivered to an RT CPU");
-	assert_contains(r.evidence, "IRQ 30 -> 0-1, effective 3");
-	assert_contains(r.evidence, "IRQ 31 -> 3");
+	assert_contains(r.evidence, "1 without a handler, left out");
+	assert_contains(r.evidence, "IRQ 30 (i2c) -> 0-1, effective 3, 5 on RT");
+	assert_contains(r.evidence, "IRQ 31 (rtc0) -> 3");
+	assert_true(strstr(r.evidence, "IRQ 40") == NULL);
 	assert_contains(r.fix, "for i in 30 31; do echo 0-1 > /proc/irq/$i/smp_affinity_list");
 	assert_contains(r.fix, "managed_irq");
 	/* With its name and RT count from /proc/interrupts. */

@@ -90,6 +90,9 @@ static void machine(void)
 	put("proc/irq/24/virtio0-config/.keep", "");
 	put("proc/irq/25/smp_affinity_list", "0\n");
 	put("proc/irq/26/smp_affinity_list", "1\n");
+	put("proc/irq/26/ttyS0/.keep", "");
+	/* No action directory: no handler; it cannot fire, tune leaves it alone. */
+	put("proc/irq/27/smp_affinity_list", "1\n");
 	put("sys/devices/virtual/workqueue/cpumask", "3\n");
 	put("sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n");
 	put("sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n");
@@ -267,6 +270,14 @@ static void test_plan(void **st)
 	assert_string_equal(c->label, "virtio0-config");
 	assert_null(find(&p, "/proc/irq/25/smp_affinity_list")); /* already off CPU 1 */
 	assert_string_equal(find(&p, "/proc/irq/26/smp_affinity_list")->new_value, "0");
+	assert_null(find(&p, "/proc/irq/27/smp_affinity_list"));
+	{
+		bool noted = false;
+
+		for (size_t i = 0; i < p.n_notes; i++)
+			noted |= strstr(p.notes[i].text, "without a handler") != NULL;
+		assert_true(noted);
+	}
 	assert_string_equal(find(&p, "/sys/devices/virtual/workqueue/cpumask")->new_value, "1");
 	c = find(&p, "/sys/kernel/mm/transparent_hugepage/enabled");
 	assert_string_equal(c->old_value, "always");
