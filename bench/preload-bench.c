@@ -39,8 +39,8 @@
  *   fputc_other               fputc to /dev/null
  *
  * A wait on an RT thread reads CLOCK_MONOTONIC and, at most once per
- * 50 us, samples the thread's page faults with getrusage(): the cases that
- * wait in a system call pay that sample about once per 40 calls here, a
+ * 100 us, samples the thread's page faults with getrusage(): the cases that
+ * wait in a system call pay that sample about once per 80 calls here, a
  * real periodic loop once per period. getrusage_ref times that call.
  *
  * The RT cases fall back to SCHED_OTHER (and say so) without privileges.

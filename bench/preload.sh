@@ -54,7 +54,7 @@ while read -r name hk dk rest; do
 done
 echo "(plain_lock_rt, rwlock_rt and mtx_rt are a finding on every lock: the cost of counting"
 echo " an occurrence. RT waits read CLOCK_MONOTONIC and sample page faults with getrusage()"
-echo " at most every 50 us: the system-call waits here pay a share of getrusage_ref, a real"
+echo " at most every 100 us: the system-call waits here pay a share of getrusage_ref, a real"
 echo " periodic loop pays it once per period.)"
 
 if [ -x "$rtapp" ] && [ -x "$rtready" ]; then

@@ -74,10 +74,10 @@ void pl_rt_work_started(struct pl_thread *t, void *caller)
  * few ns for the rest of a wait's check. Waits that come closer together
  * than this share one sample (faults are never lost, only counted over a
  * longer stretch), so a loop that polls without blocking does not pay a
- * system call per poll; realtime periods are longer than this and get one
- * sample each.
+ * system call per poll. Loops of 10 kHz and slower get one sample per
+ * period; faster ones one every few periods.
  */
-#define SAMPLE_EVERY_NS 50000
+#define SAMPLE_EVERY_NS 100000
 
 static int64_t mono_ns(void)
 {
