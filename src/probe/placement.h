@@ -58,11 +58,30 @@ int probe_irq_node(const struct rootfs *fs, int irq, int *node)
 	__attribute__((warn_unused_result));
 
 /*
- * *@node from /sys/class/net/@iface/device/numa_node (-1: the device is on
+ * *@node from /sys/class/net/@iface/device/numa_node, or its parent's for a
+ * virtio-net device (-1: the device is on
  * no node, a virtual interface has no device: -ENOENT). Return: 0, -EINVAL
  * for a name that is not an interface name, or -errno.
  */
 int probe_net_node(const struct rootfs *fs, const char *iface, int *node)
+	__attribute__((warn_unused_result));
+
+/* A network interface and the NUMA node of its device. */
+struct net_node {
+	char name[16];
+	int node;		/* -1: on no node */
+};
+
+/* A bound on the interfaces listed. */
+#define PLACEMENT_MAX_NETS 4096
+
+/*
+ * Every interface under /sys/class/net with a device/numa_node (virtual
+ * ones have none and are left out; virtio-net ones too, whose node is on
+ * the parent device), sorted by name; free(*@out). Return: 0,
+ * -ENOMEM, or why /sys/class/net could not be listed.
+ */
+int probe_net_nodes(const struct rootfs *fs, struct net_node **out, size_t *n)
 	__attribute__((warn_unused_result));
 
 #endif

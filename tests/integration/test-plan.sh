@@ -111,6 +111,7 @@ expect_rc 2 "$RTREADY" latency --affinity auto:x
 plan "$tmp/snap" "" "1-6,9-14" "0,7-8,15" ""
 "$RTREADY" plan --root "$tmp/snap" | grep -q "2 managed IRQs land on CPUs 7,15" ||
 	fail "snapshot: managed IRQs lost"
+plan "$tmp/snap" "--near eth0" "4-6,12-14" "0-3,7-11,15" ""
 rm -rf "$tmp/snap"
 
 # Every other machine tree of the suite (kernel matrix guests, rt-good, rt-bad,

@@ -94,6 +94,18 @@ static void test_smt_numa_tree(void **state)
 	assert_int_equal(node, 1);
 	assert_int_equal(probe_net_node(&fs, "../eth0", &node), -EINVAL);
 	assert_int_equal(probe_net_node(&fs, "lo", &node), -ENOENT);
+	{
+		struct net_node *nets;
+		size_t n;
+
+		assert_int_equal(probe_net_nodes(&fs, &nets, &n), 0);
+		assert_int_equal(n, 2);
+		assert_string_equal(nets[0].name, "eth0");
+		assert_int_equal(nets[0].node, 1);
+		assert_string_equal(nets[1].name, "eth1");
+		assert_int_equal(nets[1].node, 0);
+		free(nets);
+	}
 	managed_irqs_free(&m);
 	probe_irq_free(&irq);
 	probe_cpu_free(&c);
