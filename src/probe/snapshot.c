@@ -337,11 +337,20 @@ int snapshot_record(struct rootfs *fs, struct snapshot *s, struct facts *f)
 	fs->rec = &hook;
 	err = facts_gather(fs, f);
 	if (!err) {
-		/* What `plan --root` reads beyond the facts: the managed IRQs (debugfs). */
+		/*
+		 * What `plan --root` reads beyond the facts: the managed IRQs
+		 * (debugfs) and the interfaces' nodes (--near IFACE).
+		 */
 		struct managed_irqs m;
+		struct net_node *nets;
+		size_t n_nets;
 
 		err = probe_managed_irqs(fs, &f->irq, &m);
 		managed_irqs_free(&m);
+		if (!err && probe_net_nodes(fs, &nets, &n_nets) == -ENOMEM)
+			err = -ENOMEM;
+		else if (!err)
+			free(nets);
 	}
 	fs->rec = old;
 	return err ? err : s->err;
