@@ -270,6 +270,7 @@ static int plan_execute(const struct plan_opts *o)
 	struct report after;
 	struct rootfs fs;
 	struct facts f;
+	const char *note = NULL;
 	char msg[768] = "";
 	int err;
 
@@ -298,10 +299,21 @@ static int plan_execute(const struct plan_opts *o)
 	}
 	{
 		struct boot_settings bs = { .rt = &plan.rt, .nonrt = &plan.housekeeping };
-		char rt[4096];
+		char rt[4096], hk[4096];
 
 		boot_cmdline(&bs, &cmdline);
 		rtr_cpuset_format_list(&plan.rt, rt, sizeof(rt));
+		rtr_cpuset_format_list(&plan.housekeeping, hk, sizeof(hk));
+		/* kthread_cpus= is a Real-time Ubuntu parameter ("-realtime" kernels). */
+		if (!f.kernel.release_err && strstr(f.kernel.release, "-realtime")) {
+			strbuf_printf(&cmdline, " kthread_cpus=%s", hk);
+			note = "kthread_cpus= keeps kernel threads on the housekeeping CPUs; "
+			       "Real-time Ubuntu kernels (-realtime) have it";
+		} else {
+			note = "no kthread_cpus=: only Real-time Ubuntu kernels (-realtime) have "
+			       "it; on this kernel nohz_full= keeps unbound kernel threads on the "
+			       "housekeeping CPUs";
+		}
 		strbuf_printf(&apply, "rtready tune --rt-cpus %s --apply", rt);
 		strbuf_printf(&emit, "rtready tune --rt-cpus %s --emit-boot DIR", rt);
 	}
@@ -314,7 +326,7 @@ static int plan_execute(const struct plan_opts *o)
 	{
 		struct plan_view v = { &plan, rtr_cpuset_count(&plan.rt) +
 						      rtr_cpuset_count(&plan.housekeeping),
-				       strbuf_str(&cmdline), strbuf_str(&apply), strbuf_str(&emit),
+				       strbuf_str(&cmdline), note, strbuf_str(&apply), strbuf_str(&emit),
 				       &after, &host };
 
 		err = render(o, &v);

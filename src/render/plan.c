@@ -49,6 +49,8 @@ int plan_text_write(FILE *out, const struct plan_view *v)
 	}
 	fprintf(out, "\nKernel command line (GRUB_CMDLINE_LINUX in /etc/default/grub, then "
 		     "update-grub and reboot):\n  %s\n", v->cmdline);
+	if (v->cmdline_note)
+		fprintf(out, "  (%s)\n", v->cmdline_note);
 	fprintf(out, "\nRuntime settings now, and at every boot:\n  %s\n  %s\n", v->tune_apply,
 		v->tune_emit_boot);
 	fputs("\nAfter the reboot, check will still report:\n", out);
@@ -145,6 +147,7 @@ json_t *plan_to_json(const struct plan_view *v)
 	json_object_set_new(pl, "clusters", units);
 	units = NULL;
 	json_object_set_new(pl, "kernel_cmdline", json_text(v->cmdline));
+	json_object_set_new(pl, "kernel_cmdline_note", json_text(v->cmdline_note));
 	json_object_set_new(pl, "tune_apply", json_text(v->tune_apply));
 	json_object_set_new(pl, "tune_emit_boot", json_text(v->tune_emit_boot));
 	json_object_set_new(o, "plan", pl);

@@ -19,6 +19,7 @@ struct plan_view {
 	const struct cpuplan *plan;
 	size_t online;			/* online CPUs */
 	const char *cmdline;		/* the kernel parameters */
+	const char *cmdline_note;	/* why a parameter is there or not */
 	const char *tune_apply;		/* the rtready tune commands */
 	const char *tune_emit_boot;
 	const struct report *after;	/* checks on the planned machine */

@@ -79,6 +79,14 @@ grep -q "isolcpus=managed_irq,domain,1 nohz_full=1 rcu_nocbs=1 irqaffinity=0" "$
 "$RTREADY" plan --root "$t/smt-numa" --near eth0 | grep -q "eth0 is on node 1" ||
 	fail "--near eth0: the node's reason is missing"
 
+# kthread_cpus= only where the kernel has it (Real-time Ubuntu's -realtime kernels).
+cp -r "$t/maxcpus" "$tmp/ubuntu-rt"
+echo "6.8.1-1015-realtime" >"$tmp/ubuntu-rt/proc/sys/kernel/osrelease"
+"$RTREADY" plan --root "$tmp/ubuntu-rt" | grep -q "irqaffinity=0 kthread_cpus=0$" ||
+	fail "a -realtime kernel: no kthread_cpus="
+"$RTREADY" plan --root "$t/maxcpus" | grep -q "kthread_cpus=0" && fail "kthread_cpus= on mainline"
+rm -rf "$tmp/ubuntu-rt"
+
 # Usage errors.
 expect_rc 2 "$RTREADY" plan --rt 0
 expect_rc 2 "$RTREADY" plan --rt x
