@@ -11,6 +11,7 @@
 
 static sem_t lock;
 static volatile int shared;
+static _Atomic int other_waited;
 
 static void work_sem(struct rt_job *job, int period)
 {
@@ -28,6 +29,7 @@ static void *other(void *arg)
 			;
 		shared++;
 		sem_post(&lock);
+		other_waited = 1;
 		usleep(500);
 	}
 	return arg;
@@ -47,7 +49,8 @@ int main(void)
 	job.work = work_sem;
 	/* The non-RT side waits first, so that every RT wait finds it known. */
 	pthread_create(&o, NULL, other, NULL);
-	usleep(2000);
+	while (!other_waited)
+		usleep(100);
 	run_good(&job);
 	pthread_join(o, NULL);
 	return 0;
