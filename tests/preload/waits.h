@@ -11,6 +11,7 @@
  *   cond         pthread_cond_timedwait on a CLOCK_MONOTONIC condvar
  *   condclock    pthread_cond_clockwait(CLOCK_MONOTONIC) on a default condvar
  *   semclock     sem_clockwait(CLOCK_MONOTONIC)
+ *   semtimed     sem_timedwait (CLOCK_REALTIME by definition: app.sem_timedwait too)
  *   timerfd      read() of a CLOCK_MONOTONIC timerfd armed once with an interval
  *   epoll_timer  epoll_wait(-1) on that timerfd, then read()
  *   poll, ppoll, select, pselect, epoll, epoll_pwait
@@ -75,6 +76,13 @@ static void one_wait(void)
 		pthread_mutex_unlock(&w.m);
 	} else if (strcmp(m, "semclock") == 0) {
 		while (sem_clockwait(&w.sem, CLOCK_MONOTONIC, &w.next) == 0 || errno == EINTR)
+			;
+	} else if (strcmp(m, "semtimed") == 0) {
+		struct timespec dl;
+
+		clock_gettime(CLOCK_REALTIME, &dl);
+		ts_add(&dl, PERIOD_NS);
+		while (sem_timedwait(&w.sem, &dl) == 0 || errno == EINTR)
 			;
 	} else if (strcmp(m, "timerfd") == 0) {
 		rc = read(w.tfd, &n, sizeof(n)) == sizeof(n) ? 0 : -1;
