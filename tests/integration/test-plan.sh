@@ -36,6 +36,12 @@ assert "isolcpus=managed_irq,domain,%s " % p["rt_cpus"] in p["kernel_cmdline"]
 assert "irqaffinity=%s" % p["housekeeping_cpus"] in p["kernel_cmdline"]
 assert p["tune_apply"] == "rtready tune --rt-cpus %s --apply" % p["rt_cpus"]
 assert j["command"] == "plan" and "host" in j and "after" in j
+try:
+    import jsonschema
+except ImportError:
+    sys.exit(0)
+import os
+jsonschema.validate(j, json.load(open(os.environ["SRCDIR"] + "/docs/schema/plan.schema.json")))
 PY
 }
 
