@@ -871,9 +871,9 @@ static int count_and_select(struct planner *pl)
 				return -ENOMEM;
 			}
 		err = note(p, CPUPLAN_RULE_L2, true,
-			   "%zu CPUs cannot be whole L2 clusters: CPUs %s share an L2 between RT "
-			   "and housekeeping CPUs (housekeeping load there evicts RT cache lines).",
-			   want, fmt_list(&l, &shared));
+			   "The count (%zu) cannot be met with whole L2 clusters: CPUs %s share an "
+			   "L2 between RT and housekeeping CPUs (housekeeping load there evicts "
+			   "RT cache lines).", want, fmt_list(&l, &shared));
 		rtr_cpuset_free(&shared);
 		if (err)
 			return err;
@@ -905,7 +905,8 @@ static int count_and_select(struct planner *pl)
 	p->requested = in->rt_count;
 	if (in->rt_count)
 		return note(p, CPUPLAN_RULE_COUNT_, false,
-			    "%zu RT CPUs as asked, %zu housekeeping.", got, online_n - got);
+			    "%zu RT CPU%s as asked, %zu housekeeping.", got, got == 1 ? "" : "s",
+			    online_n - got);
 	return note(p, CPUPLAN_RULE_COUNT_, false,
 		    got * 2 <= online_n && online_n <= 4 ?
 			    "Only %zu RT CPU%s can be spared of %zu online: housekeeping (interrupts, "
