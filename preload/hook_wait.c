@@ -20,7 +20,8 @@
  * semaphore that realtime and non-realtime threads both wait on is used
  * as a lock between them (app.sem_shared); one that a non-RT thread only
  * posts is an event, which is fine. Waiters are remembered per semaphore
- * address in a fixed lock-free table; sem_destroy() forgets them.
+ * address in a fixed lock-free table; sem_init() and sem_destroy() forget
+ * them, and so does a forked child (its threads are not the parent's).
  */
 #include <errno.h>
 #include <mqueue.h>
@@ -157,6 +158,24 @@ static struct pl_thread *sem_waiter(sem_t *s, const char *fn, void *caller)
 	return t;
 }
 
+void pl_sem_forget_all(void)
+{
+	for (unsigned i = 0; i < SEM_SLOTS; i++) {
+		atomic_store_explicit(&sems[i].addr, 0, memory_order_relaxed);
+		atomic_store_explicit(&sems[i].waiters, 0, memory_order_relaxed);
+	}
+}
+
+/* The memory at @s holds a new semaphore: forget who waited on what was there. */
+static void sem_forget(sem_t *s)
+{
+	struct sem_use *u = pl_enabled ? sem_slot(s, false) : NULL;
+
+	if (u)
+		atomic_store_explicit(&u->waiters, 0, memory_order_relaxed);
+}
+
+static int (*real_sem_init)(sem_t *, int, unsigned);
 static int (*real_sem_wait)(sem_t *);
 static int (*real_sem_trywait)(sem_t *);
 static int (*real_sem_timedwait)(sem_t *, const struct timespec *);
@@ -209,15 +228,17 @@ PL_EXPORT int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *abst
 }
 #endif
 
+PL_EXPORT int sem_init(sem_t *s, int pshared, unsigned value)
+{
+	PL_REAL(real_sem_init, "sem_init");
+	sem_forget(s);
+	return real_sem_init(s, pshared, value);
+}
+
 PL_EXPORT int sem_destroy(sem_t *s)
 {
-	struct sem_use *u;
-
 	PL_REAL(real_sem_destroy, "sem_destroy");
-	/* The memory may hold another semaphore next: forget who waited on this one. */
-	u = pl_enabled ? sem_slot(s, false) : NULL;
-	if (u)
-		atomic_store_explicit(&u->waiters, 0, memory_order_relaxed);
+	sem_forget(s);
 	return real_sem_destroy(s);
 }
 

@@ -141,6 +141,7 @@ static void atfork_child(void)
 	if (!pl_enabled)
 		return;
 	pl_reset_after_fork();
+	pl_sem_forget_all();
 	pl_hello();
 }
 

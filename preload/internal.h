@@ -196,6 +196,9 @@ void pl_hello(void);
 /* After fork(), in the child: forget the parent's records. */
 void pl_reset_after_fork(void);
 
+/* After fork(), in the child: forget which threads waited on which semaphore (hook_wait.c). */
+void pl_sem_forget_all(void);
+
 /* The pid the records belong to (refreshed after fork). */
 extern pid_t pl_pid;
 
