@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_report.h"
@@ -135,7 +136,13 @@ enum kind { KIND_HTML, KIND_JUNIT, KIND_PROM };
 static int write_one(const char *cmd, const char *path, enum kind k, bool strict,
 		     const struct result *const *rs, size_t n)
 {
-	struct junit_style st = { strict };
+	char stamp[32] = "";
+	struct junit_style st = { strict, stamp };
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (localtime_r(&now, &tm))
+		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
 	struct cli_output out;
 	int err = cli_output_open(&out, path);
 

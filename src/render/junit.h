@@ -18,6 +18,9 @@
 
 struct junit_style {
 	bool warn_fails;	/* a warning is a <failure> (like --strict) */
+	/* The suites' timestamp, ISO 8601 without a zone ("2026-12-03T21:44:00"), as
+	 * junit-10.xsd wants; chosen by the caller (when the report was made). */
+	const char *timestamp;
 };
 
 /* Return: 0 or -EIO. */
