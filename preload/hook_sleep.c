@@ -161,6 +161,41 @@ PL_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *r
 	return real_clock_nanosleep(clk, flags, req, rem);
 }
 
+#if defined(__GLIBC__) && defined(__TIMESIZE) && __TIMESIZE == 32
+/*
+ * A 32-bit program built with a 64-bit time_t (_TIME_BITS=64: Debian's t64
+ * armhf, Yocto) calls glibc's time64 entry points, not the names above, so
+ * without these its sleeps pass unseen. The timespec is glibc's
+ * struct __timespec64, only passed through here: the judgement needs the
+ * clock and the flags, never the time.
+ */
+static int (*real_clock_nanosleep64)(clockid_t, int, const void *, void *);
+static int (*real_nanosleep64)(const void *, void *);
+
+PL_EXPORT int __clock_nanosleep_time64(clockid_t clk, int flags, const void *req, void *rem);
+PL_EXPORT int __clock_nanosleep_time64(clockid_t clk, int flags, const void *req, void *rem)
+{
+	PL_REAL(real_clock_nanosleep64, "__clock_nanosleep_time64");
+	if (!real_clock_nanosleep64)
+		return ENOSYS;
+	on_sleep("clock_nanosleep", clk, (flags & TIMER_ABSTIME) != 0,
+		 __builtin_return_address(0));
+	return real_clock_nanosleep64(clk, flags, req, rem);
+}
+
+PL_EXPORT int __nanosleep64(const void *req, void *rem);
+PL_EXPORT int __nanosleep64(const void *req, void *rem)
+{
+	PL_REAL(real_nanosleep64, "__nanosleep64");
+	if (!real_nanosleep64) {
+		errno = ENOSYS;
+		return -1;
+	}
+	on_sleep("nanosleep", CLOCK_MONOTONIC, false, __builtin_return_address(0));
+	return real_nanosleep64(req, rem);
+}
+#endif
+
 PL_EXPORT int usleep(useconds_t us)
 {
 	PL_REAL(real_usleep, "usleep");
