@@ -13,6 +13,9 @@ set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-$(mktemp -d /tmp/rtr-modes.XXXXXX)}
 mkdir -p "$work"
+# Absolute: meson install runs in the build directory, and a relative
+# DESTDIR would land inside it.
+work=$(cd "$work" && pwd)
 pass=0 failed=0
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
