@@ -52,6 +52,9 @@ static const char usage_text[] =
 	"      --memlock-limit SIZE  RLIMIT_MEMLOCK (like 512M, or 'unlimited')\n"
 	"  -m, --mlock             lock all of the program's memory (mlockall through the\n"
 	"                          preloaded library); raises RLIMIT_MEMLOCK to its hard limit\n"
+	"      --rttime USEC       runaway guard: SIGXCPU once a realtime thread has run USEC\n"
+	"                          (units like 200ms accepted) without blocking, SIGKILL 1 s\n"
+	"                          later (RLIMIT_RTTIME); the guard to keep with throttling off\n"
 	"Budget for a non-realtime program (a cgroup of its own, removed at its end):\n"
 	"      --cpu-max PERCENT   CPU time cap in percent of one CPU (20, 150 for 1.5 CPUs)\n"
 	"      --memory-max SIZE   memory cap (like 256M; at least 1M, below which no program\n"
@@ -179,7 +182,7 @@ static int validate(struct run_opts *o, bool prio_set, bool out_opts, char *err,
 
 int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_POLICY = 256, OPT_PRIO99, OPT_MEMLOCK, OPT_CPU_MAX, OPT_MEM_MAX };
+	enum { OPT_POLICY = 256, OPT_PRIO99, OPT_MEMLOCK, OPT_CPU_MAX, OPT_MEM_MAX, OPT_RTTIME };
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "prio", required_argument, NULL, 'p' },
@@ -190,6 +193,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t 
 		{ "memlock-limit", required_argument, NULL, OPT_MEMLOCK },
 		{ "cpu-max", required_argument, NULL, OPT_CPU_MAX },
 		{ "memory-max", required_argument, NULL, OPT_MEM_MAX },
+		{ "rttime", required_argument, NULL, OPT_RTTIME },
 		{ "check", no_argument, NULL, 'C' },
 		{ "report", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
@@ -238,6 +242,20 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t 
 		case OPT_CPU_MAX:
 			rc = parse_percent(optarg, &o->cpu_max_pct, err, errlen);
 			break;
+		case OPT_RTTIME: {
+			int64_t ns;
+
+			/* From 1 ms (a period or two) to an hour, in us like the kernel's limit. */
+			if (parse_duration_ns(optarg, 1000, &ns) || ns < 1000000 ||
+			    ns > 3600LL * 1000000000LL) {
+				snprintf(err, errlen, "--rttime: '%s' is not a time from 1ms to 1h "
+					 "(in us by default, like 200000 or 200ms)", optarg);
+				rc = -EINVAL;
+			} else {
+				o->rttime_us = (uint64_t)(ns / 1000);
+			}
+			break;
+		}
 		case OPT_MEM_MAX:
 			rc = parse_bytes("--memory-max", optarg, false, &o->memory_max_bytes, err,
 					 errlen);
@@ -432,6 +450,7 @@ static int start(struct run_state *st, const struct run_opts *o)
 		.cpus = o->cpus_set ? &o->cpus : NULL,
 		.memlock_set = o->memlock_set,
 		.memlock_bytes = o->memlock_bytes,
+		.rttime_us = o->rttime_us,
 		.memlock_raise = o->mlock,
 		.cg = st->cg.n_procs ? &st->cg : NULL,
 	};
@@ -697,6 +716,14 @@ static int run_execute(const struct run_opts *o)
 			code = spawn_exit_code(st->status);
 		if (!rc)
 			report_oom(o, st);
+		if (!rc && o->rttime_us && WIFSIGNALED(st->status) &&
+		    (WTERMSIG(st->status) == SIGXCPU || WTERMSIG(st->status) == SIGKILL))
+			cli_warn("run", "%s was killed by %s%s: a realtime thread may have run "
+				 "--rttime %llu us without blocking (RLIMIT_RTTIME)", o->cmd[0],
+				 WTERMSIG(st->status) == SIGXCPU ? "SIGXCPU" : "SIGKILL",
+				 WTERMSIG(st->status) == SIGKILL ? " (1 s after SIGXCPU, or "
+								   "someone else's)" : "",
+				 (unsigned long long)o->rttime_us);
 	}
 	if (st->cg.n_dirs && run_cgroup_remove(&st->cg, err, sizeof(err)))
 		cli_warn("run", "%s", err);

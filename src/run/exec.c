@@ -236,7 +236,9 @@ struct kernel_sched_attr {
 	uint64_t sched_runtime, sched_deadline, sched_period;
 };
 
-enum step { STEP_CGROUP, STEP_NICE, STEP_SCHED, STEP_AFFINITY, STEP_MEMLOCK, STEP_EXEC };
+enum step {
+	STEP_CGROUP, STEP_NICE, STEP_SCHED, STEP_AFFINITY, STEP_MEMLOCK, STEP_RTTIME, STEP_EXEC
+};
 
 struct child_error {
 	int step;
@@ -296,6 +298,18 @@ static int child_setup(const struct spawn_config *c, int *step)
 			(void)setrlimit(RLIMIT_MEMLOCK, &rl);
 		}
 	}
+	*step = STEP_RTTIME;
+	if (c->rttime_us) {
+		/*
+		 * The kernel sends SIGXCPU once a realtime task has run this long
+		 * without a blocking call, and SIGKILL at the hard limit: one
+		 * second later, time for a handler to put hardware in a safe state.
+		 */
+		struct rlimit rl = { (rlim_t)c->rttime_us, (rlim_t)(c->rttime_us + 1000000) };
+
+		if (setrlimit(RLIMIT_RTTIME, &rl) < 0)
+			return -1;
+	}
 	*step = STEP_EXEC;
 	return 0;
 }
@@ -329,6 +343,10 @@ static void describe(const struct spawn_config *c, const struct child_error *ce,
 	case STEP_MEMLOCK:
 		snprintf(err, errlen, "cannot set RLIMIT_MEMLOCK: %s%s", why,
 			 perm ? " (raising it needs CAP_SYS_RESOURCE)" : "");
+		break;
+	case STEP_RTTIME:
+		snprintf(err, errlen, "cannot set RLIMIT_RTTIME: %s%s", why,
+			 perm ? " (raising its hard limit needs CAP_SYS_RESOURCE)" : "");
 		break;
 	default:
 		snprintf(err, errlen, "cannot execute %s: %s", c->path, why);

@@ -64,6 +64,7 @@ struct spawn_config {
 	bool memlock_set;
 	uint64_t memlock_bytes;		/* UINT64_MAX: unlimited */
 	bool memlock_raise;		/* raise the soft limit to the hard one, if lower */
+	uint64_t rttime_us;		/* RLIMIT_RTTIME soft limit; 0: leave */
 	const struct run_cgroup *cg;	/* NULL or the cgroup to join */
 };
 
