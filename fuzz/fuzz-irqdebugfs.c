@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "probe/placement.h"
+#include "probe/irqdebugfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rtr_cpuset eff = RTR_CPUSET_INIT;
 	bool managed;
-	int rc = placement_parse_irq_debugfs((const char *)data, size, &managed, &eff);
+	int rc = irq_debugfs_parse((const char *)data, size, &managed, &eff);
 
 	/* Memory use is bounded by the input: a small input never runs out. */
 	if (rc == -ENOMEM)

@@ -95,12 +95,74 @@ out:
 
 /* ---- irq.affinity ------------------------------------------------------ */
 
+/* One IRQ of the list: "IRQ 27 (virtio0-req.2) -> 2, effective 2, 0 on RT". */
+static void put_irq_row(struct strbuf *sb, const struct check_ctx *ctx, const struct irq_info *q)
+{
+	const struct irq_facts *f = &ctx->facts->irq;
+	const struct interrupt_row *row = f->interrupts_err ? NULL :
+					  interrupts_find(&f->interrupts, q->irq);
+
+	put_irq(sb, f, q->irq);
+	strbuf_puts(sb, " -> ");
+	if (q->affinity_err)
+		strbuf_puts(sb, "unreadable");
+	else
+		check_put_cpus(sb, &q->affinity);
+	if (!q->effective_err) {
+		strbuf_puts(sb, ", effective ");
+		check_put_cpus(sb, &q->effective);
+	}
+	if (row)
+		strbuf_printf(sb, ", %" PRIu64 " on RT",
+			      interrupts_sum_on(&f->interrupts, row, ctx->rt_cpus));
+}
+
+/* The IRQs of one kind, listed and counted. */
+struct irq_list {
+	struct strbuf text;
+	size_t n;
+};
+
+static void list_add(struct irq_list *l, const struct check_ctx *ctx, const struct irq_info *q)
+{
+	if (l->n++ >= LIST_MAX)
+		return;
+	strbuf_puts(&l->text, l->n > 1 ? "; " : "");
+	put_irq_row(&l->text, ctx, q);
+}
+
+static void list_put(struct strbuf *sb, const struct irq_list *l)
+{
+	strbuf_printf(sb, "%s%s", strbuf_str(&l->text), l->n > LIST_MAX ? "; ..." : "");
+}
+
+/*
+ * A managed queue vector (user space cannot move it) and what it does on
+ * an RT CPU. With isolcpus=managed_irq the kernel delivers it to a
+ * housekeeping CPU of its queue's set where there is one; a queue whose
+ * CPUs are all isolated keeps its vector there, and the vector fires only
+ * for I/O submitted on that CPU: harmless while the count on RT stays 0.
+ */
+static bool managed_quiet(const struct check_ctx *ctx, const struct irq_info *q)
+{
+	const struct irq_facts *f = &ctx->facts->irq;
+	const struct interrupt_row *row = f->interrupts_err ? NULL :
+					  interrupts_find(&f->interrupts, q->irq);
+
+	return row && interrupts_sum_on(&f->interrupts, row, ctx->rt_cpus) == 0;
+}
+
 static void check_affinity(const struct check_ctx *ctx, struct check_out *out)
 {
 	const struct irq_facts *f = &ctx->facts->irq;
+	const struct cpu_facts *c = &ctx->facts->cpu;
 	struct rtr_cpuset hk = RTR_CPUSET_INIT;
-	struct strbuf *ev = &out->evidence, list = STRBUF_INIT, loop = STRBUF_INIT;
-	size_t read = 0, bad = 0, unreadable = 0, idle = 0;
+	struct strbuf *ev = &out->evidence, loop = STRBUF_INIT;
+	struct irq_list bad = { STRBUF_INIT, 0 }, quiet = { STRBUF_INIT, 0 },
+			busy = { STRBUF_INIT, 0 };
+	size_t read = 0, unreadable = 0, idle = 0, inferred = 0;
+	bool managed_irq = !c->cmdline_err && c->isolcpus.given &&
+			   (c->isolcpus_flags & CPU_ISOL_MANAGED_IRQ);
 
 	if (f->err) {
 		check_skip_read(out, "/proc/irq", f->err);
@@ -122,39 +184,28 @@ static void check_affinity(const struct check_ctx *ctx, struct check_out *out)
 	if (rtr_cpuset_is_empty(ctx->rt_cpus)) {
 		out->status = RTR_INFO;
 		strbuf_printf(ev, "%zu IRQs; %s.", f->n, check_no_rt_cpus);
-		return;
+		goto out;
 	}
 	for (size_t i = 0; i < f->n; i++) {
 		const struct irq_info *q = &f->irqs[i];
 		bool req = !q->affinity_err && rtr_cpuset_intersects(&q->affinity, ctx->rt_cpus);
 		bool eff = !q->effective_err && rtr_cpuset_intersects(&q->effective, ctx->rt_cpus);
+		bool managed = q->managed == IRQ_MANAGED_YES || q->managed == IRQ_MANAGED_SPREAD;
 
 		if (!req && !eff)
 			continue;
 		if (!f->interrupts_err && !interrupts_find(&f->interrupts, q->irq))
 			continue;	/* no handler: it cannot fire */
-		if (bad < LOOP_MAX)
-			strbuf_printf(&loop, "%s%d", bad ? " " : "", q->irq);
-		if (bad++ >= LIST_MAX)
+		if (managed && managed_irq && !eff && !q->effective_err)
+			continue;	/* the kernel already keeps it on housekeeping CPUs */
+		if (managed) {
+			inferred += q->managed == IRQ_MANAGED_SPREAD;
+			list_add(managed_irq && managed_quiet(ctx, q) ? &quiet : &busy, ctx, q);
 			continue;
-		strbuf_puts(&list, bad > 1 ? "; " : "");
-		put_irq(&list, f, q->irq);
-		strbuf_puts(&list, " -> ");
-		if (q->affinity_err)
-			strbuf_puts(&list, "unreadable");
-		else
-			check_put_cpus(&list, &q->affinity);
-		if (!q->effective_err) {
-			strbuf_puts(&list, ", effective ");
-			check_put_cpus(&list, &q->effective);
 		}
-		if (!f->interrupts_err) {
-			const struct interrupt_row *row = interrupts_find(&f->interrupts, q->irq);
-
-			if (row)
-				strbuf_printf(&list, ", %" PRIu64 " on RT",
-					      interrupts_sum_on(&f->interrupts, row, ctx->rt_cpus));
-		}
+		if (bad.n < LOOP_MAX)
+			strbuf_printf(&loop, "%s%d", bad.n ? " " : "", q->irq);
+		list_add(&bad, ctx, q);
 	}
 	check_put_rt(ev, ctx);
 	strbuf_printf(ev, "; %zu IRQs", f->n);
@@ -169,38 +220,79 @@ static void check_affinity(const struct check_ctx *ctx, struct check_out *out)
 		strbuf_puts(ev, ": no affinity could be read.");
 		goto out;
 	}
-	if (!bad) {
+	if (!bad.n && !busy.n && !quiet.n) {
 		out->status = RTR_PASS;
 		strbuf_puts(ev, ": none may be delivered to an RT CPU.");
 		goto out;
 	}
-	out->status = RTR_WARN;
-	strbuf_printf(ev, ". %zu may be delivered to an RT CPU (IRQ -> requested CPUs, effective "
-			  "CPUs, count on RT CPUs): %s%s.",
-		      bad, strbuf_str(&list),
-		      bad > LIST_MAX ? "; ..." : "");
+	out->status = bad.n || busy.n ? RTR_WARN : inferred ? RTR_INFO : RTR_PASS;
+	if (bad.n) {
+		strbuf_printf(ev, ". %zu may be delivered to an RT CPU (IRQ -> requested CPUs, "
+				  "effective CPUs, count on RT CPUs): ", bad.n);
+		list_put(ev, &bad);
+	}
+	if (busy.n || quiet.n)
+		strbuf_printf(ev, ". Kernel-managed queue vectors (%s; user space cannot move "
+				  "them)",
+			      inferred == busy.n + quiet.n ? "inferred: one per CPU set of a "
+							     "device, split across the CPUs" :
+			      inferred ? "from debugfs, some inferred" : "from debugfs");
+	if (quiet.n) {
+		strbuf_printf(ev, ": %zu on RT CPUs only, as isolcpus=managed_irq leaves a queue "
+				  "whose CPUs are all isolated; it fires only for I/O submitted on "
+				  "that CPU, and none has been: ", quiet.n);
+		list_put(ev, &quiet);
+	}
+	if (busy.n) {
+		strbuf_printf(ev, "%s%zu %s: ", quiet.n ? ". " : ": ", busy.n,
+			      managed_irq ? "have fired on RT CPUs, for I/O submitted there" :
+					    "may be delivered to RT CPUs, and isolcpus= has no "
+					    "managed_irq flag to keep them away");
+		list_put(ev, &busy);
+	}
+	strbuf_puts(ev, ".");
+	if (!bad.n && !busy.n)
+		goto out;
 	check_housekeeping(ctx, &hk);
 	if (rtr_cpuset_is_empty(&hk)) {
 		strbuf_puts(&out->fix, "Every online CPU is RT: leave at least one CPU for "
 				       "interrupts.");
 		goto out;
 	}
-	strbuf_printf(&out->fix, "Now: for i in %s%s; do echo ", strbuf_str(&loop),
-		      bad > LOOP_MAX ? " ...(see evidence)" : "");
-	check_put_cpus(&out->fix, &hk);
-	strbuf_puts(&out->fix, " > /proc/irq/$i/smp_affinity_list; done. Leave out an IRQ that "
-			       "serves the RT application itself and belongs on its CPU. A write "
-			       "that fails with EIO is a kernel-managed queue interrupt: only "
-			       "isolcpus=managed_irq,");
-	check_put_cpus(&out->fix, ctx->rt_cpus);
-	strbuf_puts(&out->fix, " at boot keeps those away. The writes do not survive a reboot: "
-			       "add irqaffinity=");
-	check_put_cpus(&out->fix, &hk);
-	strbuf_puts(&out->fix, " to the kernel command line and repeat the loop from a boot "
-			       "script for drivers that set their own affinity; make irqbalance "
-			       "leave the RT CPUs alone (see irq.balance).");
+	if (bad.n) {
+		strbuf_printf(&out->fix, "Now: for i in %s%s; do echo ", strbuf_str(&loop),
+			      bad.n > LOOP_MAX ? " ...(see evidence)" : "");
+		check_put_cpus(&out->fix, &hk);
+		strbuf_puts(&out->fix, " > /proc/irq/$i/smp_affinity_list; done. Leave out an IRQ "
+				       "that serves the RT application itself and belongs on its "
+				       "CPU. A write that fails with EIO is a kernel-managed queue "
+				       "interrupt: only isolcpus=managed_irq,");
+		check_put_cpus(&out->fix, ctx->rt_cpus);
+		strbuf_puts(&out->fix, " at boot keeps those away. The writes do not survive a "
+				       "reboot: add irqaffinity=");
+		check_put_cpus(&out->fix, &hk);
+		strbuf_puts(&out->fix, " to the kernel command line and repeat the loop from a "
+				       "boot script for drivers that set their own affinity; make "
+				       "irqbalance leave the RT CPUs alone (see irq.balance).");
+	}
+	if (busy.n && !managed_irq) {
+		strbuf_puts(&out->fix, bad.n ? " " : "");
+		strbuf_puts(&out->fix, "The managed queue vectors cannot be moved by a write "
+				       "(EIO): boot with isolcpus=managed_irq,");
+		check_put_cpus(&out->fix, ctx->rt_cpus);
+		strbuf_puts(&out->fix, " (with domain, as rtready tune --emit-boot writes it), so "
+				       "that the kernel delivers them to housekeeping CPUs.");
+	} else if (busy.n) {
+		strbuf_puts(&out->fix, bad.n ? " " : "");
+		strbuf_puts(&out->fix, "Something on the RT CPUs submits block I/O through those "
+				       "queues: keep file and disk I/O out of the RT threads (hand "
+				       "it to a thread on a housekeeping CPU), and keep other tasks "
+				       "off the RT CPUs (see cpu.isolation).");
+	}
 out:
-	strbuf_free(&list);
+	strbuf_free(&bad.text);
+	strbuf_free(&quiet.text);
+	strbuf_free(&busy.text);
 	strbuf_free(&loop);
 	rtr_cpuset_free(&hk);
 }

@@ -183,7 +183,7 @@ int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct 
 			in.node_why = NULL;
 		}
 	}
-	e = probe_managed_irqs(fs, irq, managed);
+	e = probe_managed_irqs(irq, managed);
 	if (e)
 		return e;
 	e = cpuplan_make(&in, plan);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "probe/irq.h"
+#include "probe/irqdebugfs.h"
 
 /* Room for the longest cpu list or mask a sane kernel writes (8192 CPUs). */
 #define LIST_CAP 65536
@@ -127,6 +128,46 @@ static void probe_balance(const struct rootfs *fs, struct irq_facts *out)
 	}
 }
 
+/* The managed state from debugfs, where the kernel has it and it is mounted. */
+static void probe_managed(const struct rootfs *fs, struct irq_facts *out)
+{
+	char path[96], *buf = NULL;
+	size_t size = 0, len;
+	DIR *d = rootfs_opendir(fs, "/sys/kernel/debug/irq/irqs");
+
+	if (!d) {
+		out->managed_err = -errno;
+		return;
+	}
+	closedir(d);
+	for (size_t i = 0; i < out->n; i++) {
+		struct irq_info *q = &out->irqs[i];
+		bool managed;
+		int e;
+
+		rootfs_path(path, sizeof(path), "/sys/kernel/debug/irq/irqs/%d", q->irq);
+		e = rootfs_read_reuse(fs, path, IRQ_DEBUGFS_CAP, ROOTFS_ONE_RECORD, &buf, &size,
+				      &len);
+		if (e == -ENOMEM || e == -EACCES || e == -EPERM) {
+			out->managed_err = e;
+			break;
+		}
+		if (e)
+			continue;	/* freed since /proc/irq was listed */
+		e = irq_debugfs_parse(buf, len, &managed, &q->managed_effective);
+		if (e == -ENOMEM) {
+			out->managed_err = e;
+			break;
+		}
+		if (!e)
+			q->managed = managed ? IRQ_MANAGED_YES : IRQ_MANAGED_NO;
+	}
+	if (out->managed_err)
+		for (size_t i = 0; i < out->n; i++)
+			out->irqs[i].managed = IRQ_MANAGED_UNKNOWN;
+	free(buf);
+}
+
 static void probe_affinities(const struct rootfs *fs, struct irq_facts *out)
 {
 	char *buf;
@@ -161,6 +202,120 @@ static void probe_affinities(const struct rootfs *fs, struct irq_facts *out)
 	}
 	free(nums);
 	free(buf);
+	if (!out->err)
+		probe_managed(fs, out);
+}
+
+/* A vector of a candidate spread set. */
+struct spread_member {
+	struct irq_info *q;
+	char key[sizeof(((struct interrupt_row *)0)->actions)];
+	bool wide;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct spread_member *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->q->irq > y->q->irq) - (x->q->irq < y->q->irq);
+}
+
+/*
+ * @m's group key: the first action's name without its trailing queue
+ * number ("virtio0-req.2" -> "virtio0-req."). Return: false when the name
+ * has no trailing number.
+ */
+static bool spread_key(const struct interrupt_row *row, struct spread_member *m)
+{
+	size_t n = strcspn(row->actions, ",");
+	size_t end = n;
+
+	while (end && row->actions[end - 1] >= '0' && row->actions[end - 1] <= '9')
+		end--;
+	if (end == n || end == 0)
+		return false;
+	memcpy(m->key, row->actions, end);
+	m->key[end] = '\0';
+	return true;
+}
+
+/* Judge one group [@g, @g + @n): mark it spread when it splits @online. */
+static void judge_group(struct spread_member *g, size_t n, const struct rtr_cpuset *online,
+			struct rtr_cpuset *all)
+{
+	size_t left = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t overlaps = 0;
+
+		for (size_t j = 0; j < n; j++)
+			overlaps += j != i && rtr_cpuset_intersects(&g[i].q->affinity,
+								    &g[j].q->affinity);
+		/* On every online CPU, or across two others: not a queue's share. */
+		g[i].wide = overlaps >= 2 || rtr_cpuset_is_subset(online, &g[i].q->affinity);
+		left += !g[i].wide;
+	}
+	if (left < 2)
+		return;
+	rtr_cpuset_clear(all);
+	for (size_t i = 0; i < n; i++) {
+		if (g[i].wide)
+			continue;
+		for (size_t j = i + 1; j < n; j++)
+			if (!g[j].wide && rtr_cpuset_intersects(&g[i].q->affinity,
+								&g[j].q->affinity))
+				return;
+		if (rtr_cpuset_or(all, &g[i].q->affinity))
+			return;
+	}
+	if (!rtr_cpuset_is_subset(online, all))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (!g[i].wide)
+			g[i].q->managed = IRQ_MANAGED_SPREAD;
+}
+
+/* A bound on one device's vectors compared pairwise. */
+#define SPREAD_MAX_GROUP 8192
+
+void irq_infer_spread(struct irq_facts *f)
+{
+	struct rtr_cpuset online = RTR_CPUSET_INIT, all = RTR_CPUSET_INIT;
+	struct spread_member *m;
+	size_t n = 0;
+
+	if (f->err || f->interrupts_err || !f->n || f->managed_err == 0)
+		return;		/* debugfs answered: nothing to infer */
+	m = calloc(f->n, sizeof(*m));
+	if (!m)
+		return;
+	for (size_t i = 0; i < f->interrupts.n_cols; i++)
+		if (rtr_cpuset_set(&online, f->interrupts.col_cpu[i]))
+			goto out;
+	for (size_t i = 0; i < f->n; i++) {
+		struct irq_info *q = &f->irqs[i];
+		const struct interrupt_row *row = interrupts_find(&f->interrupts, q->irq);
+
+		if (!row || q->affinity_err || rtr_cpuset_is_empty(&q->affinity) ||
+		    q->managed != IRQ_MANAGED_UNKNOWN || !strstr(row->chip, "MSI"))
+			continue;
+		m[n].q = q;
+		if (spread_key(row, &m[n]))
+			n++;
+	}
+	if (n)
+		qsort(m, n, sizeof(*m), cmp_key);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && strcmp(m[j].key, m[i].key) == 0; j++)
+			;
+		if (j - i >= 2 && j - i <= SPREAD_MAX_GROUP)
+			judge_group(m + i, j - i, &online, &all);
+	}
+out:
+	free(m);
+	rtr_cpuset_free(&online);
+	rtr_cpuset_free(&all);
 }
 
 void probe_irq(const struct rootfs *fs, struct irq_facts *out)
@@ -169,6 +324,7 @@ void probe_irq(const struct rootfs *fs, struct irq_facts *out)
 	probe_interrupts(fs, out);
 	probe_balance(fs, out);
 	probe_affinities(fs, out);
+	irq_infer_spread(out);
 }
 
 void probe_irq_affinity(const struct rootfs *fs, struct irq_facts *out)
@@ -184,6 +340,7 @@ void probe_irq_free(struct irq_facts *out)
 	for (size_t i = 0; i < out->n; i++) {
 		rtr_cpuset_free(&out->irqs[i].affinity);
 		rtr_cpuset_free(&out->irqs[i].effective);
+		rtr_cpuset_free(&out->irqs[i].managed_effective);
 	}
 	free(out->irqs);
 	rtr_cpuset_free(&out->default_affinity);

@@ -8,118 +8,27 @@
 
 #include "probe/placement.h"
 
-/* A debugfs IRQ file is well under a page; cap it anyway. */
-#define DEBUGFS_CAP (64u << 10)
-
-/* Copy the value after "key:" on the line at @line into @buf (trimmed). */
-static bool line_value(const char *line, const char *end, const char *key, char *buf, size_t len)
+int probe_managed_irqs(const struct irq_facts *irqs, struct managed_irqs *out)
 {
-	size_t k = strlen(key), n;
-
-	if ((size_t)(end - line) < k || strncmp(line, key, k) != 0)
-		return false;
-	line += k;
-	while (line < end && (*line == ' ' || *line == '\t'))
-		line++;
-	n = (size_t)(end - line);
-	while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
-		n--;
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, line, n);
-	buf[n] = '\0';
-	return true;
-}
-
-int placement_parse_irq_debugfs(const char *text, size_t len, bool *managed,
-				struct rtr_cpuset *effective)
-{
-	const char *p = text, *end = text + len;
-	char effv[1024] = "", aff[1024] = "", v[1024];
-	size_t lines = 0;
-
-	*managed = false;
-	rtr_cpuset_clear(effective);
-	while (p < end && lines++ < 4096) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end, *s = p;
-
-		while (s < le && (*s == ' ' || *s == '\t'))
-			s++;
-		if ((size_t)(le - s) >= 21 && strncmp(s, "IRQD_AFFINITY_MANAGED", 21) == 0 &&
-		    (le - s == 21 || s[21] == ' ' || s[21] == '\r'))
-			*managed = true;
-		else if (line_value(p, le, "effectv:", v, sizeof(v)))
-			memcpy(effv, v, sizeof(v));
-		else if (line_value(p, le, "affinity:", v, sizeof(v)))
-			memcpy(aff, v, sizeof(v));
-		p = nl ? nl + 1 : end;
-	}
-	if (memchr(text, '\0', len))
-		return -EINVAL;
-	if (effv[0])
-		return rtr_cpuset_parse_list(effective, effv);
-	if (aff[0])
-		return rtr_cpuset_parse_list(effective, aff);
-	return 0;
-}
-
-int probe_managed_irqs(const struct rootfs *fs, const struct irq_facts *irqs,
-		       struct managed_irqs *out)
-{
-	struct rtr_cpuset eff = RTR_CPUSET_INIT;
-	char path[96], *buf = NULL;
-	size_t size = 0, len;
-	int err = 0;
-
 	memset(out, 0, sizeof(*out));
-	if (irqs->err) {
-		out->err = irqs->err;
+	out->err = irqs->err ? irqs->err : irqs->managed_err;
+	if (out->err)
 		return 0;
-	}
-	for (size_t i = 0; i < irqs->n && i < PLACEMENT_MAX_IRQS; i++) {
+	for (size_t i = 0; i < irqs->n; i++) {
 		const struct irq_info *ii = &irqs->irqs[i];
-		bool managed;
 		int e;
 
-		rootfs_path(path, sizeof(path), "/sys/kernel/debug/irq/irqs/%d", ii->irq);
-		e = rootfs_read_reuse(fs, path, DEBUGFS_CAP, ROOTFS_ONE_RECORD, &buf, &size, &len);
-		if (e == -ENOMEM) {
-			err = e;
-			break;
-		}
-		if (e) {
-			/* No debugfs (or no right to it) shows on the first IRQ already. */
-			if (i == 0 || e == -EACCES || e == -EPERM) {
-				out->err = e;
-				break;
-			}
-			continue;
-		}
-		e = placement_parse_irq_debugfs(buf, len, &managed, &eff);
-		if (e == -ENOMEM) {
-			err = e;
-			break;
-		}
-		if (e || !managed)
+		if (ii->managed != IRQ_MANAGED_YES)
 			continue;
 		out->n++;
 		/* /proc/irq's effective affinity where the kernel shows it, else debugfs'. */
 		e = rtr_cpuset_or(&out->cpus,
 				  !ii->effective_err && !rtr_cpuset_is_empty(&ii->effective) ?
-					  &ii->effective : &eff);
-		if (e) {
-			err = e;
-			break;
-		}
+					  &ii->effective : &ii->managed_effective);
+		if (e)
+			return e;
 	}
-	if (out->err) {
-		out->n = 0;
-		rtr_cpuset_clear(&out->cpus);
-	}
-	free(buf);
-	rtr_cpuset_free(&eff);
-	return err;
+	return 0;
 }
 
 void managed_irqs_free(struct managed_irqs *m)

@@ -18,9 +18,6 @@
 #include "probe/rootfs.h"
 #include "rtready/cpuset.h"
 
-/* A bound on the debugfs files read (one per IRQ). */
-#define PLACEMENT_MAX_IRQS 65536
-
 struct managed_irqs {
 	int err;		/* 0, or why debugfs could not be read (-ENOENT, -EACCES) */
 	size_t n;		/* managed IRQs seen */
@@ -28,29 +25,12 @@ struct managed_irqs {
 };
 
 /*
- * Parse one /sys/kernel/debug/irq/irqs/N file (kernel/irq/debugfs.c):
- *
- *   handler:  handle_edge_irq
- *   dstate:   0x3560a200
- *               IRQD_ACTIVATED
- *               IRQD_AFFINITY_MANAGED
- *   affinity: 0-3
- *   effectv:  2
- *
- * *@managed: the IRQD_AFFINITY_MANAGED state is listed; @effective: the
- * "effectv:" CPUs (else "affinity:"), left empty when neither is there.
- * Pure, for tests and fuzzing. Return: 0, -EINVAL for a bad CPU list, -ENOMEM.
+ * The managed IRQs of @irqs (IRQ_MANAGED_YES: debugfs said so) and where
+ * they are delivered. out->err says why it could not be told (no debugfs).
+ * Return: 0 or -ENOMEM.
  */
-int placement_parse_irq_debugfs(const char *text, size_t len, bool *managed,
-				struct rtr_cpuset *effective) __attribute__((warn_unused_result));
-
-/*
- * Read debugfs for each IRQ of @irqs; where /proc/irq gave an effective
- * affinity it is the one used. Never fails as a whole: out->err says why
- * nothing was read. Return: 0 or -ENOMEM.
- */
-int probe_managed_irqs(const struct rootfs *fs, const struct irq_facts *irqs,
-		       struct managed_irqs *out) __attribute__((warn_unused_result));
+int probe_managed_irqs(const struct irq_facts *irqs, struct managed_irqs *out)
+	__attribute__((warn_unused_result));
 void managed_irqs_free(struct managed_irqs *m);
 
 /* *@node from /proc/irq/@irq/node (-1: none). Return: 0 or -errno. */

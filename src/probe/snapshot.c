@@ -337,19 +337,13 @@ int snapshot_record(struct rootfs *fs, struct snapshot *s, struct facts *f)
 	fs->rec = &hook;
 	err = facts_gather(fs, f);
 	if (!err) {
-		/*
-		 * What `plan --root` reads beyond the facts: the managed IRQs
-		 * (debugfs) and the interfaces' nodes (--near IFACE).
-		 */
-		struct managed_irqs m;
+		/* What `plan --root` reads beyond the facts: the interfaces' nodes (--near IFACE). */
 		struct net_node *nets;
 		size_t n_nets;
 
-		err = probe_managed_irqs(fs, &f->irq, &m);
-		managed_irqs_free(&m);
-		if (!err && probe_net_nodes(fs, &nets, &n_nets) == -ENOMEM)
+		if (probe_net_nodes(fs, &nets, &n_nets) == -ENOMEM)
 			err = -ENOMEM;
-		else if (!err)
+		else
 			free(nets);
 	}
 	fs->rec = old;

@@ -162,6 +162,70 @@ static void test_affinity(void **state)
 	release(&f);
 }
 
+/*
+ * Kernel-managed queue vectors: told apart from the rest, never in the fix's
+ * write loop. With isolcpus=managed_irq a vector left on an isolated CPU
+ * that has not fired there is the kernel's best (pass from debugfs, info when
+ * inferred); one that fired there, or no managed_irq flag, is a warning.
+ */
+static void test_affinity_managed(void **state)
+{
+	struct facts f;
+	struct result r;
+
+	(void)state;
+	tuned(&f);
+	f.cpu.isolcpus.given = true;
+	set(&f.cpu.isolcpus.cpus, "2-3");
+	f.cpu.isolcpus_flags = CPU_ISOL_DOMAIN | CPU_ISOL_MANAGED_IRQ;
+	add_irq(&f, 31, "3", "3");	/* rtc0: 0 on RT */
+	f.irq.irqs[2].managed = IRQ_MANAGED_YES;
+	r = run(&f, "2-3", "irq.affinity");
+	assert_int_equal(r.status, RTR_PASS);
+	assert_contains(r.evidence, "from debugfs");
+	assert_contains(r.evidence, "1 on RT CPUs only");
+	assert_contains(r.evidence, "IRQ 31 (rtc0) -> 3, effective 3, 0 on RT");
+	f.irq.irqs[2].managed = IRQ_MANAGED_SPREAD;
+	r = run(&f, "2-3", "irq.affinity");
+	assert_int_equal(r.status, RTR_INFO);
+	assert_contains(r.evidence, "inferred");
+	/* A managed vector across housekeeping and RT CPUs, delivered to housekeeping. */
+	f.irq.irqs[2].managed = IRQ_MANAGED_YES;
+	set(&f.irq.irqs[2].affinity, "1,3");
+	set(&f.irq.irqs[2].effective, "1");
+	assert_int_equal(run(&f, "2-3", "irq.affinity").status, RTR_PASS);
+	set(&f.irq.irqs[2].affinity, "3");
+	set(&f.irq.irqs[2].effective, "3");
+	/* It fired on the RT CPU: I/O was submitted there. */
+	add_irq(&f, 30, "3", "3");	/* i2c: 5 on RT */
+	f.irq.irqs[3].managed = IRQ_MANAGED_YES;
+	{
+		/* Kept sorted: find() relies on it. */
+		struct irq_info t = f.irq.irqs[2];
+
+		f.irq.irqs[2] = f.irq.irqs[3];
+		f.irq.irqs[3] = t;
+	}
+	r = run(&f, "2-3", "irq.affinity");
+	assert_int_equal(r.status, RTR_WARN);
+	assert_contains(r.evidence, "1 have fired on RT CPUs, for I/O submitted there");
+	assert_contains(r.fix, "block I/O");
+	assert_true(strstr(r.fix, "smp_affinity_list") == NULL);
+	/* No managed_irq flag: the boot line is the fix, not a write. */
+	f.cpu.isolcpus_flags = CPU_ISOL_DOMAIN;
+	r = run(&f, "2-3", "irq.affinity");
+	assert_int_equal(r.status, RTR_WARN);
+	assert_contains(r.evidence, "2 may be delivered to RT CPUs, and isolcpus= has no "
+				    "managed_irq flag");
+	assert_contains(r.fix, "isolcpus=managed_irq,2-3");
+	assert_true(strstr(r.fix, "smp_affinity_list") == NULL);
+	/* A plain IRQ beside them goes in the loop, the managed ones do not. */
+	f.irq.irqs[3].managed = IRQ_MANAGED_NO;
+	r = run(&f, "2-3", "irq.affinity");
+	assert_contains(r.fix, "for i in 31; do echo 0-1 > /proc/irq/$i/smp_affinity_list");
+	release(&f);
+}
+
 static void test_effective(void **state)
 {
 	struct facts f;
@@ -230,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_tuned_passes),
 		cmocka_unit_test(test_default_affinity),
 		cmocka_unit_test(test_affinity),
+		cmocka_unit_test(test_affinity_managed),
 		cmocka_unit_test(test_effective),
 		cmocka_unit_test(test_balance),
 	};

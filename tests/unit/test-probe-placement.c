@@ -17,6 +17,7 @@
 
 #include "probe/cpu.h"
 #include "probe/irq.h"
+#include "probe/irqdebugfs.h"
 #include "probe/placement.h"
 
 static void list_is(const struct rtr_cpuset *s, const char *want)
@@ -43,15 +44,15 @@ static void test_parse_debugfs(void **state)
 	bool m;
 
 	(void)state;
-	assert_int_equal(placement_parse_irq_debugfs(managed, sizeof(managed) - 1, &m, &eff), 0);
+	assert_int_equal(irq_debugfs_parse(managed, sizeof(managed) - 1, &m, &eff), 0);
 	assert_true(m);
 	list_is(&eff, "2");
-	assert_int_equal(placement_parse_irq_debugfs(plain, sizeof(plain) - 1, &m, &eff), 0);
+	assert_int_equal(irq_debugfs_parse(plain, sizeof(plain) - 1, &m, &eff), 0);
 	assert_false(m);
 	list_is(&eff, "0-3");
-	assert_int_equal(placement_parse_irq_debugfs(bad, sizeof(bad) - 1, &m, &eff), -EINVAL);
+	assert_int_equal(irq_debugfs_parse(bad, sizeof(bad) - 1, &m, &eff), -EINVAL);
 	assert_false(m);
-	assert_int_equal(placement_parse_irq_debugfs("", 0, &m, &eff), 0);
+	assert_int_equal(irq_debugfs_parse("", 0, &m, &eff), 0);
 	assert_true(rtr_cpuset_is_empty(&eff));
 	rtr_cpuset_free(&eff);
 }
@@ -84,7 +85,7 @@ static void test_smt_numa_tree(void **state)
 	assert_int_equal(c.hybrid_err, -ENOENT);
 	assert_int_equal(cpu_facts_find(&c, 3)->capacity_err, -ENOENT);
 	probe_irq_affinity(&fs, &irq);
-	assert_int_equal(probe_managed_irqs(&fs, &irq, &m), 0);
+	assert_int_equal(probe_managed_irqs(&irq, &m), 0);
 	assert_int_equal(m.err, 0);
 	assert_int_equal(m.n, 2);
 	list_is(&m.cpus, "7,15");
@@ -136,10 +137,23 @@ static void test_biglittle_hybrid_trees(void **state)
 	probe_cpu_free(&c);
 	rootfs_close(&fs);
 
+	/*
+	 * A real Debian RT kernel without irq debugfs: virtio-blk's four queue
+	 * vectors are inferred managed from their spread, the config vector not.
+	 */
+	assert_int_equal(open_tree(&fs, "kernel-x86_64-rt"), 0);
+	probe_irq(&fs, &irq);
+	assert_int_equal(irq.managed_err, -ENOENT);
+	assert_int_equal(irq_facts_find(&irq, 24)->managed, IRQ_MANAGED_UNKNOWN);
+	for (int i = 25; i <= 28; i++)
+		assert_int_equal(irq_facts_find(&irq, i)->managed, IRQ_MANAGED_SPREAD);
+	probe_irq_free(&irq);
+	rootfs_close(&fs);
+
 	/* The VM capture has no debugfs: managed IRQs unknown, not "none". */
 	assert_int_equal(open_tree(&fs, "vm"), 0);
 	probe_irq_affinity(&fs, &irq);
-	assert_int_equal(probe_managed_irqs(&fs, &irq, &m), 0);
+	assert_int_equal(probe_managed_irqs(&irq, &m), 0);
 	assert_int_equal(m.err, -ENOENT);
 	managed_irqs_free(&m);
 	probe_irq_free(&irq);
