@@ -716,16 +716,16 @@ def judge_armhf_rt(r, blocks, rcs, opts):
 
 
 def report_t64(r, rcs, blocks):
-    """What the checker says of programs with a 64-bit time_t (logged, not judged:
-    see the README's kernel matrix section)."""
-    for name in ("run-good-t64", "run-relsleep-t64"):
+    """Programs with a 64-bit time_t on a 32-bit target call glibc's time64
+    entry points (__clock_nanosleep_time64): the checker hooks those too."""
+    for name, want in (("run-good-t64", set()), ("run-relsleep-t64", {"app.relative_sleep"})):
         doc = load_json(blocks, name + ".json")
-        if doc is None:
-            log("        %s: no report (%s)" % (name, blocks.get(name + ".err", "")[-200:]))
+        if not r.ok(name + " report", doc is not None, blocks.get(name + ".err", "")[-200:]):
             continue
-        log("        %s: attached %s, findings %s" % (
-            name, doc.get("checker", {}).get("attached"),
-            sorted(f["id"] for f in doc.get("findings", []))))
+        ids = {f["id"] for f in doc.get("findings", [])}
+        attached = doc.get("checker", {}).get("attached")
+        r.ok("%s (64-bit time_t) checker attached, findings %s" % (name, sorted(want) or "none"),
+             attached and ids == want, "attached %s, findings %s" % (attached, sorted(ids)))
 
 
 def report_frames(r, rcs, blocks):
