@@ -288,7 +288,18 @@ void pl_note(struct pl_thread *t, enum pl_kind kind, const char *detail, long ar
 		s->frames[0] = caller;
 		s->nframes = 1;
 	} else {
+		bool seen = false;
+
 		s->nframes = capture(s->frames, PL_FRAMES);
+		/*
+		 * Where the code has no unwind tables (32-bit Arm builds have
+		 * none by default), the unwinder stops inside the hook: keep
+		 * at least the hook's caller.
+		 */
+		for (int f = 0; f < s->nframes && !seen; f++)
+			seen = s->frames[f] == caller;
+		if (caller && !seen && s->nframes < PL_FRAMES)
+			s->frames[s->nframes++] = caller;
 	}
 	atomic_store_explicit(&s->count, 1, memory_order_relaxed);
 	atomic_store_explicit(&s->total, weight, memory_order_relaxed);

@@ -14,12 +14,17 @@
 
 /*
  * Find the function of ELF file @path that holds @off, an offset from the
- * object's load base as dladdr() reports it (dli_fbase). Only 64-bit ELF
- * files of this machine's byte order are read; the file is mapped
+ * object's load base as dladdr() reports it (dli_fbase). 32- and 64-bit
+ * ELF files of this machine's byte order are read (a Thumb function's odd
+ * symbol value counts from its even address); the file is mapped
  * read-only and every table is bounds-checked.
  * Return: 0 with @name (size @len) and *symoff set, -ENOENT when no
  * function holds @off, or another -errno.
  */
 int symtab_lookup(const char *path, uint64_t off, char *name, size_t len, uint64_t *symoff);
+
+/* The same on @len bytes of an ELF file at @map. Pure, for tests and fuzzing. */
+int symtab_lookup_mem(const void *map, uint64_t len, uint64_t off, char *name, size_t nlen,
+		      uint64_t *symoff);
 
 #endif

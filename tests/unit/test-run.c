@@ -318,9 +318,80 @@ static void test_symtab(void **state)
 	assert_int_equal(symtab_lookup("/etc/hostname", 0, name, sizeof(name), &so), -EINVAL);
 }
 
+/*
+ * A 32-bit Arm executable as armhf boards run, built in memory: one PT_LOAD
+ * at 0x10000, a .symtab with a Thumb function (odd value) and its .strtab.
+ */
+static size_t elf32_image(unsigned char *img, size_t cap)
+{
+	static const char strtab[] = "\0work_alloc\0";
+	Elf32_Ehdr eh = { 0 };
+	Elf32_Phdr ph = { 0 };
+	Elf32_Shdr sh[3];
+	Elf32_Sym sym[2];
+	size_t off_ph = sizeof(eh), off_sym = off_ph + sizeof(ph);
+	size_t off_str = off_sym + sizeof(sym), off_sh = off_str + sizeof(strtab);
+
+	assert_true(off_sh + sizeof(sh) <= cap);
+	memset(sh, 0, sizeof(sh));
+	memset(sym, 0, sizeof(sym));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS32;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_machine = EM_ARM;
+	eh.e_phoff = (Elf32_Off)off_ph;
+	eh.e_phentsize = sizeof(ph);
+	eh.e_phnum = 1;
+	eh.e_shoff = (Elf32_Off)off_sh;
+	eh.e_shentsize = sizeof(Elf32_Shdr);
+	eh.e_shnum = 3;
+	ph.p_type = PT_LOAD;
+	ph.p_vaddr = 0x10000;
+	sym[1].st_name = 1;
+	sym[1].st_value = 0x10401;	/* Thumb */
+	sym[1].st_size = 0x20;
+	sym[1].st_info = ELF32_ST_INFO(STB_LOCAL, STT_FUNC);
+	sym[1].st_shndx = 1;
+	sh[1].sh_type = SHT_SYMTAB;
+	sh[1].sh_offset = (Elf32_Off)off_sym;
+	sh[1].sh_size = sizeof(sym);
+	sh[1].sh_entsize = sizeof(Elf32_Sym);
+	sh[1].sh_link = 2;
+	sh[2].sh_type = SHT_STRTAB;
+	sh[2].sh_offset = (Elf32_Off)off_str;
+	sh[2].sh_size = sizeof(strtab);
+	memcpy(img, &eh, sizeof(eh));
+	memcpy(img + off_ph, &ph, sizeof(ph));
+	memcpy(img + off_sym, sym, sizeof(sym));
+	memcpy(img + off_str, strtab, sizeof(strtab));
+	memcpy(img + off_sh, sh, sizeof(sh));
+	return off_sh + sizeof(sh);
+}
+
+static void test_symtab_elf32(void **state)
+{
+	unsigned char img[1024];
+	size_t len = elf32_image(img, sizeof(img));
+	char name[64];
+	uint64_t so = 0;
+
+	(void)state;
+	/* dladdr's offset from the load base 0x10000: 0x10410 is 0x10 into the function. */
+	assert_int_equal(symtab_lookup_mem(img, len, 0x410, name, sizeof(name), &so), 0);
+	assert_string_equal(name, "work_alloc");
+	assert_int_equal(so, 0x10);
+	assert_int_equal(symtab_lookup_mem(img, len, 0x400, name, sizeof(name), &so), 0);
+	assert_int_equal(so, 0);
+	assert_int_equal(symtab_lookup_mem(img, len, 0x420, name, sizeof(name), &so), -ENOENT);
+	/* Cut short anywhere: refused, never read past the end. */
+	for (size_t cut = 0; cut < len; cut++)
+		assert_true(symtab_lookup_mem(img, cut, 0x410, name, sizeof(name), &so) < 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_symtab_elf32),
 		cmocka_unit_test(test_opts_defaults), cmocka_unit_test(test_opts_errors),
 		cmocka_unit_test(test_mountinfo),     cmocka_unit_test(test_self_cgroup),
 		cmocka_unit_test(test_elf),	      cmocka_unit_test(test_findings),
