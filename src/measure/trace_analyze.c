@@ -88,6 +88,31 @@ static void add(struct acc *a, enum trace_kind kind, const char *name, int id, i
 	c->count = 1;
 }
 
+/* Give task @pid's entries the name @comm, merging those that then match. */
+static void rename_task(struct acc *a, int pid, const char *comm)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		struct trace_contrib *c = &a->c[i];
+
+		if (c->kind != TRACE_KIND_TASK || c->id != pid || !strcmp(c->name, comm))
+			continue;
+		copy_str(c->name, sizeof(c->name), comm);
+		for (size_t j = 0; j < i; j++) {
+			struct trace_contrib *d = &a->c[j];
+
+			if (d->kind == c->kind && d->id == c->id && d->self == c->self &&
+			    !strcmp(d->name, c->name)) {
+				d->duration_ns += c->duration_ns;
+				d->count += c->count;
+				memmove(c, c + 1, (a->n - i - 1) * sizeof(*c));
+				a->n--;
+				i--;
+				break;
+			}
+		}
+	}
+}
+
 static bool is_exit(enum trace_ev_type t)
 {
 	return t == TEV_IRQ_EXIT || t == TEV_SOFTIRQ_EXIT || t == TEV_VECTOR_EXIT ||
@@ -230,6 +255,12 @@ static void apply(struct walk *k, const struct trace_ev *e)
 			if (c->kind == TRACE_KIND_TASK && c->id == e->prev_pid)
 				c->kernel_prio = e->prev_prio;
 		}
+		/*
+		 * So can its name: a task that called exec() while it ran was
+		 * switched in under its old name (a shell's fork running a
+		 * program); the leaving side shows the one it has now.
+		 */
+		rename_task(&k->acc, e->prev_pid, e->prev_comm);
 		/* The first switch names the task that ran before it, if we did not know. */
 		if (!k->cur.known && k->acc.pending_ns) {
 			add(&k->acc, TRACE_KIND_TASK, e->prev_comm, e->prev_pid, e->prev_prio,

@@ -77,6 +77,13 @@ json_t *latency_trace_to_json(const struct trace_result *t)
 	json_object_set_new(k, "timerlat", json_boolean(t->timerlat_available));
 	json_object_set_new(k, "osnoise", json_boolean(t->osnoise_available));
 	json_object_set_new(o, "kernel_tracers", k);
+	/*
+	 * Where the explanation comes from: the sched, irq and timer events of
+	 * our own instance. timerlat is not started (its FIFO 95 thread on each
+	 * CPU would compete with the measuring threads); rtla timerlat is the
+	 * tool for its view of the same spike.
+	 */
+	json_object_set_new(o, "source", json_string("events"));
 	json_object_set_new(o, "missing_events", missing_json(t->missing_events));
 	json_object_set_new(o, "file", t->file_saved ? json_text(t->file) : json_null());
 	if (t->file_error[0])
@@ -297,10 +304,14 @@ tail:
 		fprintf(out, "  trace window saved to %s\n", t->file);
 	else if (t->file_error[0])
 		fprintf(out, "  trace window not saved to %s: %s\n", t->file, t->file_error);
+	fprintf(out, "  explained from: the scheduler, IRQ and timer events of rtready's own trace "
+		"instance\n");
 	fprintf(out, "  kernel timerlat/osnoise tracers: %s\n",
 		t->timerlat_available || t->osnoise_available ?
-		"present (their events are recorded when one runs)" :
-		"not in this kernel; scheduler, IRQ and timer events explain the spike");
+		"present, not started by rtready (timerlat's FIFO 95 thread on each CPU would "
+		"compete with the measuring threads; their events are recorded when another "
+		"tool runs one; `rtla timerlat` gives timerlat's view)" :
+		"not in this kernel");
 	if (t->missing_events[0])
 		fprintf(out, "  events this kernel lacks: %s\n", t->missing_events);
 	return ferror(out) ? -EIO : 0;

@@ -70,6 +70,7 @@ d = json.load(open(sys.argv[1]))
 spid, spin_ms, cpu = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 t = d["trace"]
 assert t["triggered"] is True, t
+assert t["source"] == "events", t.get("source")
 assert t["cpu"] == cpu and d["stop"]["threshold"]["cpu"] == cpu, (t["cpu"], cpu)
 assert t["latency_ns"] == d["stop"]["threshold"]["value_ns"], t
 assert t["woken_ns"] - t["expected_ns"] == t["latency_ns"], t
@@ -121,6 +122,8 @@ for attempt in 1 2 3; do
 done
 [ -n "$ok" ] || fail "text output never named the spinner"
 grep -Eq '^  task +spinner +'"$spid"' +RT 90' "$tmp/out" || fail "no spinner row in the table"
+grep -q "^  explained from: the scheduler, IRQ and timer events" "$tmp/out" ||
+	fail "the text does not say where the explanation came from"
 
 # With tracefs already mounted by someone else: used, left mounted, top level untouched.
 if ! mounted; then

@@ -811,6 +811,8 @@ def judge_trace(r, blocks, rcs, opts):
          blocks.get("trace.err", "")[-400:])
     r.ok("the kernel has timerlat and osnoise (seen by latency --trace)",
          (t.get("kernel_tracers") or {}).get("timerlat") is True, str(t.get("kernel_tracers")))
+    r.ok("latency --trace says where its explanation came from (source %s)" % t.get("source"),
+         t.get("source") == "events", str(t.get("source")))
     names = [c.get("name") for c in t.get("contributors", [])]
     r.ok("latency --trace names the hog (contributors: %s)" % ", ".join(map(str, names)),
          "rtr-hog" in names, "phase %s, latency %s ns" % (t.get("phase"), t.get("latency_ns")))

@@ -160,6 +160,34 @@ static void test_spinner(void **state)
 		assert_true(r.contrib[i - 1].duration_ns >= r.contrib[i].duration_ns);
 }
 
+/*
+ * The spinner was switched in as the shell that forked it and exec'd while
+ * it ran (no switch in between): it is named by what it was when it left.
+ */
+static void test_exec_renames(void **state)
+{
+	struct trace_ev e[16], before;
+	struct trace_window w = { .cpu = 1, .tid = TID, .expected_ns = 1000000,
+				  .woken_ns = 9000020 };
+	struct trace_result r;
+	const struct trace_contrib *c;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	spinner_window(e, &w.n, &before);
+	before = ev_switch(0, 0, "swapper/1", 120, SPIN, "bash", 120);
+	w.ev = e;
+	w.before = &before;
+	trace_analyze(&w, &r);
+	assert_null(find(&r, TRACE_KIND_TASK, "bash"));
+	c = find(&r, TRACE_KIND_TASK, "spin");
+	assert_non_null(c);
+	assert_int_equal(c->id, SPIN);
+	assert_int_equal(c->duration_ns, (9000000 - 1000500) - 4000 - 6000);
+	assert_int_equal(c->count, 2);
+	assert_int_equal(sum(&r), r.latency_ns);
+}
+
 /* The CPU idles in state 2; the timer interrupt comes 500 us late. */
 static void test_late_timer_from_idle(void **state)
 {
@@ -430,6 +458,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spinner),
+		cmocka_unit_test(test_exec_renames),
 		cmocka_unit_test(test_late_timer_from_idle),
 		cmocka_unit_test(test_starts_inside_irq),
 		cmocka_unit_test(test_empty),
