@@ -729,16 +729,16 @@ def report_t64(r, rcs, blocks):
 
 
 def report_frames(r, rcs, blocks):
-    """The frame the checker names for an allocation in a static function
-    (work_alloc, named from .symtab): logged, not judged."""
+    """The frame the checker names for an allocation in a static function:
+    work_alloc, named from the program's .symtab (32-bit ELF and Thumb on armhf)."""
     doc = load_json(blocks, "run-alloc.json")
     found = [f for f in (doc or {}).get("findings", []) if f["id"] == "app.alloc_in_rt"]
-    if not found:
-        log("        run-alloc: no app.alloc_in_rt finding (%s)" % (
-            blocks.get("run-alloc.err", "")[-200:]))
+    if not r.ok("run-alloc: app.alloc_in_rt found", bool(found),
+                blocks.get("run-alloc.err", "")[-200:]):
         return
     bt = found[0].get("backtrace") or [{}]
-    log("        run-alloc: app.alloc_in_rt, first frame %s" % json.dumps(bt[0]))
+    r.ok("run-alloc: the first frame is work_alloc (a static function)",
+         bt[0].get("sym") == "work_alloc", json.dumps(bt[:3]))
 
 
 def judge_generic(r, blocks, rcs, opts):
@@ -920,11 +920,16 @@ def main():
     ap.add_argument("--dist", default=os.path.join(SRC, "dist"))
     ap.add_argument("--build-prefix", default=os.path.join(SRC, "build-dist"))
     ap.add_argument("--cache", default=default_cache())
-    ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--only", action="append", default=[],
+                    help="run only scenario NAME (repeat, or NAME,NAME; --list names them)")
     ap.add_argument("--fixtures", help="save each guest's snapshot under DIR/kernel-NAME")
     ap.add_argument("--keep", help="keep console logs in DIR")
     ap.add_argument("--list", action="store_true")
     opts = ap.parse_args()
+    opts.only = [n for arg in opts.only for n in arg.split(",") if n]
+    unknown = sorted(set(opts.only) - {sc["name"] for sc in SCENARIOS})
+    if unknown:
+        ap.error("--only: no scenario %s (--list names them)" % ", ".join(unknown))
     if opts.list:
         for sc in SCENARIOS:
             print(sc["name"], sc["meta"], sc["cmdline"])
