@@ -3,7 +3,8 @@
  * rtready tune: show (default), apply, revert or report the runtime fixes of
  * the checklist, or write the boot files that make them last. The options
  * go into struct tune_opts; the work is done by src/tune/ (plan, journal,
- * apply, boot); this file only chooses, renders and sets the exit code.
+ * apply, boot), the output by render/tune.c; this file only chooses the
+ * mode, fills the view and sets the exit code.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,6 +17,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_tune.h"
 #include "render/json.h"
+#include "render/tune.h"
 #include "probe/host.h"
 #include "tune/apply.h"
 #include "tune/boot.h"
@@ -327,108 +329,43 @@ static int resolve_cpus(const struct tune_opts *o, struct cpus *c)
 	return 0;
 }
 
-/* ---- rendering ---- */
+/* ---- rendering (render/tune.c) ---- */
 
-static void describe(const struct tune_change *c, char *buf, size_t len)
+/* A view of @kind with the host block; the CPU lists only where a mode resolved them. */
+static struct tune_view view_of(enum tune_view_kind kind, const struct tune_opts *o,
+				const struct host_facts *hf, const struct cpus *c)
 {
-	if (c->path)
-		snprintf(buf, len, "%s%s%s%s", c->path, c->label ? " (" : "",
-			 c->label ? c->label : "", c->label ? ")" : "");
-	else
-		snprintf(buf, len, "task %d (%s) CPUs", c->tid, c->label ? c->label : "?");
-}
+	struct tune_view v = { .kind = kind, .state_dir = o->state_dir };
 
-static void text_change(FILE *out, const struct tune_change *c, bool show_state,
-			const char *current)
-{
-	char what[512];
-
-	describe(c, what, sizeof(what));
-	fprintf(out, "  %-22s %s: %s -> %s", tunable_get(c->id)->check_id, what, c->old_value,
-		c->new_value);
-	if (show_state)
-		fprintf(out, "  [%s%s%s]", change_state_name(c->state), c->err ? ": " : "",
-			c->err ? strerror(c->err) : "");
-	if (current)
-		fprintf(out, "  (now %s)", current);
-	fputc('\n', out);
-	if (c->note)
-		fprintf(out, "  %-22s   %s\n", "", c->note);
-}
-
-static void text_notes(FILE *out, const struct tune_plan *p)
-{
-	if (!p->n_notes)
-		return;
-	fputs("\nNot changed:\n", out);
-	for (size_t i = 0; i < p->n_notes; i++)
-		fprintf(out, "  %-22s %s\n", tunable_get(p->notes[i].id)->check_id,
-			p->notes[i].text);
-}
-
-/* The envelope; the kernel is the root's, the CPU lists only where a mode resolved them. */
-static json_t *json_base(const char *mode, const struct host_facts *hf, const struct cpus *c,
-			 const char *root)
-{
-	struct host_info h = {0};
-	json_t *o;
-
-	h.kernel = (char *)hf->release;
-	h.cpus_online = (char *)hf->online_list;
-	h.rt_cpus = c ? (char *)c->h.rt_list : "";	/* "(planned)" for --rt-cpus auto */
-	h.root = (char *)root;
-	o = json_envelope("tune", &h);
-	if (o)
-		json_object_set_new(o, "mode", json_text(mode));
-	return o;
-}
-
-/* The changes as JSON; "current" where --status read it (never read here). */
-static json_t *json_changes(const struct tune_plan *p)
-{
-	json_t *arr = json_array();
-
-	for (size_t i = 0; arr && i < p->n; i++) {
-		const struct tune_change *c = &p->changes[i];
-		json_t *o = journal_change_to_json(c);
-
-		if (!o)
-			continue;
-		if (c->current && strcmp(c->current, "gone") != 0)
-			json_object_set_new(o, "current", json_text(c->current));
-		json_array_append_new(arr, o);
+	v.host.kernel = (char *)hf->release;
+	v.host.cpus_online = (char *)hf->online_list;
+	v.host.rt_cpus = c ? (char *)c->h.rt_list : "";	/* "(planned)" for --rt-cpus auto */
+	v.host.root = (char *)o->root;
+	if (c) {
+		v.rt_list = c->rt_list;
+		v.nonrt_list = c->nonrt_list;
 	}
-	return arr;
+	return v;
 }
 
-static json_t *json_notes(const struct tune_plan *p)
+/* Render @v in the chosen format. Return: @rc, or EXIT_USAGE when it cannot be written. */
+static int emit(const struct tune_opts *o, const struct tune_view *v, int rc)
 {
-	json_t *arr = json_array();
+	int err;
 
-	for (size_t i = 0; arr && i < p->n_notes; i++) {
-		const struct tunable *t = tunable_get(p->notes[i].id);
+	if (o->format == FORMAT_JSON) {
+		json_t *j = tune_to_json(v);
 
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "tunable", t->name, "check",
-						     t->check_id, "text", p->notes[i].text));
+		err = j ? json_write(stdout, j) : -ENOMEM;
+		json_decref(j);
+	} else {
+		err = tune_text_write(stdout, v);
 	}
-	return arr;
-}
-
-static int json_finish(json_t *o)
-{
-	int err = o ? json_write(stdout, o) : -ENOMEM;
-
-	json_decref(o);
-	if (err)
+	if (err) {
 		cli_error("tune", "cannot write the result: %s", strerror(-err));
-	return err;
-}
-
-static json_t *json_result(const struct apply_result *r)
-{
-	return json_pack("{s:I, s:I, s:I, s:I}", "done", (json_int_t)r->done, "unchanged",
-			 (json_int_t)r->unchanged, "refused", (json_int_t)r->refused, "failed",
-			 (json_int_t)r->failed);
+		return EXIT_USAGE;
+	}
+	return rc;
 }
 
 /* ---- modes ---- */
@@ -463,36 +400,16 @@ static int run_plan(const struct tune_opts *o, const struct rootfs *fs, const st
 
 static int mode_plan(const struct tune_opts *o, const struct rootfs *fs, const struct cpus *c)
 {
+	struct tune_view v = view_of(TUNE_VIEW_PLAN, o, &c->h, c);
 	struct tune_plan p;
+	int rc;
 
 	if (run_plan(o, fs, c, &p))
 		return EXIT_USAGE;
-	if (o->format == FORMAT_JSON) {
-		json_t *j = json_base("plan", &c->h, c, o->root);
-
-		if (j) {
-			json_object_set_new(j, "changes", json_changes(&p));
-			json_object_set_new(j, "notes", json_notes(&p));
-		}
-		tune_plan_free(&p);
-		return json_finish(j) ? EXIT_USAGE : EXIT_OK;
-	}
-	printf(
-	    "Dry run for RT CPUs %s (the rest of the system keeps CPUs %s): nothing is changed.\n",
-	    c->rt_list, c->nonrt_list);
-	if (p.n)
-		fputs("\nChanges (check fixed, what, old -> new):\n", stdout);
-	for (size_t i = 0; i < p.n; i++)
-		text_change(stdout, &p.changes[i], false, NULL);
-	text_notes(stdout, &p);
-	if (p.n)
-		printf("\n%zu change(s). Make them with --apply; --revert puts them back.\n", p.n);
-	else
-		fputs("\nNothing to change.\n", stdout);
-	fputs("Runtime values are lost at reboot: --emit-boot DIR writes what makes them last.\n",
-	      stdout);
+	v.plan = &p;
+	rc = emit(o, &v, EXIT_OK);
 	tune_plan_free(&p);
-	return EXIT_OK;
+	return rc;
 }
 
 /* Open and lock the state directory. Return: the fd, or -1 after printing why. */
@@ -598,27 +515,13 @@ static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const 
 			  o->state_dir, strerror(-err));
 		goto out;
 	}
-	rc = res.failed ? EXIT_FINDINGS : EXIT_OK;
-	if (o->format == FORMAT_JSON) {
-		json_t *jo = json_base("apply", &c->h, c, o->root);
+	{
+		struct tune_view v = view_of(TUNE_VIEW_APPLY, o, &c->h, c);
 
-		if (jo) {
-			json_object_set_new(jo, "changes", json_changes(&j.plan));
-			json_object_set_new(jo, "notes", json_notes(&j.plan));
-			json_object_set_new(jo, "summary", json_result(&res));
-		}
-		if (json_finish(jo))
-			rc = EXIT_USAGE;
-		goto out;
+		v.plan = &j.plan;
+		v.result = &res;
+		rc = emit(o, &v, res.failed ? EXIT_FINDINGS : EXIT_OK);
 	}
-	printf("Applied for RT CPUs %s (the rest of the system keeps CPUs %s).\n\n", c->rt_list,
-	       c->nonrt_list);
-	for (size_t i = 0; i < j.plan.n; i++)
-		text_change(stdout, &j.plan.changes[i], true, NULL);
-	text_notes(stdout, &j.plan);
-	printf("\n%zu change(s) made, %zu refused by the kernel (expected: see the notes), "
-	       "%zu failed.\nJournal: %s/%s. Undo with 'rtready tune --revert'.\n",
-	       res.done, res.refused, res.failed, o->state_dir, JOURNAL_NAME);
 out:
 	journal_free(&j);
 	close(dirfd);
@@ -629,19 +532,10 @@ out:
 static int nothing_to_revert(const struct tune_opts *o, const struct host_facts *hf,
 			     const char *why)
 {
-	json_t *jo;
+	struct tune_view v = view_of(TUNE_VIEW_NOTHING, o, hf, NULL);
 
-	if (o->format == FORMAT_TEXT) {
-		printf("Nothing to revert: %s.\n", why);
-		return EXIT_OK;
-	}
-	jo = json_base("revert", hf, NULL, o->root);
-	if (jo) {
-		json_object_set_new(jo, "nothing_to_revert", json_text(why));
-		json_object_set_new(jo, "changes", json_array());
-		json_object_set_new(jo, "summary", json_result(&(struct apply_result){0}));
-	}
-	return json_finish(jo) ? EXIT_USAGE : EXIT_OK;
+	v.why = why;
+	return emit(o, &v, EXIT_OK);
 }
 
 static int mode_revert(const struct tune_opts *o, const struct rootfs *fs,
@@ -691,24 +585,14 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs,
 			  o->state_dir, strerror(-err));
 		goto out;
 	}
-	rc = res.failed ? EXIT_FINDINGS : EXIT_OK;
-	if (o->format == FORMAT_JSON) {
-		json_t *jo = json_base("revert", hf, NULL, o->root);
+	{
+		struct tune_view v = view_of(TUNE_VIEW_REVERT, o, hf, NULL);
 
-		if (jo) {
-			json_object_set_new(jo, "changes", json_changes(&j.plan));
-			json_object_set_new(jo, "summary", json_result(&res));
-		}
-		if (json_finish(jo))
-			rc = EXIT_USAGE;
-		goto out;
+		v.journal = &j;
+		v.result = &res;
+		v.when = t;
+		rc = emit(o, &v, res.failed ? EXIT_FINDINGS : EXIT_OK);
 	}
-	printf("Reverted the apply at %s (RT CPUs %s).\n\n", t, j.rt_cpus);
-	for (size_t i = j.plan.n; i-- > 0;)
-		if (j.plan.changes[i].state == CHANGE_REVERT_FAILED || j.plan.changes[i].note)
-			text_change(stdout, &j.plan.changes[i], true, NULL);
-	printf("%s%zu value(s) put back, %zu already as they were (or gone), %zu failed.\n",
-	       res.failed || res.unchanged ? "\n" : "", res.done, res.unchanged, res.failed);
 out:
 	journal_free(&j);
 	close(dirfd);
@@ -733,16 +617,9 @@ static int mode_status(const struct tune_opts *o, const struct rootfs *fs,
 	if (err < 0)
 		goto out;
 	if (err > 0) {
-		if (o->format == FORMAT_JSON) {
-			json_t *jo = json_base("status", hf, NULL, o->root);
+		struct tune_view v = view_of(TUNE_VIEW_NO_JOURNAL, o, hf, NULL);
 
-			if (jo)
-				json_object_set_new(jo, "journal", json_null());
-			rc = json_finish(jo) ? EXIT_USAGE : EXIT_OK;
-		} else {
-			printf("No tuning applied: no journal in %s.\n", o->state_dir);
-			rc = EXIT_OK;
-		}
+		rc = emit(o, &v, EXIT_OK);
 		goto out;
 	}
 	if (journal_boot_id(fs, boot, sizeof(boot)))
@@ -755,38 +632,13 @@ static int mode_status(const struct tune_opts *o, const struct rootfs *fs,
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	rc = EXIT_OK;
-	if (o->format == FORMAT_JSON) {
-		json_t *jo = json_base("status", hf, NULL, o->root);
+	{
+		struct tune_view v = view_of(TUNE_VIEW_STATUS, o, hf, NULL);
 
-		if (jo) {
-			json_object_set_new(jo, "journal",
-					    json_pack("{s:s, s:s, s:b, s:I, s:s, s:I}", "state",
-						      journal_state_name(j.state), "boot_id",
-						      j.boot_id, "this_boot", same, "created",
-						      (json_int_t)j.created_s, "rt_cpus", j.rt_cpus,
-						      "live", (json_int_t)journal_live_count(&j)));
-			json_object_set_new(jo, "changes", json_changes(&j.plan));
-		}
-		rc = json_finish(jo) ? EXIT_USAGE : EXIT_OK;
-		goto out;
-	}
-	printf("Journal %s/%s: apply at %s for RT CPUs %s, %s; %s.\n", o->state_dir, JOURNAL_NAME,
-	       t, j.rt_cpus, journal_state_name(j.state),
-	       same ? "this boot"
-		    : "an EARLIER boot (its runtime values were reset by the reboot)");
-	printf("%zu of %zu change(s) in effect.\n", same ? journal_live_count(&j) : (size_t)0,
-	       j.plan.n);
-	if (same && journal_live_count(&j)) {
-		fputs("\n", stdout);
-		for (size_t i = 0; i < j.plan.n; i++) {
-			const struct tune_change *c = &j.plan.changes[i];
-
-			if (!journal_change_live(c) || !c->current)
-				continue;
-			text_change(stdout, c, true,
-				    strcmp(c->current, c->new_value) ? c->current : NULL);
-		}
+		v.journal = &j;
+		v.when = t;
+		v.this_boot = same;
+		rc = emit(o, &v, EXIT_OK);
 	}
 out:
 	journal_free(&j);
@@ -819,25 +671,15 @@ static int mode_emit_boot(const struct tune_opts *o, const struct cpus *c)
 			  strerror(-err));
 		goto out;
 	}
-	rc = EXIT_OK;
-	if (o->format == FORMAT_JSON) {
-		json_t *jo = json_base("emit-boot", &c->h, c, o->root);
+	{
+		struct tune_view v = view_of(TUNE_VIEW_EMIT_BOOT, o, &c->h, c);
 
-		if (jo) {
-			json_object_set_new(jo, "cmdline", json_text(strbuf_str(&cmd)));
-			json_object_set_new(jo, "files",
-					    json_pack("[s, s]", BOOT_SYSCTL_NAME, BOOT_UNIT_NAME));
-			json_object_set_new(jo, "dir", json_text(o->boot_dir));
-		}
-		rc = json_finish(jo) ? EXIT_USAGE : EXIT_OK;
-		goto out;
+		v.cmdline = strbuf_str(&cmd);
+		v.boot_dir = o->boot_dir;
+		v.boot_files[0] = BOOT_SYSCTL_NAME;
+		v.boot_files[1] = BOOT_UNIT_NAME;
+		rc = emit(o, &v, EXIT_OK);
 	}
-	printf("Kernel command line (add to the boot loader, e.g. GRUB_CMDLINE_LINUX):\n"
-	       "  %s\n\n"
-	       "Wrote %s/%s (install into /etc/sysctl.d/)\n"
-	       "  and %s/%s (install into /etc/systemd/system/, then systemctl enable %s).\n",
-	       strbuf_str(&cmd), o->boot_dir, BOOT_SYSCTL_NAME, o->boot_dir, BOOT_UNIT_NAME,
-	       BOOT_UNIT_NAME);
 out:
 	strbuf_free(&cmd);
 	strbuf_free(&conf);
