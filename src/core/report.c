@@ -34,11 +34,17 @@ void report_free(struct report *r)
 	for (size_t i = 0; i < r->n_findings; i++)
 		finding_free(&r->findings[i]);
 	free(r->findings);
-	free(r->host.kernel);
-	free(r->host.cpus_online);
-	free(r->host.rt_cpus);
-	free(r->host.root);
+	host_info_free(&r->host);
 	memset(r, 0, sizeof(*r));
+}
+
+void host_info_free(struct host_info *h)
+{
+	free(h->kernel);
+	free(h->cpus_online);
+	free(h->rt_cpus);
+	free(h->root);
+	memset(h, 0, sizeof(*h));
 }
 
 int report_set_host(char **field, const char *value)

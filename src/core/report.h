@@ -56,6 +56,8 @@ int report_add(struct report *r, const char *id, const char *area, enum rtr_stat
 
 /* Set a host field (copied). */
 int report_set_host(char **field, const char *value) __attribute__((warn_unused_result));
+/* Free the fields report_set_host() filled. */
+void host_info_free(struct host_info *h);
 
 struct summary report_summary(const struct report *r);
 
