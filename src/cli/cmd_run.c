@@ -20,13 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_run.h"
 #include "render/json.h"
+#include "render/run.h"
 #include "render/text.h"
 #include "run/cgroup.h"
 #include "run/exec.h"
@@ -505,88 +505,6 @@ out:
 	return rc;
 }
 
-static json_t *checker_json(const struct app_check *ac, const struct run_state *st, long pid)
-{
-	json_t *procs = json_array();
-
-	for (size_t i = 0; procs && i < ac->n_procs; i++) {
-		const struct app_process *p = &ac->procs[i];
-
-		json_array_append_new(procs, json_pack("{s:I, s:I, s:s, s:b, s:s}", "pid",
-						       (json_int_t)p->pid, "ppid",
-						       (json_int_t)p->ppid, "exe", p->exe,
-						       "complete", p->bye, "ended_by",
-						       p->why ? p->why : ""));
-	}
-	return json_pack("{s:b, s:s, s:o, s:I}", "attached", app_check_attached(ac, pid),
-			 "library", st->preload, "processes", procs, "ignored_lines",
-			 (json_int_t)ac->bad_lines);
-}
-
-static json_t *program_json(const struct run_opts *o, const struct run_state *st)
-{
-	json_t *argv = json_array();
-
-	for (int i = 0; argv && i < o->n_cmd; i++)
-		json_array_append_new(argv, json_text(o->cmd[i]));
-	return json_pack("{s:o, s:s, s:I, s:i, s:o}", "argv", argv, "path", st->path, "pid",
-			 (json_int_t)st->pid, "exit_status", spawn_exit_code(st->status),
-			 "signal",
-			 WIFSIGNALED(st->status) ? json_integer(WTERMSIG(st->status)) : json_null());
-}
-
-static int render_json(FILE *out, const struct report *r, json_t *extras,
-		       const struct app_check *ac, const struct run_opts *o,
-		       const struct run_state *st)
-{
-	json_t *j = report_to_json(r, "findings");
-	json_t *arr = json_object_get(j, "findings");
-	int rc;
-
-	if (!j)
-		return -ENOMEM;
-	for (size_t i = 0; i < json_array_size(arr) && i < json_array_size(extras); i++)
-		json_object_update(json_array_get(arr, i), json_array_get(extras, i));
-	json_object_set_new(j, "program", program_json(o, st));
-	json_object_set_new(j, "checker", checker_json(ac, st, st->pid));
-	rc = json_write(out, j);
-	json_decref(j);
-	return rc;
-}
-
-static void render_text_header(FILE *out, const struct app_check *ac, const struct run_opts *o,
-			       const struct run_state *st)
-{
-	if (WIFSIGNALED(st->status))
-		fprintf(out, "rtready run: %s (pid %ld) was killed by signal %d (%s)\n", o->cmd[0],
-			(long)st->pid, WTERMSIG(st->status), strsignal(WTERMSIG(st->status)));
-	else
-		fprintf(out, "rtready run: %s (pid %ld) exited with status %d\n", o->cmd[0],
-			(long)st->pid, spawn_exit_code(st->status));
-	if (!app_check_attached(ac, st->pid)) {
-		fputs("checker: not attached\n", out);
-		return;
-	}
-	fprintf(out, "checker: attached to %zu process%s:", ac->n_procs,
-		ac->n_procs == 1 ? "" : "es");
-	for (size_t i = 0; i < ac->n_procs && i < 8; i++) {
-		const char *s = strrchr(ac->procs[i].exe, '/');
-
-		fprintf(out, " %ld (%s)", ac->procs[i].pid, s ? s + 1 : ac->procs[i].exe);
-	}
-	fputs(ac->n_procs > 8 ? " ...\n\n" : "\n\n", out);
-}
-
-static int host_info(struct report *r)
-{
-	struct utsname u;
-	int rc = report_set_host(&r->host.kernel, uname(&u) == 0 ? u.release : "");
-
-	rc = rc ? rc : report_set_host(&r->host.root, "/");
-	rc = rc ? rc : report_set_host(&r->host.cpus_online, "");
-	return rc ? rc : report_set_host(&r->host.rt_cpus, "");
-}
-
 /*
  * Read the checker's records, render them. Return: 0 (and *bad set when
  * --strict should fail) or -errno (printed).
@@ -609,7 +527,7 @@ static int report_check(const struct run_opts *o, const struct run_state *st, bo
 	if (!rc)
 		app_check_symbolize(&ac);
 	rc = rc ? rc : (extras ? app_check_to_report(&ac, &ctx, &r, extras) : -ENOMEM);
-	rc = rc ? rc : host_info(&r);
+	rc = rc ? rc : cli_host_live(&r.host);
 	if (rc) {
 		cli_error("run", "cannot read the checker's records: %s", strerror(-rc));
 		goto out;
@@ -623,13 +541,21 @@ static int report_check(const struct run_opts *o, const struct run_state *st, bo
 	} else {
 		out.fp = stderr;
 	}
-	if (o->format == FORMAT_JSON) {
-		rc = render_json(out.fp, &r, extras, &ac, o, st);
-	} else {
-		struct text_style ts = { cli_use_color(out.fp), false };
+	{
+		struct run_view v = { &r, extras, &ac, (const char *const *)o->cmd, o->n_cmd,
+				      st->path, (long)st->pid, st->status, st->preload };
 
-		render_text_header(out.fp, &ac, o, st);
-		rc = text_write_findings(out.fp, &r, &ts);
+		if (o->format == FORMAT_JSON) {
+			json_t *j = run_to_json(&v);
+
+			rc = j ? json_write(out.fp, j) : -ENOMEM;
+			json_decref(j);
+		} else {
+			struct text_style ts = { cli_use_color(out.fp), false };
+
+			run_text_header(out.fp, &v);
+			rc = text_write_findings(out.fp, &r, &ts);
+		}
 	}
 	if (o->report)
 		rc = cli_output_close(&out, rc == 0) ?: rc;

@@ -122,6 +122,13 @@ done
 "$RTREADY" run --cpu-max 50 -- sh -c 'trap "" TERM; sleep 30' >/dev/null 2>&1 &
 bg=$!
 prog=$(wait_child "$bg") || fail "the program did not start"
+# Only once it ignores SIGTERM (SigIgn bit 15): before its trap ran, the
+# signal would end it, as it should.
+for _ in $(seq 50); do
+	ign=$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/"$prog"/status 2>/dev/null)
+	[ -n "$ign" ] && [ $((0x$ign & 0x4000)) -ne 0 ] && break
+	sleep 0.05
+done
 kill -KILL "$bg"
 wait "$bg" 2>/dev/null
 stray=$prog
