@@ -30,6 +30,7 @@
 #include "probe/host.h"
 #include "probe/rootfs.h"
 #include "render/json.h"
+#include "render/verify.h"
 #include "render/latency.h"
 #include "render/summary.h"
 #include "report/result.h"
@@ -526,53 +527,6 @@ out:
 
 /* ---- the result ------------------------------------------------------------------------ */
 
-static json_t *config_json(const struct verify_opts *o, const struct verify_run *v)
-{
-	char cpus[4096], load_cpus[4096] = "";
-	json_t *c;
-
-	rtr_cpuset_format_list(&v->cpus, cpus, sizeof(cpus));
-	if (o->load_cpus_given)
-		rtr_cpuset_format_list(&o->load_cpus, load_cpus, sizeof(load_cpus));
-	c = json_pack("{s:I, s:I, s:s, s:s, s:s}", "duration_ns", (json_int_t)o->duration_ns,
-		      "interval_ns", (json_int_t)o->interval_ns, "measured_cpus", cpus, "load",
-		      latency_load_name(o->load), "load_cpus",
-		      o->load_cpus_given ? load_cpus : v->online);
-	if (c && o->max_latency_us > 0)
-		json_object_set_new(c, "max_latency_us", json_real(o->max_latency_us));
-	return c;
-}
-
-/*
- * The verify document: the envelope, config, "check" (the check result),
- * "latency_idle", "latency_load" (latency results) and "verdict".
- */
-static json_t *verify_json(const struct verify_opts *o, const struct verify_run *v,
-			   const struct host_info *host)
-{
-	static const char *const keys[PHASE_COUNT] = { "latency_idle", "latency_load" };
-	json_t *j = json_envelope("verify", host), *h;
-	char name[HOST_NAME_MAX + 1] = "";
-
-	if (!j)
-		return NULL;
-	/* An addition to the envelope: the reports label hosts by name. */
-	h = json_object_get(j, "host");
-	if (gethostname(name, sizeof(name) - 1) == 0 && h)
-		json_object_set_new(h, "hostname", json_text(name));
-	json_object_set_new(j, "config", config_json(o, v));
-	json_object_set_new(j, "check", report_to_json(&v->check, "checks"));
-	for (int p = 0; p < PHASE_COUNT; p++)
-		json_object_set_new(j, keys[p], v->measured[p] ? latency_to_json(&v->lat[p], host)
-							       : json_null());
-	if (v->interrupted)
-		json_object_set_new(j, "interrupted", json_true());
-	/* A run that failed says so in its result, and claims no phase it did not finish. */
-	if (v->error[0])
-		json_object_set_new(j, "error", json_text(v->error));
-	return j;
-}
-
 static int write_json(const char *path, const json_t *j)
 {
 	struct cli_output out;
@@ -633,7 +587,13 @@ static int finish(const struct verify_opts *o, struct verify_run *v, const struc
 	struct report_opts ro;
 	struct result res;
 	char err[256] = "", abs[PATH_MAX];
-	json_t *j = verify_json(o, v, host);
+	struct verify_view vv = { host, v->host.hostname, &v->cpus, o->load_cpus_given ?
+				  &o->load_cpus : NULL, v->online, o->duration_ns,
+				  o->interval_ns, latency_load_name(o->load), o->max_latency_us,
+				  &v->check, { v->measured[0] ? &v->lat[0] : NULL,
+					       v->measured[1] ? &v->lat[1] : NULL },
+				  v->interrupted, v->error };
+	json_t *j = verify_to_json(&vv);
 	int rc = EXIT_USAGE, e;
 
 	memset(&res, 0, sizeof(res));
@@ -710,13 +670,6 @@ static int host_fill(struct host_info *h, const struct verify_run *v)
 	return cli_host_info(&v->host, "/", h);
 }
 
-static void host_free(struct host_info *h)
-{
-	free(h->kernel);
-	free(h->cpus_online);
-	free(h->rt_cpus);
-	free(h->root);
-}
 
 static void note_stale_trace(void *ctx, const char *name, int err)
 {
@@ -789,7 +742,7 @@ out:
 		latency_result_free(&v.lat[p]);
 	rtr_cpuset_free(&v.cpus);
 	probe_host_free(&v.host);
-	host_free(&host);
+	host_info_free(&host);
 	return rc;
 }
 

@@ -20,6 +20,9 @@ int probe_host_rt(const struct rootfs *fs, const struct rtr_cpuset *given, bool 
 					 sizeof(h->release));
 	if (h->release_err)
 		h->release[0] = '\0';
+	/* The UTS namespace's name, as gethostname() gives it; the root's under --root. */
+	if (rootfs_read_str(fs, "/proc/sys/kernel/hostname", h->hostname, sizeof(h->hostname)))
+		h->hostname[0] = '\0';
 	probe_cpu_sets(fs, &h->cpu);
 	err = rtcpus_resolve_planned(&h->cpu, given, planned, &h->rt);
 	if (err)

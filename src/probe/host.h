@@ -16,6 +16,7 @@
 struct host_facts {
 	int release_err;	/* /proc/sys/kernel/osrelease */
 	char release[128];
+	char hostname[72];	/* /proc/sys/kernel/hostname (64 bytes at most), "" when unread */
 	struct cpu_facts cpu;	/* online, isolated, nohz_full, boot parameters */
 	struct rtcpus rt;
 	char online_list[4096];	/* cpu.online as a list, "" when unread */
