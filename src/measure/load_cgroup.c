@@ -14,12 +14,9 @@
  * of the hierarchy. Our own process never joins it; only victims do.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "measure/load_internal.h"
@@ -50,48 +47,34 @@ static bool has_word(const char *list, const char *word, const char *seps)
 	return false;
 }
 
-/* ---- live files -------------------------------------------------------------- */
+/* ---- live files (through rootfs, on the live root) ---------------------------- */
 
-static int read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), err = 0;
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0)
-		err = -errno;
-	else
-		buf[n] = '\0';
-	close(fd);
-	return err;
-}
+/* Run @op on a rootfs of "/" opened for it. */
+#define WITH_ROOT(rc, fs, op)                                  \
+	do {                                                   \
+		struct rootfs fs;                              \
+		rc = rootfs_open(&fs, "/");                    \
+		if (!rc) {                                     \
+			rc = (op);                             \
+			rootfs_close(&fs);                     \
+		}                                              \
+	} while (0)
 
 static int write_str(const char *dir, const char *file, const char *val)
 {
-	char path[4200];
-	int fd, err = 0;
-	size_t len = strlen(val);
+	int rc;
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, len) != (ssize_t)len)
-		err = errno ? -errno : -EIO;
-	close(fd);
-	return err;
+	WITH_ROOT(rc, fs, cgroupfs_write(&fs, dir, file, val));
+	return rc;
 }
 
 static bool file_has_word(const char *dir, const char *file, const char *word)
 {
-	char path[4200], buf[CGROUP_FILE_CAP];
+	char buf[CGROUP_FILE_CAP];
+	int rc;
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path))
-		return false;
-	return read_small(path, buf, sizeof(buf)) == 0 && has_word(buf, word, " \n");
+	WITH_ROOT(rc, fs, cgroupfs_read(&fs, dir, file, buf, sizeof(buf)));
+	return rc == 0 && has_word(buf, word, " \n");
 }
 
 /* Choose the parent directory of our cgroup. */
@@ -220,9 +203,8 @@ int load_cgroup_create(struct load_cgroup *cg, uint64_t limit_bytes, char *err, 
 		return -ENAMETOOLONG;
 	}
 	/* A leftover of a crashed run that had our pid: reuse its name. */
-	if (mkdir(cg->dir, 0755) < 0 && (errno != EEXIST || rmdir(cg->dir) < 0 ||
-					 mkdir(cg->dir, 0755) < 0)) {
-		rc = -errno;
+	WITH_ROOT(rc, fs, cgroupfs_mkdir_fresh(&fs, cg->dir));
+	if (rc) {
 		snprintf(err, errlen, "cannot create %s: %s%s", cg->dir, strerror(-rc),
 			 rc == -EACCES || rc == -EPERM || rc == -EROFS ? " (needs root)" : "");
 		cg->dir[0] = '\0';
@@ -230,7 +212,10 @@ int load_cgroup_create(struct load_cgroup *cg, uint64_t limit_bytes, char *err, 
 	}
 	rc = set_limits(cg, limit_bytes, err, errlen);
 	if (rc) {
-		rmdir(cg->dir);
+		int r;
+
+		WITH_ROOT(r, fs, rootfs_rmdir(&fs, cg->dir));
+		(void)r;
 		cg->dir[0] = '\0';
 	}
 	return rc;
@@ -246,44 +231,31 @@ int load_cgroup_enter(const struct load_cgroup *cg)
 
 int load_cgroup_oom_kills(const struct load_cgroup *cg, uint64_t *kills)
 {
-	char path[4200], buf[CGROUP_FILE_CAP];
+	char buf[CGROUP_FILE_CAP];
 	const char *file = cg->version == 2 ? "memory.events" : "memory.oom_control";
 	int rc;
 
-	if (snprintf(path, sizeof(path), "%s/%s", cg->dir, file) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	rc = read_small(path, buf, sizeof(buf));
+	WITH_ROOT(rc, fs, cgroupfs_read(&fs, cg->dir, file, buf, sizeof(buf)));
 	return rc ? rc : cgroupfs_parse_key(buf, "oom_kill", kills);
 }
 
 int load_cgroup_remove(struct load_cgroup *cg)
 {
-	const struct timespec pause = { 0, RMDIR_PAUSE_NS };
-	int rc = 0;
+	int rc;
 
 	if (!cg->dir[0])
 		return 0;
-	for (int i = 0; i < RMDIR_TRIES; i++) {
-		rc = rmdir(cg->dir) < 0 ? -errno : 0;
-		if (rc != -EBUSY)
-			break;
-		nanosleep(&pause, NULL);
-	}
-	if (rc == 0 || rc == -ENOENT) {
+	WITH_ROOT(rc, fs, cgroupfs_rmdir_wait(&fs, cg->dir, RMDIR_TRIES, RMDIR_PAUSE_NS));
+	if (rc == 0)
 		cg->dir[0] = '\0';
-		rc = 0;
-	}
 	return rc;
 }
 
 void load_oom_prefer_self(void)
 {
-	int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+	int rc;
 
-	if (fd < 0)
-		return;
-	if (write(fd, "1000", 4) != 4) {
-		/* Best effort: the cgroup limit is what confines the OOM. */
-	}
-	close(fd);
+	/* Best effort: the cgroup limit is what confines the OOM. */
+	WITH_ROOT(rc, fs, rootfs_write(&fs, "/proc/self/oom_score_adj", "1000", 4));
+	(void)rc;
 }

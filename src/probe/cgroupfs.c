@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "probe/cgroupfs.h"
 
@@ -196,4 +197,55 @@ int cgroupfs_parse_key(const char *text, const char *key, uint64_t *value)
 		return 0;
 	}
 	return -ENOENT;
+}
+
+/* ---- the live hierarchy ---- */
+
+static int join(char *out, size_t len, const char *dir, const char *file)
+{
+	int n = snprintf(out, len, "%s/%s", dir, file);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int cgroupfs_write(const struct rootfs *fs, const char *dir, const char *file, const char *text)
+{
+	char path[PATH_MAX + 64];
+	int err = join(path, sizeof(path), dir, file);
+
+	return err ? err : rootfs_write(fs, path, text, strlen(text));
+}
+
+int cgroupfs_read(const struct rootfs *fs, const char *dir, const char *file, char *buf,
+		  size_t len)
+{
+	char path[PATH_MAX + 64];
+	int err = join(path, sizeof(path), dir, file);
+
+	return err ? err : rootfs_read_str(fs, path, buf, len);
+}
+
+int cgroupfs_mkdir_fresh(const struct rootfs *fs, const char *dir)
+{
+	int err = rootfs_mkdir(fs, dir, 0755);
+
+	/* A leftover of an earlier run with the same name: empty, so removable. */
+	if (err == -EEXIST && rootfs_rmdir(fs, dir) == 0)
+		err = rootfs_mkdir(fs, dir, 0755);
+	return err;
+}
+
+int cgroupfs_rmdir_wait(const struct rootfs *fs, const char *dir, int tries, long pause_ns)
+{
+	struct timespec pause = { pause_ns / 1000000000L, pause_ns % 1000000000L };
+	int err;
+
+	for (int i = 0;; i++) {
+		err = rootfs_rmdir(fs, dir);
+		if (err == -ENOENT)
+			return 0;
+		if (err != -EBUSY || i + 1 >= tries)
+			return err;
+		nanosleep(&pause, NULL);
+	}
 }

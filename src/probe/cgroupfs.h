@@ -5,7 +5,9 @@
  * /proc/self/mountinfo), and a process's cgroup in each (from
  * /proc/PID/cgroup). Pure parsers of that text, shared by `run` (budgets),
  * `load` (the OOM child's cgroup) and `inspect` (CPU limits), so there is
- * one reading of these formats.
+ * one reading of these formats; and the few operations on the live
+ * hierarchy that `run` and `load` share (write an attribute, make and
+ * remove a group), through rootfs like every other system access.
  */
 #ifndef RTR_PROBE_CGROUPFS_H
 #define RTR_PROBE_CGROUPFS_H
@@ -14,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "probe/rootfs.h"
 
 /* Where the hierarchies are mounted (from mountinfo). "" when absent. */
 struct cgroup_mounts {
@@ -55,5 +59,32 @@ bool cgroupfs_list_has(const char *list, const char *word);
  * its value is not a number.
  */
 int cgroupfs_parse_key(const char *text, const char *key, uint64_t *value);
+
+/*
+ * Write @text into @dir/@file (one write; a short one is -EIO). Return: 0
+ * or -errno.
+ */
+int cgroupfs_write(const struct rootfs *fs, const char *dir, const char *file, const char *text)
+	__attribute__((warn_unused_result));
+
+/* Read @dir/@file into @buf (trailing white space removed). Return: 0 or -errno. */
+int cgroupfs_read(const struct rootfs *fs, const char *dir, const char *file, char *buf,
+		  size_t len) __attribute__((warn_unused_result));
+
+/*
+ * Make the group @dir; an empty leftover of the same name (an earlier run
+ * with the same pid) is removed first. Return: 0 or -errno.
+ */
+int cgroupfs_mkdir_fresh(const struct rootfs *fs, const char *dir)
+	__attribute__((warn_unused_result));
+
+/*
+ * Remove the group @dir (gone already counts as removed), trying @tries
+ * times @pause_ns apart while it is busy: a task that just exited leaves
+ * its group a moment after it is reaped. Return: 0, -EBUSY (processes are
+ * still inside), or -errno.
+ */
+int cgroupfs_rmdir_wait(const struct rootfs *fs, const char *dir, int tries, long pause_ns)
+	__attribute__((warn_unused_result));
 
 #endif

@@ -128,11 +128,13 @@ static int walk_open(const struct rootfs *fs, const char *path, int flags)
 	return dir;
 }
 
-static int open_in_root(const struct rootfs *fs, const char *path, int flags)
+/* @resolve: more RESOLVE_* flags (RESOLVE_NO_SYMLINKS for writes). */
+static int open_in_root_how(const struct rootfs *fs, const char *path, int flags,
+			    uint64_t resolve)
 {
 	struct open_how how = {
 		.flags = (uint64_t)(flags | O_CLOEXEC),
-		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | resolve,
 	};
 	long fd;
 
@@ -144,6 +146,11 @@ static int open_in_root(const struct rootfs *fs, const char *path, int flags)
 	if (errno == ENOSYS)
 		return walk_open(fs, path, flags);
 	return -errno;
+}
+
+static int open_in_root(const struct rootfs *fs, const char *path, int flags)
+{
+	return open_in_root_how(fs, path, flags, 0);
 }
 
 /* Open a regular file in the root; *size gets its stat size (0 for procfs/sysfs). */
@@ -474,4 +481,101 @@ int rootfs_readlink(const struct rootfs *fs, const char *path, char *buf, size_t
 	if (fs->rec && fs->rec->on_link)
 		fs->rec->on_link(fs->rec->ctx, path, buf);
 	return 0;
+}
+
+/* ---- writes (tune, cgroups) ---- */
+
+/*
+ * /proc/self and /proc/thread-self are links, which a write does not
+ * follow: on the live root they are spelt out with our own ids (those of
+ * the calling process, also in a child after fork()).
+ */
+static const char *spell_self(const struct rootfs *fs, const char *path, char *buf, size_t len)
+{
+	int n;
+
+	if (!fs->host)
+		return path;
+	if (strncmp(path, "/proc/self/", 11) == 0)
+		n = snprintf(buf, len, "/proc/%ld/%s", (long)getpid(), path + 11);
+	else if (strncmp(path, "/proc/thread-self/", 18) == 0)
+		n = snprintf(buf, len, "/proc/%ld/task/%ld/%s", (long)getpid(),
+			     (long)syscall(SYS_gettid), path + 18);
+	else
+		return path;
+	return n < 0 || (size_t)n >= len ? NULL : buf;
+}
+
+int rootfs_write(const struct rootfs *fs, const char *path, const void *data, size_t len)
+{
+	char own[4096];
+	const char *p = spell_self(fs, path, own, sizeof(own));
+	/* No link is followed (the walk refuses them too): a write lands where its path says. */
+	int fd = p ? open_in_root_how(fs, p, O_WRONLY | O_TRUNC | O_NOCTTY | O_NONBLOCK,
+				      RESOLVE_NO_SYMLINKS)
+		   : -ENAMETOOLONG;
+	struct stat st;
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st) < 0)
+		err = -errno;
+	else if (!S_ISREG(st.st_mode))
+		err = -EINVAL;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	n = write(fd, data, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	return err;
+}
+
+/* Split @path into its parent, opened inside the root, and its last name. */
+static int open_parent(const struct rootfs *fs, const char *path, const char **name)
+{
+	const char *slash = strrchr(path, '/');
+	char parent[4096];
+
+	if (!slash || !slash[1] || (size_t)(slash - path) >= sizeof(parent) ||
+	    !strcmp(slash + 1, ".") || !strcmp(slash + 1, ".."))
+		return -EINVAL;
+	memcpy(parent, path, (size_t)(slash - path));
+	parent[slash - path] = '\0';
+	*name = slash + 1;
+	return open_in_root_how(fs, parent[0] ? parent : "/", O_PATH | O_DIRECTORY,
+				RESOLVE_NO_SYMLINKS);
+}
+
+int rootfs_mkdir(const struct rootfs *fs, const char *path, mode_t mode)
+{
+	const char *name;
+	int dir = open_parent(fs, path, &name), err = 0;
+
+	if (dir < 0)
+		return dir;
+	if (mkdirat(dir, name, mode) < 0)
+		err = -errno;
+	close(dir);
+	return err;
+}
+
+int rootfs_rmdir(const struct rootfs *fs, const char *path)
+{
+	const char *name;
+	int dir = open_parent(fs, path, &name), err = 0;
+
+	if (dir < 0)
+		return dir;
+	if (unlinkat(dir, name, AT_REMOVEDIR) < 0)
+		err = -errno;
+	close(dir);
+	return err;
 }

@@ -7,7 +7,8 @@
  * refuses symlinks instead. Reads are bounded by a size cap, opened with
  * O_NONBLOCK, and anything but a regular file or directory is refused, so a
  * hostile snapshot (FIFOs, devices, huge files) can neither hang nor flood
- * the tool. This is the only place that opens /proc and /sys.
+ * the tool. This is the only place that opens /proc and /sys, for reading
+ * and for writing.
  */
 #ifndef RTR_PROBE_ROOTFS_H
 #define RTR_PROBE_ROOTFS_H
@@ -16,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* Default cap on one file's size: kernel attribute files are tiny. */
 #define ROOTFS_CAP_DEFAULT (1u << 20)
@@ -119,6 +121,24 @@ DIR *rootfs_opendir(const struct rootfs *fs, const char *path);
  * resolution happens. Return: 0 or -errno.
  */
 int rootfs_readlink(const struct rootfs *fs, const char *path, char *buf, size_t len);
+
+/*
+ * Writes, for tune and the cgroups of run and load: the same confinement,
+ * and no symlink is followed at all.
+ *
+ * rootfs_write() - write @len bytes into the existing regular file @path
+ * (procfs, sysfs and cgroupfs files are regular) in one write(), with
+ * O_TRUNC as a shell redirection has it (the kernel's files ignore it). A
+ * short write is -EIO, never retried: a kernel attribute takes its value
+ * whole or not at all. Return: 0 or -errno.
+ */
+int rootfs_write(const struct rootfs *fs, const char *path, const void *data, size_t len)
+	__attribute__((warn_unused_result));
+
+/* mkdir and rmdir of @path (a cgroup) inside the root. Return: 0 or -errno. */
+int rootfs_mkdir(const struct rootfs *fs, const char *path, mode_t mode)
+	__attribute__((warn_unused_result));
+int rootfs_rmdir(const struct rootfs *fs, const char *path) __attribute__((warn_unused_result));
 
 /* Format a path into @buf like snprintf; -ENAMETOOLONG if it does not fit. */
 int rootfs_path(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -13,15 +13,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "probe/cgroupfs.h"
 #include "probe/rootfs.h"
 #include "run/cgroup.h"
 #include "util/parse.h"
@@ -32,47 +30,29 @@
 /* Entries looked at per directory when searching for leftovers. */
 #define STALE_SCAN_MAX 65536
 
-static int write_file(const char *path, const char *text)
+static int write_attr(const struct rootfs *fs, const char *dir, const char *attr,
+		      const char *text, char *err, size_t errlen)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
-	size_t len = strlen(text);
+	int rc = cgroupfs_write(fs, dir, attr, text);
 
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != (ssize_t)len)
-		err = -errno;
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	return err;
-}
-
-static int write_attr(const char *dir, const char *attr, const char *text, char *err,
-		      size_t errlen)
-{
-	char path[PATH_MAX + 64];
-	int rc;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, attr);
-	rc = write_file(path, text);
 	if (rc)
-		snprintf(err, errlen, "cannot write '%s' to %s: %s", text, path, strerror(-rc));
+		snprintf(err, errlen, "cannot write '%s' to %s/%s: %s", text, dir, attr,
+			 strerror(-rc));
 	return rc;
 }
 
-static int make_dir(struct run_cgroup *cg, const char *parent, const char *name, char *err,
-		    size_t errlen)
+static int make_dir(struct run_cgroup *cg, const struct rootfs *fs, const char *parent,
+		    const char *name, char *err, size_t errlen)
 {
 	char *dir = cg->dirs[cg->n_dirs];
-	int n = snprintf(dir, PATH_MAX, "%s/%s", parent, name);
+	int n = snprintf(dir, PATH_MAX, "%s/%s", parent, name), rc;
 
 	if (n < 0 || n >= PATH_MAX) {
 		snprintf(err, errlen, "cgroup path too long under %s", parent);
 		return -ENAMETOOLONG;
 	}
-	/* A leftover of an earlier run with the same pid: empty, so removable. */
-	if (mkdir(dir, 0755) < 0 && (errno != EEXIST || rmdir(dir) < 0 || mkdir(dir, 0755) < 0)) {
-		int rc = -errno;
-
+	rc = cgroupfs_mkdir_fresh(fs, dir);
+	if (rc) {
 		snprintf(err, errlen, "cannot create cgroup %s: %s", dir, strerror(-rc));
 		return rc;
 	}
@@ -105,14 +85,14 @@ static int v2_enable(const struct rootfs *fs, const char *dir, bool cpu, bool me
 	if (has_controllers(fs, path, cpu, mem))
 		return 0;
 	if (cpu)
-		rc = write_file(path, "+cpu");
+		rc = cgroupfs_write(fs, dir, "cgroup.subtree_control", "+cpu");
 	if (!rc && mem)
-		rc = write_file(path, "+memory");
+		rc = cgroupfs_write(fs, dir, "cgroup.subtree_control", "+memory");
 	return rc;
 }
 
-static int write_limits(const struct run_cgroup *cg, int version, const struct cgroup_limits *lim,
-			char *err, size_t errlen)
+static int write_limits(const struct run_cgroup *cg, const struct rootfs *fs, int version,
+			const struct cgroup_limits *lim, char *err, size_t errlen)
 {
 	char val[64];
 	size_t i = 0;
@@ -123,21 +103,21 @@ static int write_limits(const struct run_cgroup *cg, int version, const struct c
 
 		if (version == 2) {
 			snprintf(val, sizeof(val), "%llu %u", quota, CPU_PERIOD_US);
-			rc = write_attr(cg->dirs[0], "cpu.max", val, err, errlen);
+			rc = write_attr(fs, cg->dirs[0], "cpu.max", val, err, errlen);
 		} else {
 			snprintf(val, sizeof(val), "%u", CPU_PERIOD_US);
-			rc = write_attr(cg->dirs[i], "cpu.cfs_period_us", val, err, errlen);
+			rc = write_attr(fs, cg->dirs[i], "cpu.cfs_period_us", val, err, errlen);
 			snprintf(val, sizeof(val), "%llu", quota);
-			rc = rc ? rc : write_attr(cg->dirs[i], "cpu.cfs_quota_us", val, err, errlen);
+			rc = rc ? rc : write_attr(fs, cg->dirs[i], "cpu.cfs_quota_us", val, err, errlen);
 			i++;
 		}
 	}
 	if (!rc && lim->memory_bytes) {
 		snprintf(val, sizeof(val), "%llu", (unsigned long long)lim->memory_bytes);
 		if (version == 2)
-			rc = write_attr(cg->dirs[0], "memory.max", val, err, errlen);
+			rc = write_attr(fs, cg->dirs[0], "memory.max", val, err, errlen);
 		else
-			rc = write_attr(cg->dirs[i], "memory.limit_in_bytes", val, err, errlen);
+			rc = write_attr(fs, cg->dirs[i], "memory.limit_in_bytes", val, err, errlen);
 	}
 	return rc;
 }
@@ -167,13 +147,13 @@ static int create_v2(struct run_cgroup *cg, const struct rootfs *fs,
 		}
 	}
 	cg->version = 2;
-	rc = make_dir(cg, parent, name, err, errlen);
+	rc = make_dir(cg, fs, parent, name, err, errlen);
 	if (!rc && mem)
 		cg->memory_dir = 0;
 	return rc;
 }
 
-static int create_v1(struct run_cgroup *cg, const struct cgroup_mounts *m,
+static int create_v1(struct run_cgroup *cg, const struct rootfs *fs, const struct cgroup_mounts *m,
 		     const struct cgroup_self *self, const struct cgroup_limits *lim,
 		     const char *name, char *err, size_t errlen)
 {
@@ -187,7 +167,7 @@ static int create_v1(struct run_cgroup *cg, const struct cgroup_mounts *m,
 			return -ENOENT;
 		}
 		rc = cgroupfs_dir(parent, sizeof(parent), m->v1_cpu, m->v1_cpu_root, self->v1_cpu);
-		rc = rc ? rc : make_dir(cg, parent, name, err, errlen);
+		rc = rc ? rc : make_dir(cg, fs, parent, name, err, errlen);
 	}
 	if (!rc && lim->memory_bytes) {
 		if (!m->v1_memory[0]) {
@@ -196,7 +176,7 @@ static int create_v1(struct run_cgroup *cg, const struct cgroup_mounts *m,
 		}
 		rc = cgroupfs_dir(parent, sizeof(parent), m->v1_memory, m->v1_memory_root,
 			      self->v1_memory);
-		rc = rc ? rc : make_dir(cg, parent, name, err, errlen);
+		rc = rc ? rc : make_dir(cg, fs, parent, name, err, errlen);
 		if (!rc)
 			cg->memory_dir = (int)cg->n_dirs - 1;
 	}
@@ -260,9 +240,9 @@ int run_cgroup_create(struct run_cgroup *cg, const struct cgroup_limits *lim, co
 	if (m->v2[0] && has_controllers(&fs, ctl, lim->cpu_pct != 0, lim->memory_bytes != 0))
 		rc = create_v2(cg, &fs, m, self, lim, name, err, errlen);
 	else
-		rc = create_v1(cg, m, self, lim, name, err, errlen);
+		rc = create_v1(cg, &fs, m, self, lim, name, err, errlen);
 	if (!rc)
-		rc = write_limits(cg, cg->version, lim, err, errlen);
+		rc = write_limits(cg, &fs, cg->version, lim, err, errlen);
 	if (rc)
 		(void)run_cgroup_remove(cg, tmp, sizeof(tmp));
 out_fs:
@@ -275,14 +255,16 @@ out:
 
 int run_cgroup_join(const struct run_cgroup *cg)
 {
-	for (size_t i = 0; i < cg->n_procs; i++) {
-		/* "0" is the writing process, in v1 and v2 alike. */
-		int rc = write_file(cg->procs[i], "0");
+	struct rootfs fs;
+	int rc = rootfs_open(&fs, "/");
 
-		if (rc)
-			return rc;
-	}
-	return 0;
+	if (rc)
+		return rc;
+	for (size_t i = 0; !rc && i < cg->n_procs; i++)
+		/* "0" is the writing process, in v1 and v2 alike. */
+		rc = rootfs_write(&fs, cg->procs[i], "0", 1);
+	rootfs_close(&fs);
+	return rc;
 }
 
 /* Append ", @dir" (or "@dir" first) to @list, marking a cut with "...". */
@@ -300,27 +282,22 @@ static void list_add(char *list, size_t len, const char *dir)
 
 int run_cgroup_remove(struct run_cgroup *cg, char *err, size_t errlen)
 {
-	struct timespec pause = { 0, 5 * 1000 * 1000 };
 	char busy[2 * PATH_MAX + 16] = "";
 	size_t n_busy = 0;
-	int rc = 0;
+	struct rootfs fs;
+	int rc = rootfs_open(&fs, "/");
 
+	if (rc) {
+		snprintf(err, errlen, "cannot open /: %s", strerror(-rc));
+		return rc;
+	}
 	for (size_t i = cg->n_dirs; i-- > 0;) {
-		int tries = 0, r = 0;
+		/*
+		 * An exited task leaves its cgroup a moment after it is reaped
+		 * (up to 1 s); a second busy directory is not waited for again.
+		 */
+		int r = cgroupfs_rmdir_wait(&fs, cg->dirs[i], n_busy ? 1 : 200, 5 * 1000 * 1000);
 
-		/* An exited task leaves its cgroup a moment after it is reaped. */
-		while (rmdir(cg->dirs[i]) < 0) {
-			r = -errno;
-			if (r == -ENOENT) {
-				r = 0;
-				break;
-			}
-			/* The tries are shared: a second busy directory is not waited for again. */
-			if (r != -EBUSY || ++tries >= 200 || n_busy)
-				break;
-			nanosleep(&pause, NULL);
-			r = 0;
-		}
 		if (r == -EBUSY) {
 			list_add(busy, sizeof(busy), cg->dirs[i]);
 			n_busy++;
@@ -338,6 +315,7 @@ int run_cgroup_remove(struct run_cgroup *cg, char *err, size_t errlen)
 			 n_busy == 1 ? "s" : "");
 		rc = -EBUSY;
 	}
+	rootfs_close(&fs);
 	cg->n_dirs = cg->n_procs = 0;
 	cg->version = 0;
 	cg->memory_dir = -1;
@@ -346,28 +324,21 @@ int run_cgroup_remove(struct run_cgroup *cg, char *err, size_t errlen)
 
 int run_cgroup_oom_kills(const struct run_cgroup *cg, uint64_t *kills)
 {
-	char path[PATH_MAX + 32], buf[KEYED_FILE_CAP];
-	ssize_t n;
-	int fd;
+	char buf[KEYED_FILE_CAP];
+	struct rootfs fs;
+	int err;
 
 	if (cg->memory_dir < 0 || (size_t)cg->memory_dir >= cg->n_dirs)
 		return -ENOENT;
-	snprintf(path, sizeof(path), "%s/%s", cg->dirs[cg->memory_dir],
-		 cg->version == 2 ? "memory.events" : "memory.oom_control");
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0) {
-		int err = -errno;
-
-		close(fd);
+	err = rootfs_open(&fs, "/");
+	if (err)
 		return err;
-	}
-	close(fd);
-	buf[n] = '\0';
+	err = cgroupfs_read(&fs, cg->dirs[cg->memory_dir],
+			    cg->version == 2 ? "memory.events" : "memory.oom_control", buf,
+			    sizeof(buf));
+	rootfs_close(&fs);
 	/* v1 has the count since Linux 4.13; before, oom_control has no such line. */
-	return cgroupfs_parse_key(buf, "oom_kill", kills);
+	return err ? err : cgroupfs_parse_key(buf, "oom_kill", kills);
 }
 
 /* The pid in a name RUN_CGROUP_PREFIX<pid>, or -1. */
@@ -382,12 +353,13 @@ static long stale_pid(const char *name)
 	return (long)pid;
 }
 
-static int clean_dir(const char *parent, void (*fn)(void *, const char *, long, int), void *ctx)
+static int clean_dir(const struct rootfs *fs, const char *parent,
+		     void (*fn)(void *, const char *, long, int), void *ctx)
 {
 	char dir[PATH_MAX];
 	struct dirent *d;
 	int found = 0, seen = 0;
-	DIR *dp = opendir(parent);
+	DIR *dp = rootfs_opendir(fs, parent);
 
 	if (!dp)
 		return 0;
@@ -403,8 +375,7 @@ static int clean_dir(const char *parent, void (*fn)(void *, const char *, long, 
 		if (snprintf(dir, sizeof(dir), "%s/%s", parent, d->d_name) >= (int)sizeof(dir))
 			continue;
 		/* Only an empty group can go: rmdir says EBUSY while a process is inside. */
-		if (rmdir(dir) < 0)
-			r = -errno;
+		r = rootfs_rmdir(fs, dir);
 		if (r == -EACCES || r == -EPERM || r == -ENOENT || r == -ENOTDIR)
 			continue;
 		fn(ctx, dir, pid, r);
@@ -439,15 +410,15 @@ int run_cgroup_clean_stale(void (*fn)(void *ctx, const char *dir, long pid, int 
 						     m->v1_memory_root, self->v1_memory))
 			n++;
 	}
-	rootfs_close(&fs);
 	for (size_t i = 0; i < n; i++) {
 		bool dup = false;
 
 		for (size_t j = 0; j < i; j++)
 			dup = dup || strcmp(parents[i], parents[j]) == 0;
 		if (!dup)
-			found += clean_dir(parents[i], fn, ctx);
+			found += clean_dir(&fs, parents[i], fn, ctx);
 	}
+	rootfs_close(&fs);
 out:
 	free(parents);
 	free(m);

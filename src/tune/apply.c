@@ -12,10 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#include <linux/openat2.h>
 
 #include "probe/procstat.h"
 #include "tune/apply.h"
@@ -30,61 +28,16 @@ bool apply_refusal_expected(const struct tune_change *c)
 	return false;
 }
 
-/*
- * Open @path (absolute, as on the target) for writing inside the root, no
- * symlinks. O_TRUNC as a shell redirection does: procfs and sysfs ignore it,
- * a plain file (a tree under --root in tests) needs it.
- */
-static int open_for_write(const struct rootfs *fs, const char *path)
-{
-	struct open_how how = {
-	    .flags = O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
-	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-	const char *rel = path;
-	struct stat st;
-	long fd;
-
-	while (*rel == '/')
-		rel++;
-	fd = syscall(SYS_openat2, fs->dirfd, rel, &how, sizeof(how));
-	/* Before 5.6: the path matched a fixed pattern (no "..", digits only), so openat is safe.
-	 */
-	if (fd < 0 && errno == ENOSYS)
-		fd = openat(fs->dirfd, rel,
-			    O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
-	if (fd < 0)
-		return -errno;
-	if (fstat((int)fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close((int)fd);
-		return -EINVAL;
-	}
-	return (int)fd;
-}
-
 /* One write() of @value into @path; a short write is an error, not retried. */
 static int write_value(const struct rootfs *fs, const struct tunable *t, const char *path,
 		       const char *value)
 {
 	/* An empty value is written as a newline: the kernel parsers read it as empty. */
 	const char *data = *value ? value : "\n";
-	size_t len = strlen(data);
-	ssize_t n;
-	int fd, err = 0;
 
 	if (!tunable_path_allowed(t, path))
 		return -EPERM;
-	fd = open_for_write(fs, path);
-	if (fd < 0)
-		return fd;
-	n = write(fd, data, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	if (close(fd) < 0 && err == 0)
-		err = -errno;
-	return err;
+	return rootfs_write(fs, path, data, strlen(data));
 }
 
 /* Whether @tid still names the task of @c (same start time). Return: 0, -ESRCH, -errno. */

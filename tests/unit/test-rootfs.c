@@ -166,6 +166,60 @@ static void test_hostile_types(void **state)
 	assert_int_equal(rootfs_open(&fs, "/nonexistent-root"), -ENOENT);
 }
 
+/*
+ * Writes: into the file the path names, whole; never through a link (not
+ * even one inside the root), never into a FIFO or a directory, never
+ * outside the root; mkdir and rmdir of a directory (a cgroup) likewise.
+ */
+static void test_writes(void **state)
+{
+	struct rootfs fs;
+	char buf[64], p[512];
+	struct stat st;
+
+	(void)state;
+	assert_int_equal(rootfs_open(&fs, dir), 0);
+	put("proc/sys/w", "old\n");
+	assert_int_equal(rootfs_write(&fs, "/proc/sys/w", "new\n", 4), 0);
+	assert_int_equal(rootfs_read_str(&fs, "/proc/sys/w", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "new");	/* O_TRUNC: nothing of "old" is left */
+	assert_int_equal(rootfs_write(&fs, "/proc/inside-link", "1", 1), -ELOOP);
+	assert_int_equal(rootfs_write(&fs, "/proc/abs-escape", "1", 1), -ELOOP);
+	assert_int_equal(rootfs_write(&fs, "/proc/rel-escape", "1", 1), -ELOOP);
+	/* Refused without blocking: ENXIO with no reader, EINVAL (not regular) with one. */
+	assert_true(rootfs_write(&fs, "/proc/fifo", "1", 1) < 0);
+	assert_int_equal(rootfs_write(&fs, "/proc/sys/missing", "1", 1), -ENOENT);
+	assert_true(rootfs_write(&fs, "/proc", "1", 1) < 0);
+	assert_true(rootfs_write(&fs, "/../../../../tmp/rtr-escape", "1", 1) < 0);
+	assert_int_equal(stat("/tmp/rtr-escape", &st), -1);
+	{
+		char q[512];
+
+		snprintf(q, sizeof(q), "%s/secret", outside);
+		assert_int_equal(stat(q, &st), 0);
+		assert_int_equal(st.st_size, 7);	/* "secret\n", untouched */
+	}
+	/* A directory link is not passed either. */
+	snprintf(p, sizeof(p), "%s/proc/dirlink", dir);
+	assert_int_equal(symlink("sys", p), 0);
+	assert_int_equal(rootfs_write(&fs, "/proc/dirlink/w", "1", 1), -ELOOP);
+	assert_int_equal(rootfs_mkdir(&fs, "/proc/dirlink/cg", 0755), -ELOOP);
+	/* mkdir and rmdir. */
+	assert_int_equal(rootfs_mkdir(&fs, "/proc/sys/cg", 0755), 0);
+	assert_int_equal(rootfs_mkdir(&fs, "/proc/sys/cg", 0755), -EEXIST);
+	snprintf(p, sizeof(p), "%s/proc/sys/cg", dir);
+	assert_int_equal(stat(p, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(rootfs_rmdir(&fs, "/proc/sys/cg"), 0);
+	assert_int_equal(rootfs_rmdir(&fs, "/proc/sys/cg"), -ENOENT);
+	assert_int_equal(rootfs_rmdir(&fs, "/proc/sys/.."), -EINVAL);
+	assert_int_equal(rootfs_rmdir(&fs, "/proc/sys/"), -EINVAL);
+	assert_int_equal(rootfs_mkdir(&fs, "/../../../tmp/rtr-escape-dir", 0755) == 0 &&
+				 stat("/tmp/rtr-escape-dir", &st) == 0,
+			 0);
+	rootfs_close(&fs);
+}
+
 static void test_live_host(void **state)
 {
 	struct rootfs fs;
@@ -193,6 +247,18 @@ static void test_live_host(void **state)
 	}
 	/* Character devices are refused. */
 	assert_int_equal(rootfs_open_file(&fs, "/dev/null"), -EINVAL);
+	/* A write to /proc/self: spelt out with our pid, not refused as a link. */
+	{
+		char now[32];
+
+		assert_int_equal(rootfs_read_str(&fs, "/proc/self/comm", now, sizeof(now)), 0);
+		assert_int_equal(rootfs_write(&fs, "/proc/self/comm", "rtr-w", 5), 0);
+		assert_int_equal(rootfs_read_str(&fs, "/proc/thread-self/comm", now, sizeof(now)),
+				 0);
+		assert_string_equal(now, "rtr-w");
+		assert_int_equal(rootfs_write(&fs, "/proc/thread-self/comm", "test-rootfs", 11),
+				 0);
+	}
 	rootfs_close(&fs);
 }
 
@@ -202,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_reads),
 		cmocka_unit_test(test_escapes_stay_inside),
 		cmocka_unit_test(test_hostile_types),
+		cmocka_unit_test(test_writes),
 		cmocka_unit_test(test_live_host),
 	};
 
