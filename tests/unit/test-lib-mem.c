@@ -131,8 +131,13 @@ static void test_prefault_stack(void **state)
 	assert_int_equal(r.err_all, 0);
 	/* 24 fresh pages the first time (some may be touched already) ... */
 	assert_true(r.first >= 12);
-	/* ... none the second time: the pages are there. */
-	assert_true(r.second <= 2);
+	/*
+	 * ... none the second time: the pages are there. Under ASan its own
+	 * bookkeeping around the calls takes a few faults of its own (4 seen
+	 * here every time, against 27 for the first touch).
+	 */
+	assert_true(r.second <= (UNDER_ASAN ? 8u : 2u));
+	assert_true(r.second < r.first / 2);
 }
 
 static void test_lock_and_status(void **state)
