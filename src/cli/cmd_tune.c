@@ -61,6 +61,7 @@ static const char usage_text[] =
     "      --no-hung-task      leave kernel.hung_task_timeout_secs alone\n"
     "      --no-ksm            leave KSM (/sys/kernel/mm/ksm/run) alone\n"
     "      --no-numa-balancing leave kernel.numa_balancing alone\n"
+    "      --no-fair-server    leave the 6.12+ fair server of the RT CPUs alone\n"
     "      --state-dir DIR     where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")\n"
     "  -r, --root DIR          plan from a snapshot under DIR (dry run and --emit-boot only)\n"
     "  -f, --format FMT        text (default) or json\n"
@@ -163,6 +164,7 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 	    {"no-hung-task", no_argument, NULL, OPT_SWITCH},
 	    {"no-ksm", no_argument, NULL, OPT_SWITCH},
 	    {"no-numa-balancing", no_argument, NULL, OPT_SWITCH},
+	    {"no-fair-server", no_argument, NULL, OPT_SWITCH},
 	    {"pid", required_argument, NULL, OPT_PID},
 	    {"root", required_argument, NULL, 'r'},
 	    {"format", required_argument, NULL, 'f'},

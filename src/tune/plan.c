@@ -511,6 +511,55 @@ static int plan_tasks(const struct rootfs *fs, const struct tune_ctx *ctx, const
 	return err;
 }
 
+/*
+ * The fair deadline server of 6.12+ kernels runs normal tasks for up to its
+ * runtime in every period even when RT tasks want the CPU: RT throttling
+ * by another name. Zeroed on the RT CPUs only, so the other CPUs keep it.
+ */
+static int plan_fair_server(const struct rootfs *fs, const struct tune_ctx *ctx,
+			    const struct tunable *t, struct tune_plan *out)
+{
+	DIR *d = rootfs_opendir(fs, "/sys/kernel/debug/sched/fair_server");
+	struct rtr_cpuset missing = RTR_CPUSET_INIT;
+	int err = 0;
+
+	if (!d) {
+		int e = errno;
+
+		if (e == ENOENT && rootfs_exists(fs, "/sys/kernel/debug/sched"))
+			return tune_plan_note(out, t->id, "skipped: this kernel has no fair server "
+					      "(it came with 6.12)");
+		if (e == ENOENT)
+			return tune_plan_note(out, t->id,
+					      "skipped: debugfs is not mounted (mount -t debugfs "
+					      "none /sys/kernel/debug), so the 6.12+ fair server "
+					      "cannot be seen");
+		return tune_plan_note(out, t->id, "skipped: cannot read the fair server in "
+				      "debugfs: %s%s", strerror(e),
+				      e == EPERM || e == EACCES ? " (kernel lockdown, or not root)"
+								  : "");
+	}
+	closedir(d);
+	for (int cpu = rtr_cpuset_next(ctx->rt, -1); cpu >= 0 && err == 0;
+	     cpu = rtr_cpuset_next(ctx->rt, cpu)) {
+		char path[128], why[512], label[32];
+
+		if (tunable_path(path, sizeof(path), t->pattern, cpu, -1))
+			continue;
+		if (!rootfs_exists(fs, path)) {
+			err = rtr_cpuset_set(&missing, cpu);
+			continue;
+		}
+		snprintf(label, sizeof(label), "CPU %d", cpu);
+		err = plan_file(fs, ctx, t, path, label, out, why, sizeof(why));
+		if (err == 0 && why[0])
+			err = tune_plan_note(out, t->id, "CPU %d: %s", cpu, why);
+	}
+	err = err ? err : note_missing(out, t->id, &missing, "no fair server file");
+	rtr_cpuset_free(&missing);
+	return err;
+}
+
 int plan_build(const struct rootfs *fs, const struct tune_settings *s, struct tune_plan *out)
 {
 	struct tune_ctx ctx = {&s->rt, &s->nonrt};
@@ -534,6 +583,9 @@ int plan_build(const struct rootfs *fs, const struct tune_settings *s, struct tu
 			break;
 		case TUNE_IDLE:
 			err = plan_idle(fs, &ctx, t, s->idle_max_latency_us, out);
+			break;
+		case TUNE_FAIR_SERVER:
+			err = plan_fair_server(fs, &ctx, t, out);
 			break;
 		default:
 			err = plan_single(fs, &ctx, t, out);

@@ -246,6 +246,13 @@ static const struct tunable table[TUNE_COUNT] = {
 		"kernel.numa_balancing", compute_zero,
 		"automatic NUMA balancing off (kernel.numa_balancing = 0)",
 	},
+	[TUNE_FAIR_SERVER] = {
+		TUNE_FAIR_SERVER, "fair-server", "sched.rt_throttling", "--no-fair-server",
+		"/sys/kernel/debug/sched/fair_server/cpu#/runtime", TUNE_VAL_PLAIN, NULL,
+		compute_zero,
+		"6.12+: the fair deadline server off on the RT CPUs (debugfs "
+		"sched/fair_server/cpuN/runtime = 0)",
+	},
 };
 /* clang-format on */
 

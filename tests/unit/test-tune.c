@@ -105,6 +105,9 @@ static void machine(void)
 	put("sys/devices/system/cpu/cpu1/cpuidle/state2/latency", "150\n");
 	put("sys/devices/system/cpu/cpu1/cpuidle/state2/name", "C6\n");
 	put("sys/devices/system/cpu/cpu1/cpuidle/state2/disable", "0\n");
+	put("sys/kernel/debug/sched/fair_server/cpu0/runtime", "50000000\n");
+	put("sys/kernel/debug/sched/fair_server/cpu1/runtime", "50000000\n");
+	put("sys/kernel/debug/sched/fair_server/cpu1/period", "1000000000\n");
 }
 
 static int setup(void **st)
@@ -292,7 +295,14 @@ static void test_plan(void **st)
 	assert_string_equal(c->label, "C6");
 	assert_string_equal(find(&p, "/proc/sys/kernel/watchdog_cpumask")->new_value, "0");
 	assert_string_equal(find(&p, "/proc/sys/kernel/timer_migration")->new_value, "0");
-	assert_int_equal(p.n, 10);
+	/* The fair server of the RT CPU only. */
+	c = find(&p, "/sys/kernel/debug/sched/fair_server/cpu1/runtime");
+	assert_non_null(c);
+	assert_string_equal(c->old_value, "50000000");
+	assert_string_equal(c->new_value, "0");
+	assert_string_equal(c->label, "CPU 1");
+	assert_null(find(&p, "/sys/kernel/debug/sched/fair_server/cpu0/runtime"));
+	assert_int_equal(p.n, 11);
 	/* Tasks are never planned from a tree that is not the live system. */
 	for (size_t i = 0; i < p.n; i++)
 		assert_non_null(p.changes[i].path);
@@ -320,6 +330,32 @@ static void test_plan(void **st)
 		assert_true(noted);
 	}
 	tune_plan_free(&p);
+
+	/* A kernel before 6.12 (debugfs mounted, no fair server), then no debugfs at all. */
+	{
+		static const char *const why[] = { "no fair server", "debugfs is not mounted" };
+		static const char *const rm[] = { "sys/kernel/debug/sched/fair_server",
+						  "sys/kernel/debug" };
+		char d[512];
+
+		for (int k = 0; k < 2; k++) {
+			bool noted = false;
+
+			snprintf(d, sizeof(d), "%s/%s", root, rm[k]);
+			nftw(d, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+			mkdir(d, 0755);
+			if (k == 1)
+				rmdir(d);
+			assert_int_equal(plan_build(&fs, &s, &p), 0);
+			assert_null(find(&p, "/sys/kernel/debug/sched/fair_server/cpu1/runtime"));
+			for (size_t i = 0; i < p.n_notes; i++)
+				noted |= p.notes[i].id == TUNE_FAIR_SERVER &&
+					 strstr(p.notes[i].text, why[k]);
+			if (!noted)
+				fail_msg("no note '%s'", why[k]);
+			tune_plan_free(&p);
+		}
+	}
 	rootfs_close(&fs);
 	settings_free(&s);
 }
@@ -344,8 +380,12 @@ static void test_apply_revert(void **st)
 	assert_true(dirfd >= 0);
 	assert_int_equal(journal_lock(dirfd), 0);
 	assert_int_equal(apply_run(&fs, dirfd, &j, &res), 0);
-	assert_int_equal(res.done, 10);
+	assert_int_equal(res.done, 11);
 	assert_int_equal(res.failed, 0);
+	get("sys/kernel/debug/sched/fair_server/cpu1/runtime", buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+	get("sys/kernel/debug/sched/fair_server/cpu0/runtime", buf, sizeof(buf));
+	assert_string_equal(buf, "50000000");
 	get("proc/sys/kernel/sched_rt_runtime_us", buf, sizeof(buf));
 	assert_string_equal(buf, "-1");
 	get("proc/irq/default_smp_affinity", buf, sizeof(buf));
@@ -357,10 +397,12 @@ static void test_apply_revert(void **st)
 	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), 0);
 	assert_int_equal(k.state, JOURNAL_APPLIED);
 	assert_string_equal(k.boot_id, "b1");
-	assert_int_equal(k.plan.n, 10);
-	assert_int_equal(journal_live_count(&k), 10);
+	assert_int_equal(k.plan.n, 11);
+	assert_int_equal(journal_live_count(&k), 11);
 	assert_int_equal(revert_run(&fs, dirfd, &k, &res), 0);
-	assert_int_equal(res.done, 10);
+	assert_int_equal(res.done, 11);
+	get("sys/kernel/debug/sched/fair_server/cpu1/runtime", buf, sizeof(buf));
+	assert_string_equal(buf, "50000000");
 	get("proc/sys/kernel/sched_rt_runtime_us", buf, sizeof(buf));
 	assert_string_equal(buf, "950000");
 	get("sys/kernel/mm/transparent_hugepage/enabled", buf, sizeof(buf));
