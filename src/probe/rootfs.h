@@ -86,7 +86,9 @@ int rootfs_read_reuse(const struct rootfs *fs, const char *path, size_t cap, uns
 
 /*
  * Read a small file into @buf (at most @len - 1 bytes, more is -EFBIG),
- * with trailing white space removed.
+ * with trailing white space removed. Text followed by NUL padding is cut at
+ * the first NUL; any other NUL (at the start, or with text after it) is
+ * binary content: -EINVAL.
  */
 int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t len)
 	__attribute__((warn_unused_result));
