@@ -109,6 +109,15 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 		isolation_no_rt(ctx, out);
 		return;
 	}
+	if (check_cpus_unknown(ctx, out))
+		return;
+	if (c->isolated_err && c->cmdline_err) {
+		check_skip_read(out, "/sys/devices/system/cpu/isolated", c->isolated_err);
+		strbuf_puts(ev, ", and ");
+		check_put_read_err(ev, "/proc/cmdline", c->cmdline_err);
+		strbuf_puts(ev, ": neither the kernel's isolation nor the boot parameters are known");
+		return;
+	}
 	/* What is in effect: sysfs where the kernel exports it, else the command line. */
 	if (!c->isolated_err)
 		err = rtr_cpuset_copy(&iso, &c->isolated);
@@ -290,6 +299,8 @@ static void check_smt(const struct check_ctx *ctx, struct check_out *out)
 			strbuf_printf(ev, ". SMT is %s.", c->smt_active ? "active" : "off");
 		return;
 	}
+	if (check_cpus_unknown(ctx, out))
+		return;
 	check_put_rt(ev, ctx);
 	strbuf_puts(ev, ".");
 	for (int x = rtr_cpuset_next(ctx->rt_cpus, -1); x >= 0; x = rtr_cpuset_next(ctx->rt_cpus, x)) {
@@ -380,7 +391,7 @@ static void check_cache_sharing(const struct check_ctx *ctx, struct check_out *o
 	size_t read = 0, bad = 0, exported = 0;
 	bool l3 = false, from_mask = false;
 
-	if (no_rt(ctx, out))
+	if (no_rt(ctx, out) || check_cpus_unknown(ctx, out))
 		return;
 	check_put_rt(ev, ctx);
 	strbuf_puts(ev, ".");
@@ -492,12 +503,8 @@ static void check_tasks_on_rt_cpus(const struct check_ctx *ctx, struct check_out
 	struct strbuf *ev = &out->evidence, names = STRBUF_INIT;
 	struct task_tally t = { 0, 0, 0, 0, 0, -1 };
 
-	if (no_rt(ctx, out))
+	if (no_rt(ctx, out) || check_tasks_unusable(tf, out))
 		return;
-	if (tf->err) {
-		check_skip_read(out, "/proc", tf->err);
-		return;
-	}
 	for (size_t i = 0; i < tf->n; i++) {
 		const struct task_info *ti = &tf->tasks[i];
 
@@ -549,7 +556,12 @@ static void check_tasks_on_rt_cpus(const struct check_ctx *ctx, struct check_out
 		check_put_cpus(&out->fix, &hk);
 		strbuf_puts(&out->fix, " in /etc/systemd/system.conf confines every service. "
 				       "taskset does not survive a restart of the task.");
+	} else if (t.unreadable == tf->n) {
+		out->status = RTR_SKIP;
+		strbuf_puts(ev, " No thread's affinity (Cpus_allowed_list in /proc/PID/task/TID/"
+				"status) could be read.");
 	} else {
+		/* A few unreadable ones are threads that exited during the walk. */
 		out->status = RTR_PASS;
 	}
 	strbuf_free(&names);
@@ -614,7 +626,7 @@ static void check_governor(const struct check_ctx *ctx, struct check_out *out)
 	struct strbuf *ev = &out->evidence;
 	size_t with = 0, listed = 0;
 
-	if (no_rt(ctx, out))
+	if (no_rt(ctx, out) || check_cpus_unknown(ctx, out))
 		return;
 	check_put_rt(ev, ctx);
 	strbuf_puts(ev, ".");
@@ -664,7 +676,7 @@ static void check_idle(const struct check_ctx *ctx, struct check_out *out)
 	struct strbuf *ev = &out->evidence, states = STRBUF_INIT;
 	size_t with = 0, n_states = 0;
 
-	if (no_rt(ctx, out))
+	if (no_rt(ctx, out) || check_cpus_unknown(ctx, out))
 		return;
 	check_put_rt(ev, ctx);
 	if (!c->idle_driver_err)

@@ -85,6 +85,35 @@ void check_skip_read(struct check_out *out, const char *path, int err)
 	check_put_read_err(&out->evidence, path, err);
 }
 
+bool check_tasks_unusable(const struct tasks_facts *t, struct check_out *out)
+{
+	if (t->err) {
+		check_skip_read(out, "/proc", t->err);
+		return true;
+	}
+	if (t->n == 0) {
+		/* A running system has at least init and the reader: none read is no data. */
+		if (t->unreadable)
+			check_skip_read(out, t->first_unreadable, t->first_unreadable_err);
+		else
+			check_set(out, RTR_SKIP, "no tasks found under /proc");
+		return true;
+	}
+	return false;
+}
+
+bool check_cpus_unknown(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct cpu_facts *c = &ctx->facts->cpu;
+
+	if (!c->online_err || !c->present_err)
+		return false;
+	check_skip_read(out, "/sys/devices/system/cpu/online", c->online_err);
+	strbuf_puts(&out->evidence, " (and present): which CPUs exist is unknown, so the RT CPUs "
+				    "cannot be judged");
+	return true;
+}
+
 const char check_no_rt_cpus[] =
 	"no RT CPUs declared: name them with --rt-cpus LIST, or isolate them at boot "
 	"(isolcpus=, nohz_full=), which rtready then takes as the RT CPUs";

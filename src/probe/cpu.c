@@ -407,9 +407,10 @@ static void probe_sets(const struct rootfs *fs, struct cpu_facts *out, bool per_
 		out->err = -ENOMEM;
 		return;
 	}
-	out->online_err = read_list(fs, SYS_CPU "/online", buf, &out->online);
-	out->present_err = read_list(fs, SYS_CPU "/present", buf, &out->present);
-	out->possible_err = read_list(fs, SYS_CPU "/possible", buf, &out->possible);
+	/* Never empty on a running kernel: an empty file is no data, not "no CPU". */
+	out->online_err = read_one(fs, SYS_CPU "/online", false, buf, &out->online);
+	out->present_err = read_one(fs, SYS_CPU "/present", false, buf, &out->present);
+	out->possible_err = read_one(fs, SYS_CPU "/possible", false, buf, &out->possible);
 	out->isolated_err = read_list(fs, SYS_CPU "/isolated", buf, &out->isolated);
 	out->nohz_full_err = read_list(fs, SYS_CPU "/nohz_full", buf, &out->nohz_full);
 	if (rootfs_read_int64(fs, SYS_CPU "/smt/active", &v) == 0 && (v == 0 || v == 1))

@@ -424,6 +424,15 @@ int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t
 	return text_end(buf, n);
 }
 
+int rootfs_read_text(const struct rootfs *fs, const char *path, char *buf, size_t len)
+{
+	int err = rootfs_read_str(fs, path, buf, len);
+
+	if (!err && buf[strspn(buf, " \t\n\r")] == '\0')
+		err = -ENODATA;
+	return err;
+}
+
 int rootfs_read_int64(const struct rootfs *fs, const char *path, int64_t *v)
 {
 	char buf[64], *end;
