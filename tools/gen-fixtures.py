@@ -30,7 +30,7 @@ import sys
 
 # Top-level entries this script owns inside a tree directory (it removes
 # and rewrites them); anything else there (expected.json) is left alone.
-OWNED = ("proc", "sys", "etc", "boot", "lib", "README.md")
+OWNED = ("proc", "sys", "etc", "boot", "lib", "dev", "README.md")
 KEEP = ("expected.json",)
 
 HZ_TICKS = 100  # USER_HZ: start times and CPU times in /proc are in these
@@ -718,8 +718,13 @@ def bad_machine():
         tasks.append(Task(p, p, comm, 2, everywhere, FIFO if comm == "watchdogd" else OTHER,
                           50 if comm == "watchdogd" else 0, kthread=True,
                           nice=5 if comm == "ksmd" else 0))
+    # tuned applying throughput-performance, which it chose itself: it sets
+    # the governors, THP and sysctls that rtready tune would change.
+    m.line("/etc/tuned/active_profile", "throughput-performance")
+    m.line("/etc/tuned/profile_mode", "auto")
     for comm, first, nthr in (("systemd-journal", 300, 1), ("irqbalance", 350, 2),
-                              ("sshd", 380, 1), ("postgres", 400, 4), ("bash", 500, 1)):
+                              ("tuned", 360, 1), ("sshd", 380, 1), ("postgres", 400, 4),
+                              ("bash", 500, 1)):
         for i in range(nthr):
             tasks.append(Task(first, first + i, comm if i == 0 else "gmain", 1, everywhere,
                               threads=nthr, vm_kb=50000))
@@ -769,7 +774,8 @@ shared with non-RT CPUs, nothing isolated, RT throttling on, an RT cgroup
 without runtime, a user thread at priority 99 beside a SCHED_DEADLINE task,
 IRQs and workqueues on the RT CPUs (one IRQ delivered outside its requested
 CPUs), irqbalance without bans, powersave, deep C-states, swap, THP always,
-KSM, NUMA balancing, low limits, the HPET clock and a KVM guest. Every check
+KSM, NUMA balancing, low limits, the HPET clock, a KVM guest and tuned
+running throughput-performance. Every check
 that can fire does. Three cannot: kernel.config passes because kernel.debug
 needs the configuration to find lockdep and KASAN, sched.rt_tasks is always
 info (an inventory), and kernel.threadirqs only ever informs.

@@ -74,7 +74,23 @@ void check_put_rt(struct strbuf *sb, const struct check_ctx *ctx);
 /* The online CPUs (present when unreadable) that are not RT. Return: 0 or -ENOMEM. */
 int check_housekeeping(const struct check_ctx *ctx, struct rtr_cpuset *out);
 
-/* status skip with "cannot read PATH: strerror". */
+/*
+ * status skip with "cannot read PATH: strerror" ("PATH is empty" for
+ * -ENODATA, "not in the expected format" for -EINVAL/-ERANGE).
+ */
 void check_skip_read(struct check_out *out, const char *path, int err);
+/*
+ * Skip (and return true) when the task list cannot be judged: /proc not
+ * listed, or no thread in it read (saying the first unreadable file).
+ */
+bool check_tasks_unusable(const struct tasks_facts *t, struct check_out *out);
+/*
+ * Skip (and return true) when neither the online nor the present CPUs
+ * could be read (a running kernel always exports them): RT CPUs cannot be
+ * judged on a machine whose CPUs are unknown.
+ */
+bool check_cpus_unknown(const struct check_ctx *ctx, struct check_out *out);
+/* The words of check_skip_read() for @path and @err, appended to @sb. */
+void check_put_read_err(struct strbuf *sb, const char *path, int err);
 
 #endif

@@ -8,6 +8,7 @@
  * CPUs); when none are declared the per-CPU checks say how to declare them.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +107,15 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 
 	if (rtr_cpuset_is_empty(rt)) {
 		isolation_no_rt(ctx, out);
+		return;
+	}
+	if (check_cpus_unknown(ctx, out))
+		return;
+	if (c->isolated_err && c->cmdline_err) {
+		check_skip_read(out, "/sys/devices/system/cpu/isolated", c->isolated_err);
+		strbuf_puts(ev, ", and ");
+		check_put_read_err(ev, "/proc/cmdline", c->cmdline_err);
+		strbuf_puts(ev, ": neither the kernel's isolation nor the boot parameters are known");
 		return;
 	}
 	/* What is in effect: sysfs where the kernel exports it, else the command line. */
@@ -289,6 +299,8 @@ static void check_smt(const struct check_ctx *ctx, struct check_out *out)
 			strbuf_printf(ev, ". SMT is %s.", c->smt_active ? "active" : "off");
 		return;
 	}
+	if (check_cpus_unknown(ctx, out))
+		return;
 	check_put_rt(ev, ctx);
 	strbuf_puts(ev, ".");
 	for (int x = rtr_cpuset_next(ctx->rt_cpus, -1); x >= 0; x = rtr_cpuset_next(ctx->rt_cpus, x)) {
@@ -312,8 +324,19 @@ static void check_smt(const struct check_ctx *ctx, struct check_out *out)
 	if (listed > LIST_MAX)
 		strbuf_printf(ev, " And %zu more.", listed - LIST_MAX);
 	if (!read) {
+		const struct cpu_info *ci = cpu_facts_find(c, rtr_cpuset_next(ctx->rt_cpus, -1));
+
 		out->status = RTR_SKIP;
-		strbuf_puts(ev, " No topology/thread_siblings_list readable for the RT CPUs.");
+		strbuf_puts(ev, " No topology/thread_siblings_list (nor thread_siblings) readable "
+				"for the RT CPUs");
+		if (ci) {
+			char path[80];
+
+			snprintf(path, sizeof(path), "cpu%d/topology/thread_siblings_list", ci->cpu);
+			strbuf_puts(ev, ": ");
+			check_put_read_err(ev, path, ci->siblings_err);
+		}
+		strbuf_puts(ev, ".");
 	} else if (bad) {
 		out->status = RTR_WARN;
 		strbuf_puts(&out->fix, "Either make the siblings RT too and leave them idle (rtready "
@@ -335,30 +358,68 @@ static void check_smt(const struct check_ctx *ctx, struct check_out *out)
 
 /* ---- cpu.cache_sharing ----------------------------------------------- */
 
+/* Why the first unreadable cache of the RT CPUs was not read, for evidence. */
+struct cache_unread {
+	struct rtr_cpuset cpus;	/* RT CPUs with an L1/L2 cache whose sharing is unread */
+	int cpu, index, err;	/* the first one */
+};
+
+static void cache_put_unread(struct strbuf *ev, const struct cache_unread *u)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "cpu%d/cache/index%d/shared_cpu_list (and shared_cpu_map)",
+		 u->cpu, u->index);
+	strbuf_puts(ev, " ");
+	check_put_read_err(ev, path, u->err);
+	strbuf_puts(ev, ".");
+}
+
+/*
+ * The sharing sets come from shared_cpu_list or, where that is missing or
+ * empty (POWER7, some NUMA servers), shared_cpu_map; a cache with neither
+ * usable is unread, and a CPU counts as read only when every L1/L2 cache it
+ * exports was read: no pass on caches the kernel named but nobody read.
+ */
 static void check_cache_sharing(const struct check_ctx *ctx, struct check_out *out)
 {
 	const struct cpu_facts *c = &ctx->facts->cpu;
 	struct rtr_cpuset others = RTR_CPUSET_INIT, want = RTR_CPUSET_INIT;
 	struct rtr_cpuset seen[3] = { RTR_CPUSET_INIT, RTR_CPUSET_INIT, RTR_CPUSET_INIT };
+	struct cache_unread unread = { RTR_CPUSET_INIT, -1, -1, 0 };
 	struct strbuf *ev = &out->evidence;
-	size_t read = 0, bad = 0;
-	bool l3 = false;
+	size_t read = 0, bad = 0, exported = 0;
+	bool l3 = false, from_mask = false;
 
-	if (no_rt(ctx, out))
+	if (no_rt(ctx, out) || check_cpus_unknown(ctx, out))
 		return;
 	check_put_rt(ev, ctx);
 	strbuf_puts(ev, ".");
 	for (int x = rtr_cpuset_next(ctx->rt_cpus, -1); x >= 0; x = rtr_cpuset_next(ctx->rt_cpus, x)) {
 		const struct cpu_info *ci = cpu_facts_find(c, x);
+		bool complete = true;
 
 		if (!ci || ci->n_caches == 0)
 			continue;
-		read++;
+		exported++;
 		for (size_t i = 0; i < ci->n_caches; i++) {
 			const struct cpu_cache *k = &ci->caches[i];
 
-			if (k->shared_err || k->level < 1)
+			if (k->level < 1)
 				continue;
+			if (k->shared_err) {
+				if (k->level > 2)
+					continue;
+				complete = false;
+				rtr_cpuset_set(&unread.cpus, x);
+				if (unread.cpu < 0) {
+					unread.cpu = x;
+					unread.index = k->index;
+					unread.err = k->shared_err;
+				}
+				continue;
+			}
+			from_mask |= k->shared_from_mask;
 			rtr_cpuset_copy(&others, &k->shared);
 			rtr_cpuset_andnot(&others, ctx->rt_cpus);
 			if (rtr_cpuset_is_empty(&others))
@@ -382,14 +443,14 @@ static void check_cache_sharing(const struct check_ctx *ctx, struct check_out *o
 				strbuf_puts(ev, ".");
 			}
 		}
+		read += complete;
 	}
 	if (bad > LIST_MAX)
 		strbuf_printf(ev, " And %zu more.", bad - LIST_MAX);
-	if (!read) {
-		out->status = RTR_SKIP;
-		strbuf_puts(ev, " The kernel exports no cache topology for the RT CPUs "
-				"(cpuN/cache/indexM, often missing in virtual machines).");
-	} else if (bad) {
+	if (from_mask)
+		strbuf_puts(ev, " Sharing read from cache/indexN/shared_cpu_map (no usable "
+				"shared_cpu_list).");
+	if (bad) {
 		out->status = RTR_WARN;
 		strbuf_puts(&out->fix, "Choose RT CPUs so that each L2 (and L1) cache is used by RT "
 				       "CPUs only (rtready plan, or --rt-cpus auto, does): add ");
@@ -398,15 +459,31 @@ static void check_cache_sharing(const struct check_ctx *ctx, struct check_out *o
 				       "rcu_nocbs= on the kernel command line, then reboot) and keep "
 				       "them idle or give them only RT work, or move the RT work to a "
 				       "cluster of its own.");
+	} else if (!exported) {
+		out->status = RTR_SKIP;
+		strbuf_puts(ev, " The kernel exports no cache topology for the RT CPUs "
+				"(cpuN/cache/indexM, often missing in virtual machines).");
+	} else if (!read) {
+		out->status = RTR_SKIP;
+		strbuf_puts(ev, " No L1/L2 cache sharing of an RT CPU could be read:");
+	} else if (!rtr_cpuset_is_empty(&unread.cpus)) {
+		out->status = RTR_INFO;
+		strbuf_puts(ev, " No L1 or L2 cache read is shared with a non-RT CPU, but the "
+				"sharing of some caches of RT CPUs ");
+		check_put_cpus(ev, &unread.cpus);
+		strbuf_puts(ev, " could not be read:");
 	} else {
 		out->status = RTR_PASS;
 		strbuf_puts(ev, " No L1 or L2 cache of an RT CPU is shared with a non-RT CPU.");
 	}
+	if (unread.cpu >= 0)
+		cache_put_unread(ev, &unread);
 	if (l3)
 		strbuf_puts(ev, " The last-level cache is shared with non-RT CPUs (usual; cache "
 				"allocation through resctrl can partition it).");
 	rtr_cpuset_free(&others);
 	rtr_cpuset_free(&want);
+	rtr_cpuset_free(&unread.cpus);
 	for (int i = 0; i < 3; i++)
 		rtr_cpuset_free(&seen[i]);
 }
@@ -426,12 +503,8 @@ static void check_tasks_on_rt_cpus(const struct check_ctx *ctx, struct check_out
 	struct strbuf *ev = &out->evidence, names = STRBUF_INIT;
 	struct task_tally t = { 0, 0, 0, 0, 0, -1 };
 
-	if (no_rt(ctx, out))
+	if (no_rt(ctx, out) || check_tasks_unusable(tf, out))
 		return;
-	if (tf->err) {
-		check_skip_read(out, "/proc", tf->err);
-		return;
-	}
 	for (size_t i = 0; i < tf->n; i++) {
 		const struct task_info *ti = &tf->tasks[i];
 
@@ -483,7 +556,12 @@ static void check_tasks_on_rt_cpus(const struct check_ctx *ctx, struct check_out
 		check_put_cpus(&out->fix, &hk);
 		strbuf_puts(&out->fix, " in /etc/systemd/system.conf confines every service. "
 				       "taskset does not survive a restart of the task.");
+	} else if (t.unreadable == tf->n) {
+		out->status = RTR_SKIP;
+		strbuf_puts(ev, " No thread's affinity (Cpus_allowed_list in /proc/PID/task/TID/"
+				"status) could be read.");
 	} else {
+		/* A few unreadable ones are threads that exited during the walk. */
 		out->status = RTR_PASS;
 	}
 	strbuf_free(&names);
@@ -548,7 +626,7 @@ static void check_governor(const struct check_ctx *ctx, struct check_out *out)
 	struct strbuf *ev = &out->evidence;
 	size_t with = 0, listed = 0;
 
-	if (no_rt(ctx, out))
+	if (no_rt(ctx, out) || check_cpus_unknown(ctx, out))
 		return;
 	check_put_rt(ev, ctx);
 	strbuf_puts(ev, ".");
@@ -598,7 +676,7 @@ static void check_idle(const struct check_ctx *ctx, struct check_out *out)
 	struct strbuf *ev = &out->evidence, states = STRBUF_INIT;
 	size_t with = 0, n_states = 0;
 
-	if (no_rt(ctx, out))
+	if (no_rt(ctx, out) || check_cpus_unknown(ctx, out))
 		return;
 	check_put_rt(ev, ctx);
 	if (!c->idle_driver_err)

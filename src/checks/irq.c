@@ -221,8 +221,10 @@ static void check_affinity(const struct check_ctx *ctx, struct check_out *out)
 		goto out;
 	}
 	if (!bad.n && !busy.n && !quiet.n) {
-		out->status = RTR_PASS;
-		strbuf_puts(ev, ": none may be delivered to an RT CPU.");
+		/* A pass covers every IRQ: with some unread, only what was read is known. */
+		out->status = unreadable ? RTR_INFO : RTR_PASS;
+		strbuf_puts(ev, unreadable ? ": none of those read may be delivered to an RT CPU."
+					   : ": none may be delivered to an RT CPU.");
 		goto out;
 	}
 	out->status = bad.n || busy.n ? RTR_WARN : inferred ? RTR_INFO : RTR_PASS;
@@ -395,10 +397,8 @@ static void check_balance(const struct check_ctx *ctx, struct check_out *out)
 	bool conf = f->balance_err == 0;
 	int pid = 0;
 
-	if (ctx->facts->tasks.err) {
-		check_skip_read(out, "/proc", ctx->facts->tasks.err);
+	if (check_tasks_unusable(&ctx->facts->tasks, out))
 		return;
-	}
 	if (!irqbalance_running(&ctx->facts->tasks, &pid)) {
 		out->status = RTR_PASS;
 		strbuf_printf(ev, "irqbalance is not running%s: IRQ affinities stay where they "

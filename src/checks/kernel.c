@@ -197,6 +197,13 @@ static void check_config(const struct check_ctx *ctx, struct check_out *out)
 		check_set(out, RTR_PASS, "read %s (%zu options)", k->config_path, k->config.n);
 		return;
 	}
+	if (k->release_err) {
+		/* Not even the release: a tree without the kernel's files, nothing to judge. */
+		check_skip_read(out, "/proc/sys/kernel/osrelease", k->release_err);
+		strbuf_printf(&out->evidence, ", so /boot/config-RELEASE cannot be named; %s",
+			      k->config_tried[0] ? k->config_tried : "no /proc/config.gz");
+		return;
+	}
 	check_set(out, RTR_WARN, "no kernel configuration found (%s); the checks that need it "
 		  "skip", k->config_tried[0] ? k->config_tried :
 		  "the kernel release is unknown");
@@ -442,6 +449,15 @@ static void check_nohz(const struct check_ctx *ctx, struct check_out *out)
 	if (rtr_cpuset_is_empty(rt)) {
 		check_set(out, RTR_INFO, "CONFIG_NO_HZ_FULL=y, nohz_full CPUs: %s; no RT CPUs "
 			  "declared to compare with", fl);
+		return;
+	}
+	if (check_cpus_unknown(ctx, out))
+		return;
+	if (k->nohz_full_err && k->cmdline_err) {
+		check_skip_read(out, "/sys/devices/system/cpu/nohz_full", k->nohz_full_err);
+		strbuf_puts(&out->evidence, ", and ");
+		check_put_read_err(&out->evidence, "/proc/cmdline", k->cmdline_err);
+		strbuf_puts(&out->evidence, ": the nohz_full CPUs are unknown");
 		return;
 	}
 	if (k->nohz_full_err == 0 && rtr_cpuset_is_subset(rt, &k->nohz_full)) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Time and platform checks: the clock source every timestamp and timer
- * expiry is read from, and whether the machine is virtual (then its
- * latency is bounded by the host, not by anything tuned inside).
+ * expiry is read from, whether the machine is virtual (then its latency is
+ * bounded by the host, not by anything tuned inside), and whether tuned owns
+ * the knobs that realtime tuning sets.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -119,6 +120,90 @@ static void check_virtualized(const struct check_ctx *ctx, struct check_out *out
 	strbuf_free(&ev);
 }
 
+/* ---- sys.tuned ---------------------------------------------------------- */
+
+/* Every name of @profile (space-separated) is a realtime-purpose profile. */
+static bool all_rt(const char *profile)
+{
+	char name[64];
+	size_t n;
+	bool any = false;
+
+	for (const char *p = profile; *p; p += n) {
+		p += strspn(p, " ");
+		n = strcspn(p, " ");
+		if (!n)
+			break;
+		snprintf(name, sizeof(name), "%.*s", (int)(n < sizeof(name) ? n : sizeof(name) - 1),
+			 p);
+		if (!tuned_profile_is_rt(name))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+static void check_tuned(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct tuned_facts *t = &ctx->facts->tuned;
+	const char *where = ctx->facts->host ? "" : " in the snapshot's task list";
+	int pid;
+
+	if (check_tasks_unusable(&ctx->facts->tasks, out))
+		return;
+	pid = tuned_running_pid(&ctx->facts->tasks);
+	if (t->profile_err && t->profile_err != -ENOENT) {
+		check_skip_read(out, "/etc/tuned/active_profile", t->profile_err);
+		if (pid)
+			strbuf_printf(&out->evidence, "; tuned runs (pid %d%s)", pid, where);
+		return;
+	}
+	if (t->profile_err == -ENOENT && pid) {
+		/* Without the file the daemon applies the profile it recommends itself. */
+		check_set(out, RTR_WARN, "tuned runs (pid %d%s) with no /etc/tuned/active_profile: "
+			  "it applies the profile it recommends for this machine (balanced, "
+			  "throughput-performance or virtual-guest), which sets CPU governors, "
+			  "transparent huge pages and sysctls that rtready tune sets too", pid, where);
+		return;
+	}
+	if (!t->profile[0]) {
+		check_set(out, RTR_PASS, "no tuned profile is active (%s)%s",
+			  t->profile_err ? "no /etc/tuned/active_profile" :
+					   "/etc/tuned/active_profile is empty: tuned-adm off",
+			  pid ? "; the daemon runs but changes nothing" : " and no tuned runs");
+		return;
+	}
+	if (!pid) {
+		check_set(out, RTR_INFO, "tuned profile '%s' is selected (%s) but no tuned runs%s: "
+			  "it applies that profile again whenever tuned starts (at boot, when "
+			  "tuned.service is enabled)", t->profile, t->mode[0] ? t->mode : "mode unknown",
+			  where);
+		check_fix(out, "If rtready tune is to own these knobs: tuned-adm off, and systemctl "
+			  "disable tuned so that it does not start at boot.");
+		return;
+	}
+	if (all_rt(t->profile)) {
+		check_set(out, RTR_INFO, "tuned runs (pid %d%s) with profile '%s' (%s): made for "
+			  "realtime work, but it owns the same knobs as rtready tune (isolated "
+			  "cores, IRQ and workqueue affinity, governors, sysctls) and writes them "
+			  "again whenever it restarts", pid, where, t->profile,
+			  t->mode[0] ? t->mode : "mode unknown");
+		check_fix(out, "Keep one owner. Either let tuned own them (isolated_cores= in "
+			  "/etc/tuned/%s-variables.conf set to the RT CPUs, then tuned-adm profile "
+			  "again) and use rtready tune only to look (no --apply), or tuned-adm off "
+			  "before rtready tune --apply.",
+			  strncmp(t->profile, "cpu-partitioning", 16) == 0 ? "cpu-partitioning" :
+									     "realtime");
+		return;
+	}
+	check_set(out, RTR_WARN, "tuned runs (pid %d%s) with profile '%s' (%s): a profile not "
+		  "made for realtime work sets CPU governors, energy/performance bias, "
+		  "transparent huge pages and sysctls (vm.swappiness, scheduler tunables) that "
+		  "rtready tune sets differently, and tuned writes its values again whenever it "
+		  "restarts or reapplies", pid, where, t->profile,
+		  t->mode[0] ? t->mode : "mode unknown");
+}
+
 const struct check platform_checks[] = {
 	{
 		"clock.source", "clock", "Clock source",
@@ -139,6 +224,17 @@ const struct check platform_checks[] = {
 		"CPUs with its vCPU threads pinned at realtime priority on a PREEMPT_RT host, and "
 		"measure latency in the guest under load on the host.",
 		check_virtualized,
+	},
+	{
+		"sys.tuned", "sys", "tuned profile",
+		"tuned applies a profile of runtime settings (CPU governors, transparent huge "
+		"pages, sysctls, IRQ and task affinity) and applies it again when it restarts. "
+		"A general-purpose profile undoes realtime tuning; even a realtime profile "
+		"rewrites the knobs rtready tune sets, so the last writer wins.",
+		"Give the knobs one owner: tuned-adm off and systemctl disable --now tuned before "
+		"rtready tune --apply, or use tuned's realtime (or cpu-partitioning) profile with "
+		"isolated_cores= set to the RT CPUs and do not apply rtready tune on top.",
+		check_tuned,
 	},
 };
 const size_t platform_checks_n = sizeof(platform_checks) / sizeof(platform_checks[0]);

@@ -64,17 +64,54 @@ void check_fix(struct check_out *out, const char *fmt, ...)
 	strbuf_puts(&out->fix, buf);
 }
 
-void check_skip_read(struct check_out *out, const char *path, int err)
+void check_put_read_err(struct strbuf *sb, const char *path, int err)
 {
 	err = err < 0 ? -err : err;
 	/* Parsers say EINVAL/ERANGE for content they cannot use: say that, not "cannot read". */
 	if (err == EINVAL || err == ERANGE)
-		check_set(out, RTR_SKIP, "%s is not in the expected format (or not a regular file)",
-			  path);
+		strbuf_printf(sb, "%s is not in the expected format (or not a regular file)", path);
+	else if (err == ENODATA)
+		strbuf_printf(sb, "%s is empty", path);
 	else if (err == EFBIG)
-		check_set(out, RTR_SKIP, "%s is larger than rtready reads", path);
+		strbuf_printf(sb, "%s is larger than rtready reads", path);
 	else
-		check_set(out, RTR_SKIP, "cannot read %s: %s", path, strerror(err));
+		strbuf_printf(sb, "cannot read %s: %s", path, strerror(err));
+}
+
+void check_skip_read(struct check_out *out, const char *path, int err)
+{
+	out->status = RTR_SKIP;
+	strbuf_reset(&out->evidence);
+	check_put_read_err(&out->evidence, path, err);
+}
+
+bool check_tasks_unusable(const struct tasks_facts *t, struct check_out *out)
+{
+	if (t->err) {
+		check_skip_read(out, "/proc", t->err);
+		return true;
+	}
+	if (t->n == 0) {
+		/* A running system has at least init and the reader: none read is no data. */
+		if (t->unreadable)
+			check_skip_read(out, t->first_unreadable, t->first_unreadable_err);
+		else
+			check_set(out, RTR_SKIP, "no tasks found under /proc");
+		return true;
+	}
+	return false;
+}
+
+bool check_cpus_unknown(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct cpu_facts *c = &ctx->facts->cpu;
+
+	if (!c->online_err || !c->present_err)
+		return false;
+	check_skip_read(out, "/sys/devices/system/cpu/online", c->online_err);
+	strbuf_puts(&out->evidence, " (and present): which CPUs exist is unknown, so the RT CPUs "
+				    "cannot be judged");
+	return true;
 }
 
 const char check_no_rt_cpus[] =

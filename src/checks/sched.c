@@ -151,22 +151,6 @@ static void check_rt_group(const struct check_ctx *ctx, struct check_out *out)
 /* ---- task lists -------------------------------------------------------- */
 
 /* Skip with a reason when the task list is unusable. Return: true when skipped. */
-static bool tasks_unusable(const struct tasks_facts *t, struct check_out *out)
-{
-	if (t->err) {
-		check_skip_read(out, "/proc", t->err);
-		return true;
-	}
-	if (t->n == 0) {
-		if (t->unreadable)
-			check_skip_read(out, t->first_unreadable, t->first_unreadable_err);
-		else
-			check_set(out, RTR_SKIP, "no tasks found under /proc");
-		return true;
-	}
-	return false;
-}
-
 static void task_line(struct strbuf *sb, const struct task_info *t, bool first)
 {
 	char cpus[128];
@@ -204,7 +188,7 @@ static void check_prio99(const struct check_ctx *ctx, struct check_out *out)
 	struct strbuf ev = STRBUF_INIT;
 	size_t user = 0, kern = 0;
 
-	if (tasks_unusable(t, out))
+	if (check_tasks_unusable(t, out))
 		return;
 	for (size_t i = 0; i < t->n; i++) {
 		if (!at_99(&t->tasks[i]))
@@ -248,7 +232,7 @@ static void check_rt_tasks(const struct check_ctx *ctx, struct check_out *out)
 	struct strbuf list = STRBUF_INIT, ev = STRBUF_INIT;
 	size_t user = 0, kern = 0, kern_irq = 0;
 
-	if (tasks_unusable(t, out))
+	if (check_tasks_unusable(t, out))
 		return;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct task_info *x = &t->tasks[i];
@@ -283,7 +267,7 @@ static void check_deadline_mix(const struct check_ctx *ctx, struct check_out *ou
 	struct strbuf dl = STRBUF_INIT, rt = STRBUF_INIT;
 	size_t n_dl = 0, n_rt = 0;
 
-	if (tasks_unusable(t, out))
+	if (check_tasks_unusable(t, out))
 		return;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct task_info *x = &t->tasks[i];

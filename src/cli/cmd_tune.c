@@ -19,6 +19,7 @@
 #include "render/json.h"
 #include "render/tune.h"
 #include "probe/host.h"
+#include "probe/tuned.h"
 #include "tune/apply.h"
 #include "tune/boot.h"
 #include "tune/journal.h"
@@ -689,6 +690,19 @@ out:
 	return rc;
 }
 
+/* One line on stderr when tuned has a profile: it writes the same knobs (see sys.tuned). */
+static void warn_tuned(const struct rootfs *fs)
+{
+	struct tuned_facts t;
+
+	probe_tuned(fs, &t);
+	if (!t.profile_err && t.profile[0])
+		cli_warn("tune", "tuned profile '%s' is active (/etc/tuned/active_profile): tuned "
+			 "sets governors, THP and sysctls too and rewrites them when it restarts; "
+			 "give them one owner (tuned-adm off first, see rtready check --only "
+			 "sys.tuned)", t.profile);
+}
+
 int cmd_tune(int argc, char **argv)
 {
 	struct cpus c = {0};
@@ -722,6 +736,8 @@ int cmd_tune(int argc, char **argv)
 	} else if (o.mode == TUNE_MODE_STATUS) {
 		rc = mode_status(&o, &fs, &c.h);
 	} else if (resolve_cpus(&o, &c) == 0) {
+		if (o.mode != TUNE_MODE_EMIT_BOOT)
+			warn_tuned(&fs);
 		if (o.mode == TUNE_MODE_APPLY)
 			rc = mode_apply(&o, &fs, &c);
 		else if (o.mode == TUNE_MODE_EMIT_BOOT)

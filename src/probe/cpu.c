@@ -13,8 +13,7 @@
 #include "util/parse.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
-/* Room for a cpu list of 8192 CPUs written the long way. */
-#define LIST_CAP 65536
+#define LIST_CAP CPU_READ_CAP
 
 static int read_list(const struct rootfs *fs, const char *path, char *buf, struct rtr_cpuset *out)
 {
@@ -28,6 +27,43 @@ static int read_mask(const struct rootfs *fs, const char *path, char *buf, struc
 	int err = rootfs_read_str(fs, path, buf, LIST_CAP);
 
 	return err ? err : rtr_cpuset_parse_mask(out, buf);
+}
+
+/* One file of cpu_read_set(): no CPU in it (empty, white space, an all-zero mask) is -ENODATA. */
+static int read_one(const struct rootfs *fs, const char *path, bool mask, char *buf,
+		    struct rtr_cpuset *out)
+{
+	int err = rootfs_read_str(fs, path, buf, LIST_CAP);
+
+	rtr_cpuset_clear(out);
+	if (err)
+		return err;
+	if (buf[strspn(buf, " \t\n")] == '\0')
+		return -ENODATA;
+	err = mask ? rtr_cpuset_parse_mask(out, buf) : rtr_cpuset_parse_list(out, buf);
+	if (!err && rtr_cpuset_is_empty(out))
+		err = -ENODATA;
+	if (err)
+		rtr_cpuset_clear(out);
+	return err;
+}
+
+int cpu_read_set(const struct rootfs *fs, const char *list_path, const char *mask_path,
+		 char *buf, struct rtr_cpuset *out, bool *from_mask)
+{
+	int list_err = read_one(fs, list_path, false, buf, out), mask_err;
+
+	*from_mask = false;
+	if (!list_err)
+		return 0;
+	mask_err = read_one(fs, mask_path, true, buf, out);
+	if (!mask_err) {
+		*from_mask = true;
+		return 0;
+	}
+	if (mask_err == -ENOMEM)
+		return mask_err;
+	return list_err != -ENOENT ? list_err : mask_err;
 }
 
 /* Copy for evidence: truncated, control bytes shown as '?'. */
@@ -169,7 +205,7 @@ static void probe_cmdline(const struct rootfs *fs, struct cpu_facts *out)
 
 static void probe_caches(const struct rootfs *fs, struct cpu_info *ci, char *buf)
 {
-	char path[160];
+	char path[160], mpath[160];
 
 	ci->cache_err = -ENOENT;
 	for (int i = 0; i < CPU_MAX_CACHES; i++) {
@@ -185,13 +221,16 @@ static void probe_caches(const struct rootfs *fs, struct cpu_info *ci, char *buf
 			ci->cache_err = err;
 		if (err || level < 0 || level > 16)
 			continue;
+		c->index = i;
 		c->level = (int)level;
 		rootfs_path(path, sizeof(path), SYS_CPU "/cpu%d/cache/index%d/type", ci->cpu, i);
 		if (rootfs_read_str(fs, path, buf, LIST_CAP) == 0)
 			copy_text(c->type, sizeof(c->type), buf);
 		rootfs_path(path, sizeof(path), SYS_CPU "/cpu%d/cache/index%d/shared_cpu_list",
 			    ci->cpu, i);
-		c->shared_err = read_list(fs, path, buf, &c->shared);
+		rootfs_path(mpath, sizeof(mpath), SYS_CPU "/cpu%d/cache/index%d/shared_cpu_map",
+			    ci->cpu, i);
+		c->shared_err = cpu_read_set(fs, path, mpath, buf, &c->shared, &c->shared_from_mask);
 		ci->n_caches++;
 	}
 }
@@ -227,10 +266,12 @@ static void probe_idle(const struct rootfs *fs, struct cpu_info *ci, char *buf)
 
 static void probe_one(const struct rootfs *fs, struct cpu_info *ci, char *buf)
 {
-	char path[160];
+	char path[160], mpath[160];
 
 	rootfs_path(path, sizeof(path), SYS_CPU "/cpu%d/topology/thread_siblings_list", ci->cpu);
-	ci->siblings_err = read_list(fs, path, buf, &ci->siblings);
+	rootfs_path(mpath, sizeof(mpath), SYS_CPU "/cpu%d/topology/thread_siblings", ci->cpu);
+	ci->siblings_err = cpu_read_set(fs, path, mpath, buf, &ci->siblings,
+					&ci->siblings_from_mask);
 	probe_caches(fs, ci, buf);
 	rootfs_path(path, sizeof(path), SYS_CPU "/cpu%d/cpufreq/scaling_governor", ci->cpu);
 	ci->governor_err = rootfs_read_str(fs, path, buf, LIST_CAP);
@@ -366,9 +407,10 @@ static void probe_sets(const struct rootfs *fs, struct cpu_facts *out, bool per_
 		out->err = -ENOMEM;
 		return;
 	}
-	out->online_err = read_list(fs, SYS_CPU "/online", buf, &out->online);
-	out->present_err = read_list(fs, SYS_CPU "/present", buf, &out->present);
-	out->possible_err = read_list(fs, SYS_CPU "/possible", buf, &out->possible);
+	/* Never empty on a running kernel: an empty file is no data, not "no CPU". */
+	out->online_err = read_one(fs, SYS_CPU "/online", false, buf, &out->online);
+	out->present_err = read_one(fs, SYS_CPU "/present", false, buf, &out->present);
+	out->possible_err = read_one(fs, SYS_CPU "/possible", false, buf, &out->possible);
 	out->isolated_err = read_list(fs, SYS_CPU "/isolated", buf, &out->isolated);
 	out->nohz_full_err = read_list(fs, SYS_CPU "/nohz_full", buf, &out->nohz_full);
 	if (rootfs_read_int64(fs, SYS_CPU "/smt/active", &v) == 0 && (v == 0 || v == 1))

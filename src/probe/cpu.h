@@ -27,9 +27,16 @@
 #define CPU_MAX_IDLE_STATES 32
 
 struct cpu_cache {
+	int index;			/* N of cache/indexN */
 	int level;			/* 1, 2, 3, ... */
 	char type[16];			/* "Data", "Instruction", "Unified" */
-	int shared_err;			/* 0, or why shared_cpu_list was not read */
+	/*
+	 * 0, or why neither shared_cpu_list nor shared_cpu_map gave a set:
+	 * -ENOENT both missing, -ENODATA empty (or no CPU in it), -EINVAL not
+	 * in the kernel's format.
+	 */
+	int shared_err;
+	bool shared_from_mask;		/* read from shared_cpu_map (no usable list) */
 	struct rtr_cpuset shared;	/* the CPUs that share this cache */
 };
 
@@ -42,7 +49,8 @@ struct cpu_idle_state {
 
 struct cpu_info {
 	int cpu;
-	int siblings_err;		/* topology/thread_siblings_list */
+	int siblings_err;		/* topology/thread_siblings_list, else thread_siblings */
+	bool siblings_from_mask;	/* read from the thread_siblings mask */
 	struct rtr_cpuset siblings;	/* includes the CPU itself */
 	int cache_err;			/* -ENOENT: no cache directory */
 	struct cpu_cache caches[CPU_MAX_CACHES];
@@ -118,6 +126,25 @@ struct cpu_facts {
 	struct rtr_cpuset hybrid_core;	/* /sys/devices/cpu_core/cpus: performance cores */
 	struct rtr_cpuset hybrid_atom;	/* /sys/devices/cpu_atom/cpus: efficient cores */
 };
+
+/* Room for a cpu list of 8192 CPUs written the long way. */
+#define CPU_READ_CAP 65536
+
+/*
+ * The CPUs named by @list_path, a cpu list ("0-3,8"), or where that is
+ * missing, empty or not a list, by @mask_path, the same set as a hex mask
+ * ("000000f0" or "00000000,0000000f"): POWER7 and some older kernels export
+ * only the mask (util-linux lscpu reads only masks). A set without any CPU
+ * counts as unread: the kernel always lists at least the CPU itself. NUL
+ * padding after the text is ignored (rootfs_read_str()); anything else that
+ * is not the format makes that file unusable, never partly read.
+ * @buf: scratch of CPU_READ_CAP bytes. *@from_mask: set when the mask
+ * gave the set.
+ * Return: 0, or the list's error when the list was there but unusable, else
+ * the mask's (-ENOENT both missing, -ENODATA empty, -EINVAL garbage).
+ */
+int cpu_read_set(const struct rootfs *fs, const char *list_path, const char *mask_path,
+		 char *buf, struct rtr_cpuset *out, bool *from_mask);
 
 /* Fill @out from @fs. Never fails as a whole: fields carry their own errors. */
 void probe_cpu(const struct rootfs *fs, struct cpu_facts *out);

@@ -18,6 +18,7 @@ int facts_gather(const struct rootfs *fs, struct facts *f)
 	probe_memory(fs, &f->memory);
 	probe_platform(fs, &f->platform);
 	probe_kmsg(fs, &f->kmsg);
+	probe_tuned(fs, &f->tuned);
 	return 0;
 }
 

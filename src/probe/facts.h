@@ -19,6 +19,7 @@
 #include "probe/rootfs.h"
 #include "probe/sched.h"
 #include "probe/tasks.h"
+#include "probe/tuned.h"
 
 struct facts {
 	char root[4096];	/* the root directory read, for evidence */
@@ -31,6 +32,7 @@ struct facts {
 	struct memory_facts memory;	/* swap, THP, KSM, limits */
 	struct platform_facts platform;	/* clock source, hypervisor */
 	struct kmsg_facts kmsg;		/* the kernel log's realtime failures */
+	struct tuned_facts tuned;	/* tuned's active profile */
 };
 
 /* Gather everything from @fs into @f. Return: 0 or -ENOMEM. */

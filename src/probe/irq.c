@@ -9,11 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe/cpu.h"
 #include "probe/irq.h"
 #include "probe/irqdebugfs.h"
 
 /* Room for the longest cpu list or mask a sane kernel writes (8192 CPUs). */
-#define LIST_CAP 65536
+#define LIST_CAP CPU_READ_CAP
 
 /* A decimal IRQ directory name ("24"), or -1. */
 static int irq_number(const char *name)
@@ -170,9 +171,10 @@ static void probe_managed(const struct rootfs *fs, struct irq_facts *out)
 
 static void probe_affinities(const struct rootfs *fs, struct irq_facts *out)
 {
-	char *buf;
+	char *buf, list[128], mask[128];
 	int *nums = NULL;
 	size_t n = 0;
+	bool from_mask;
 
 	buf = malloc(LIST_CAP);
 	if (!buf) {
@@ -194,8 +196,10 @@ static void probe_affinities(const struct rootfs *fs, struct irq_facts *out)
 		if (out->n && out->irqs[out->n - 1].irq == nums[i])
 			continue;	/* a duplicate name cannot happen in a real directory */
 		q->irq = nums[i];
-		q->affinity_err = read_cpus(fs, q->irq, "smp_affinity_list", "smp_affinity", buf,
-					    &q->affinity);
+		/* The kernel refuses an empty affinity: an empty file is unread, not "no CPU". */
+		rootfs_path(list, sizeof(list), "/proc/irq/%d/smp_affinity_list", q->irq);
+		rootfs_path(mask, sizeof(mask), "/proc/irq/%d/smp_affinity", q->irq);
+		q->affinity_err = cpu_read_set(fs, list, mask, buf, &q->affinity, &from_mask);
 		q->effective_err = read_cpus(fs, q->irq, "effective_affinity_list",
 					     "effective_affinity", buf, &q->effective);
 		out->n++;

@@ -187,13 +187,13 @@ void probe_kernel(const struct rootfs *fs, struct kernel_facts *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->major = k->minor = -1;
-	k->release_err = rootfs_read_str(fs, "/proc/sys/kernel/osrelease", k->release,
+	k->release_err = rootfs_read_text(fs, "/proc/sys/kernel/osrelease", k->release,
 					 sizeof(k->release));
 	if (!k->release_err && kernel_parse_release(k->release, &k->major, &k->minor))
 		k->major = k->minor = -1;
 	if (!k->release_err && strchr(k->release, '/'))
 		k->release_err = -EINVAL;	/* it becomes part of paths below */
-	k->version_err = rootfs_read_str(fs, "/proc/sys/kernel/version", k->version,
+	k->version_err = rootfs_read_text(fs, "/proc/sys/kernel/version", k->version,
 					 sizeof(k->version));
 	knob_sanitize(k->release);
 	knob_sanitize(k->version);

@@ -69,7 +69,7 @@ int platform_parse_compatible(const char *buf, size_t len, char *first, size_t f
 
 static int read_text(const struct rootfs *fs, const char *path, char *buf, size_t len)
 {
-	int err = rootfs_read_str(fs, path, buf, len);
+	int err = rootfs_read_text(fs, path, buf, len);
 
 	if (err)
 		buf[0] = '\0';

@@ -359,6 +359,29 @@ int rootfs_read_kmsg(const struct rootfs *fs, size_t cap, char **bufp, size_t *l
 	return 0;
 }
 
+/*
+ * Text followed by NUL padding (some firmware tables and tools that dump
+ * sysfs write fixed-size buffers) keeps its text: cut @buf at the first NUL
+ * when only NULs and white space follow it. A file that starts with a NUL,
+ * or has text after one, is binary where text was expected: -EINVAL.
+ */
+static int text_end(char *buf, size_t n)
+{
+	char *z = memchr(buf, '\0', n);
+
+	if (!z)
+		return 0;
+	if (z == buf)
+		return -EINVAL;
+	for (const char *p = z; p < buf + n; p++)
+		if (*p && *p != '\n' && *p != ' ' && *p != '\t' && *p != '\r')
+			return -EINVAL;
+	while (z > buf && (z[-1] == '\n' || z[-1] == ' ' || z[-1] == '\t' || z[-1] == '\r'))
+		z--;
+	*z = '\0';
+	return 0;
+}
+
 int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t len)
 {
 	off_t st_size = 0;
@@ -405,9 +428,16 @@ int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t
 	if (fs->rec && fs->rec->on_file)
 		fs->rec->on_file(fs->rec->ctx, path, buf, n);
 	buf[n] = '\0';
-	if (memchr(buf, '\0', n))
-		return -EINVAL;	/* binary content where text was expected */
-	return 0;
+	return text_end(buf, n);
+}
+
+int rootfs_read_text(const struct rootfs *fs, const char *path, char *buf, size_t len)
+{
+	int err = rootfs_read_str(fs, path, buf, len);
+
+	if (!err && buf[strspn(buf, " \t\n\r")] == '\0')
+		err = -ENODATA;
+	return err;
 }
 
 int rootfs_read_int64(const struct rootfs *fs, const char *path, int64_t *v)

@@ -88,9 +88,19 @@ int rootfs_read_reuse(const struct rootfs *fs, const char *path, size_t cap, uns
 
 /*
  * Read a small file into @buf (at most @len - 1 bytes, more is -EFBIG),
- * with trailing white space removed.
+ * with trailing white space removed. Text followed by NUL padding is cut at
+ * the first NUL; any other NUL (at the start, or with text after it) is
+ * binary content: -EINVAL.
  */
 int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t len)
+	__attribute__((warn_unused_result));
+
+/*
+ * As rootfs_read_str(), for files the kernel never leaves empty (a release,
+ * a DMI string, a cpu list of online CPUs): nothing but white space in it is
+ * -ENODATA, so an emptied snapshot file reads as "no data", never as a value.
+ */
+int rootfs_read_text(const struct rootfs *fs, const char *path, char *buf, size_t len)
 	__attribute__((warn_unused_result));
 
 /* Read a file holding one decimal integer. Return: 0, -errno, -EINVAL. */

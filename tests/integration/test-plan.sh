@@ -72,6 +72,7 @@ plan "$t/hybrid" "--rt 4"          "12-15" "0-11,16-19" ""
 plan "$t/hybrid" "--rt 18"         "2-19" "0-1" "capacity"
 plan "$t/maxcpus" ""               "1-3" "0" ""
 refuse "$t/maxcpus" "--rt 4" housekeeping
+plan "$t/masks" ""                 "4-7" "0-3" ""
 plan "$fx/vm" ""                   "1" "0" ""
 refuse "$fx/vm" "--rt 2" housekeeping
 
@@ -119,6 +120,34 @@ expect_rc 2 "$RTREADY" check --root "$t/smt-numa" --rt-cpus auto:3
 expect_rc 2 "$RTREADY" check --rt-cpus auto:0
 expect_rc 2 "$RTREADY" tune --root "$fx/vm" --rt-cpus auto:2
 expect_rc 2 "$RTREADY" latency --affinity auto:x
+
+# Masks only (thread_siblings, shared_cpu_map; empty or missing lists, NUL
+# padding): check reads the sharing from the masks, never passes unread.
+# status TREE RT ID: print the status and evidence of one check.
+status() {
+	"$RTREADY" check --root "$1" --rt-cpus "$2" --only "$3" --format json |
+		python3 -c 'import json,sys; c=json.load(sys.stdin)["checks"][0]; print(c["status"], c["evidence"])'
+}
+got=$(status "$t/masks" 4-7 cpu.cache_sharing)
+case $got in "pass "*shared_cpu_map*) ;; *) fail "masks, RT 4-7: $got" ;; esac
+got=$(status "$t/masks" 2-7 cpu.cache_sharing)
+case $got in "warn "*"L1 Data cache of CPU 2 is shared with non-RT CPU 0-1"*) ;;
+*) fail "masks, RT 2-7: $got" ;; esac
+got=$(status "$t/masks" 2-7 cpu.smt)
+case $got in "warn "*"CPU 2 shares its core with non-RT CPU 0-1"*) ;; *) fail "masks smt: $got" ;; esac
+# The real POWER7 dump has only shared_cpu_map: a split core warns (it passed
+# on nothing before the masks were read).
+tar xzf "$fx/dumps/ppc64-POWER7-64cpu.tar.gz" -C "$tmp" || fail "POWER7: cannot unpack"
+got=$(status "$tmp/ppc64-POWER7-64cpu" 1-3 cpu.cache_sharing)
+case $got in "warn "*"L1 Data cache of CPU 1 is shared with non-RT CPU 0"*shared_cpu_map*) ;;
+*) fail "POWER7, RT 1-3: $got" ;; esac
+# Emptied sharing files (list and mask): skip, naming the file, never pass.
+cp -r "$t/masks" "$tmp/emptied"
+find "$tmp/emptied/sys" -name 'shared_cpu_*' -exec truncate -s 0 {} +
+got=$(status "$tmp/emptied" 4-7 cpu.cache_sharing)
+case $got in "skip "*"cpu4/cache/index0/shared_cpu_list (and shared_cpu_map) is empty"*) ;;
+*) fail "emptied sharing files: $got" ;; esac
+rm -rf "$tmp/ppc64-POWER7-64cpu" "$tmp/emptied"
 
 # A snapshot of a tree plans as the tree does (it records debugfs too).
 "$RTREADY" snapshot --root "$t/smt-numa" "$tmp/snap" >/dev/null 2>&1 || fail "snapshot smt-numa"

@@ -40,6 +40,7 @@ static inline struct facts *facts_blank(void)
 	m->cap_err = m->swappiness.err = m->ksm_run.err = m->numa_balancing.err = -ENOENT;
 	p->clocksource_err = p->clocksources_err = p->hypervisor_type_err = -ENOENT;
 	p->cpuinfo_err = p->sys_vendor_err = p->product_name_err = p->dt_err = -ENOENT;
+	f->tuned.profile_err = f->tuned.mode_err = -ENOENT;
 	return f;
 }
 

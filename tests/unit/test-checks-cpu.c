@@ -221,6 +221,72 @@ static void test_smt_and_cache(void **state)
 	release(&f);
 }
 
+/*
+ * Cache directories whose sharing files could not be read (POWER7 without
+ * shared_cpu_map support, an emptied snapshot): never a pass on them.
+ */
+static void test_cache_unread(void **state)
+{
+	struct facts f;
+	struct result r;
+
+	(void)state;
+	tuned(&f);
+	/* RT CPUs 2-3,6-7 are whole pairs: a pass while everything is read. */
+	r = run(&f, "2-3,6-7", "cpu.cache_sharing");
+	assert_int_equal(r.status, RTR_PASS);
+	/* Every L1/L2 of the RT CPUs unreadable: skip, saying which file and why. */
+	for (size_t i = 0; i < f.cpu.n_cpus; i++)
+		for (size_t j = 0; j < f.cpu.cpus[i].n_caches; j++) {
+			f.cpu.cpus[i].caches[j].index = (int)j;
+			f.cpu.cpus[i].caches[j].shared_err = -ENODATA;
+			rtr_cpuset_clear(&f.cpu.cpus[i].caches[j].shared);
+		}
+	r = run(&f, "2-3,6-7", "cpu.cache_sharing");
+	assert_int_equal(r.status, RTR_SKIP);
+	assert_contains(r.evidence, "cpu2/cache/index0/shared_cpu_list (and shared_cpu_map) is empty");
+	/* One RT CPU read in full, the others not: info, naming the unread ones. */
+	set(&f.cpu.cpus[2].caches[0].shared, "2,6");
+	set(&f.cpu.cpus[2].caches[1].shared, "2,6");
+	f.cpu.cpus[2].caches[0].shared_err = f.cpu.cpus[2].caches[1].shared_err = 0;
+	r = run(&f, "2-3,6-7", "cpu.cache_sharing");
+	assert_int_equal(r.status, RTR_INFO);
+	assert_contains(r.evidence, "some caches of RT CPUs 3,6-7 could not be read");
+	/* Only the L2 of CPU 3 unread: CPU 3 is not complete, still info. */
+	for (int c = 3; c < 8; c++)
+		for (int j = 0; j < 2; j++) {
+			char pair[16];
+
+			snprintf(pair, sizeof(pair), "%d,%d", c % 4, c % 4 + 4);
+			set(&f.cpu.cpus[c].caches[j].shared, pair);
+			f.cpu.cpus[c].caches[j].shared_err = 0;
+		}
+	f.cpu.cpus[3].caches[1].shared_err = -ENOENT;
+	rtr_cpuset_clear(&f.cpu.cpus[3].caches[1].shared);
+	r = run(&f, "2-3,6-7", "cpu.cache_sharing");
+	assert_int_equal(r.status, RTR_INFO);
+	assert_contains(r.evidence, "cannot read cpu3/cache/index1/shared_cpu_list");
+	/* A sharing found among what was read still warns. */
+	r = run(&f, "2-3", "cpu.cache_sharing");
+	assert_int_equal(r.status, RTR_WARN);
+	/* Read from the masks: the evidence says so. */
+	f.cpu.cpus[3].caches[1].shared_err = 0;
+	set(&f.cpu.cpus[3].caches[1].shared, "3,7");
+	f.cpu.cpus[3].caches[1].shared_from_mask = true;
+	r = run(&f, "2-3,6-7", "cpu.cache_sharing");
+	assert_int_equal(r.status, RTR_PASS);
+	assert_contains(r.evidence, "shared_cpu_map");
+	/* SMT siblings unreadable (an empty thread_siblings_list): skip, not pass. */
+	for (size_t i = 0; i < f.cpu.n_cpus; i++) {
+		f.cpu.cpus[i].siblings_err = -ENODATA;
+		rtr_cpuset_clear(&f.cpu.cpus[i].siblings);
+	}
+	r = run(&f, "2-3,6-7", "cpu.smt");
+	assert_int_equal(r.status, RTR_SKIP);
+	assert_contains(r.evidence, "cpu2/topology/thread_siblings_list is empty");
+	release(&f);
+}
+
 static void test_tasks(void **state)
 {
 	struct facts f;
@@ -351,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_no_rt_is_info),
 		cmocka_unit_test(test_maxcpus),
 		cmocka_unit_test(test_smt_and_cache),
+		cmocka_unit_test(test_cache_unread),
 		cmocka_unit_test(test_tasks),
 		cmocka_unit_test(test_workqueue_governor_idle_timer),
 		cmocka_unit_test(test_default_rt_cpus),

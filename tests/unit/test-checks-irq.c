@@ -59,6 +59,12 @@ static void tuned(struct facts *f)
 	f->irq.balance_err = -ENOENT;
 	f->tasks.tasks = calloc(1, sizeof(*f->tasks.tasks));
 	f->tasks.cap = 1;
+	{
+		struct task_info init = { .pid = 1, .tid = 1, .comm = "init" };
+
+		set(&init.allowed, "0-1");
+		assert_int_equal(tasks_append(&f->tasks, &init), 0);
+	}
 }
 
 static void release(struct facts *f)
@@ -256,8 +262,17 @@ static void test_balance(void **state)
 	struct result r;
 
 	(void)state;
-	/* Running, no file: it bans the isolated CPUs itself. */
+	/* No task read at all: nobody can tell whether irqbalance runs. */
 	tuned(&f);
+	f.tasks.n = 0;
+	f.tasks.unreadable = 3;
+	f.tasks.first_unreadable_err = -EINVAL;
+	strcpy(f.tasks.first_unreadable, "/proc/1/task/1/stat");
+	r = run(&f, "2-3", "irq.balance");
+	assert_int_equal(r.status, RTR_SKIP);
+	assert_contains(r.evidence, "/proc/1/task/1/stat is not in the expected format");
+	f.tasks.n = 1;
+	/* Running, no file: it bans the isolated CPUs itself. */
 	run_irqbalance(&f);
 	r = run(&f, "2-3", "irq.balance");
 	assert_int_equal(r.status, RTR_PASS);

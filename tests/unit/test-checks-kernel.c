@@ -85,6 +85,11 @@ static void config(void **state)
 
 	(void)state;
 	strcpy(f->kernel.config_tried, "/proc/config.gz: No such file or directory");
+	/* No release either: not a kernel's tree, nothing to warn about. */
+	assert_int_equal(run_check(f, "", "kernel.config", &r), RTR_SKIP);
+	assert_has(r.evidence, "cannot read /proc/sys/kernel/osrelease");
+	f->kernel.release_err = 0;
+	strcpy(f->kernel.release, "6.12.0");
 	assert_int_equal(run_check(f, "", "kernel.config", &r), RTR_WARN);
 	assert_has(r.evidence, "/proc/config.gz: No such file");
 	set_config(f, "CONFIG_A=y\nCONFIG_B=y\n");

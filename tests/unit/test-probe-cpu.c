@@ -177,6 +177,126 @@ static void test_empty_tree(void **state)
 	rmdir(empty);
 }
 
+/* Write @len bytes to dir/@rel (NULs included). */
+static void put_bytes(const char *rel, const char *data, size_t len)
+{
+	char p[1024];
+	FILE *f;
+
+	put(rel, "");
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+/*
+ * The list, else the mask (lscpu reads only masks; POWER7 exports only
+ * them): missing, empty and malformed lists fall back, NUL padding is
+ * text's end, an empty set is no data, and the error says which file.
+ */
+static void test_read_set(void **state)
+{
+	static const struct {
+		const char *list;	/* NULL: missing */
+		size_t list_len;
+		const char *mask;
+		size_t mask_len;
+		int err;
+		bool from_mask;
+		const char *want;
+	} cases[] = {
+		{ "0-1\n", 4, "f\n", 2, 0, false, "0-1" },
+		{ NULL, 0, "00000000,000000f0\n", 18, 0, true, "4-7" },
+		{ "", 0, "000000f0\n", 9, 0, true, "4-7" },
+		{ "\n", 1, "3\n\0\0\0\0", 6, 0, true, "0-1" },
+		{ "0-1 junk\n", 9, "c\n", 2, 0, true, "2-3" },
+		{ "2-3\n\0\0\0", 7, NULL, 0, 0, false, "2-3" },
+		{ NULL, 0, NULL, 0, -ENOENT, false, "" },
+		{ "", 0, NULL, 0, -ENODATA, false, "" },
+		{ NULL, 0, "00000000,00000000\n", 18, -ENODATA, false, "" },
+		{ "x\n", 2, NULL, 0, -EINVAL, false, "" },
+		{ NULL, 0, "zz\n", 3, -EINVAL, false, "" },
+		{ "\0\0\0", 3, "\0\0", 2, -EINVAL, false, "" },
+		{ "1\0002\n", 4, "", 0, -EINVAL, false, "" },
+	};
+	char rel[64], list[256], mask[256];
+	char *buf = malloc(CPU_READ_CAP);
+	struct rtr_cpuset set = RTR_CPUSET_INIT;
+	struct rootfs fs;
+
+	(void)state;
+	assert_non_null(buf);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool from_mask = !cases[i].from_mask;
+		int err;
+
+		snprintf(list, sizeof(list), "/set%zu/list", i);
+		snprintf(mask, sizeof(mask), "/set%zu/mask", i);
+		if (cases[i].list) {
+			snprintf(rel, sizeof(rel), "set%zu/list", i);
+			put_bytes(rel, cases[i].list, cases[i].list_len);
+		}
+		if (cases[i].mask) {
+			snprintf(rel, sizeof(rel), "set%zu/mask", i);
+			put_bytes(rel, cases[i].mask, cases[i].mask_len);
+		}
+		assert_int_equal(rootfs_open(&fs, dir), 0);
+		err = cpu_read_set(&fs, list, mask, buf, &set, &from_mask);
+		rootfs_close(&fs);
+		if (err != cases[i].err)
+			fail_msg("case %zu: error %d, expected %d", i, err, cases[i].err);
+		assert_int_equal(from_mask, cases[i].from_mask);
+		list_is(&set, cases[i].want);
+	}
+	rtr_cpuset_free(&set);
+	free(buf);
+}
+
+/* A POWER7-like tree (dir/masks) with masks only: the probe takes the sets from them. */
+static void test_probe_masks(void **state)
+{
+	char root[256];
+	struct rootfs fs;
+	struct cpu_facts c;
+	const struct cpu_info *ci;
+
+	(void)state;
+	put("masks/sys/devices/system/cpu/online", "0-3\n");
+	for (int x = 0; x < 4; x++) {
+		char p[160];
+
+		snprintf(p, sizeof(p), "masks/sys/devices/system/cpu/cpu%d/topology/thread_siblings",
+			 x);
+		put_bytes(p, "0000000f\n\0\0\0\0", 13);
+		snprintf(p, sizeof(p), "masks/sys/devices/system/cpu/cpu%d/cache/index0/level", x);
+		put(p, "1\n");
+		snprintf(p, sizeof(p), "masks/sys/devices/system/cpu/cpu%d/cache/index0/type", x);
+		put(p, "Data\n");
+		snprintf(p, sizeof(p),
+			 "masks/sys/devices/system/cpu/cpu%d/cache/index0/shared_cpu_map", x);
+		put(p, x < 2 ? "00000003\n" : "0000000c\n");
+		snprintf(p, sizeof(p),
+			 "masks/sys/devices/system/cpu/cpu%d/cache/index0/shared_cpu_list", x);
+		put(p, "");
+	}
+	snprintf(root, sizeof(root), "%s/masks", dir);
+	assert_int_equal(rootfs_open(&fs, root), 0);
+	probe_cpu(&fs, &c);
+	rootfs_close(&fs);
+	ci = cpu_facts_find(&c, 2);
+	assert_non_null(ci);
+	assert_int_equal(ci->siblings_err, 0);
+	assert_true(ci->siblings_from_mask);
+	list_is(&ci->siblings, "0-3");
+	assert_int_equal(ci->n_caches, 1);
+	assert_int_equal(ci->caches[0].shared_err, 0);
+	assert_true(ci->caches[0].shared_from_mask);
+	list_is(&ci->caches[0].shared, "2-3");
+	probe_cpu_free(&c);
+}
+
 static void parse_params(const char *line, int last, struct cpu_facts *c)
 {
 	struct cmdline cl;
@@ -222,6 +342,8 @@ int main(void)
 		cmocka_unit_test(test_probe),
 		cmocka_unit_test(test_empty_tree),
 		cmocka_unit_test(test_boot_params),
+		cmocka_unit_test(test_read_set),
+		cmocka_unit_test(test_probe_masks),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

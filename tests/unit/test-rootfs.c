@@ -35,6 +35,18 @@ static void put(const char *rel, const char *content)
 	fclose(f);
 }
 
+static void put_bytes(const char *rel, const char *data, size_t len)
+{
+	char p[512];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
 static int setup(void **state)
 {
 	char p[512], q[512];
@@ -85,6 +97,9 @@ static int setup(void **state)
 		assert_int_equal(write(fd, "1\0002", 3), 3);
 		close(fd);
 	}
+	put_bytes("proc/padded", "0-3\n\0\0\0\0", 8);
+	put_bytes("proc/padded-space", "f0 \0\0\n\0", 7);
+	put_bytes("proc/allnul", "\0\0\0\0", 4);
 	return 0;
 }
 
@@ -122,7 +137,13 @@ static void test_reads(void **state)
 	assert_int_equal(rootfs_read_str(&fs, "/proc/sys/value", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "950000");
 	assert_int_equal(rootfs_read_str(&fs, "/proc/sys/value", buf, 4), -EFBIG);
+	/* Text after a NUL is binary; NUL padding after the text is not. */
 	assert_int_equal(rootfs_read_str(&fs, "/proc/nul", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(rootfs_read_str(&fs, "/proc/allnul", buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(rootfs_read_str(&fs, "/proc/padded", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "0-3");
+	assert_int_equal(rootfs_read_str(&fs, "/proc/padded-space", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "f0");
 	assert_true(rootfs_exists(&fs, "/proc/sys"));
 	assert_false(rootfs_exists(&fs, "/nope"));
 	rootfs_close(&fs);
