@@ -1,7 +1,7 @@
 #!/bin/bash
 # rtready verify as root on this machine, with short runs: the files it
 # leaves (verify.json of the documented shape, report.html, junit.xml that
-# validates, metrics.prom), the verdict against --max-latency and the exit
+# validates against junit-10.xsd, metrics.prom), the verdict against --max-latency and the exit
 # status that follows it, JSON on stdout, a clean stop on SIGTERM with
 # partial results, and refusals before any measurement.
 . "$(dirname "$0")/lib.sh"
@@ -45,7 +45,8 @@ fails = sum(c["status"] == "fail" for c in d["check"]["checks"])
 assert (v["status"] == "fail") == (fails > 0), (v["status"], fails)
 assert rc == (1 if v["status"] == "fail" else 0), (rc, v["status"])
 PY
-xmllint --noout "$T/a/junit.xml" || fail "junit.xml does not validate"
+xmllint --noout --schema "$SRCDIR/tests/schema/junit-10.xsd" "$T/a/junit.xml" ||
+	fail "junit.xml does not validate against junit-10.xsd"
 [ "$(grep -c '<testcase classname="rtready.latency' "$T/a/junit.xml")" -eq $((2 * ncpus)) ] ||
 	fail "one JUnit case per CPU and run expected"
 grep -q '^rtready_latency_max_seconds{host=".*",cpu="0",phase="load"} ' "$T/a/metrics.prom" ||
