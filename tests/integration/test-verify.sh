@@ -59,13 +59,19 @@ python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["verdict"]; assert v
 	"$T/b/verify.json" || fail "a 1 us limit did not fail"
 
 # --format json: the document on stdout, the report path on stderr.
+# --prometheus: the metrics also go to a collector's file, which is
+# replaced (temp file and rename: no half-written file is ever read).
+mkdir "$T/textfile" && echo "old" >"$T/textfile/rtready.prom"
 rc=0
 timeout 60 "$RTREADY" verify --format json --duration 500ms --report "$T/c" --load hackbench \
-	>"$T/c.json" 2>"$T/c.err" || rc=$?
+	--prometheus "$T/textfile/rtready.prom" >"$T/c.json" 2>"$T/c.err" || rc=$?
 [ "$rc" -le 1 ] || { cat "$T/c.err"; fail "verify --format json exited $rc"; }
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["command"] == "verify" and "verdict" in d' \
 	"$T/c.json" || fail "stdout is not the verify document"
 grep -q "Report: " "$T/c.err" || fail "the report path is not on stderr with --format json"
+cmp -s "$T/c/metrics.prom" "$T/textfile/rtready.prom" ||
+	fail "--prometheus file differs from metrics.prom"
+[ "$(ls "$T/textfile")" = rtready.prom ] || fail "a temporary file was left: $(ls "$T/textfile")"
 
 # SIGTERM in the middle of a run: a prompt stop, exit 2, partial results written, no load left.
 "$RTREADY" verify -q --duration 20s --report "$T/d" >"$T/d.out" 2>"$T/d.err" &
@@ -90,6 +96,9 @@ start=$(date +%s%N)
 expect_rc 2 "$RTREADY" verify -q --duration 5s --report "$T/file"
 [ $(( ($(date +%s%N) - start) / 1000000 )) -lt 3000 ] || fail "refusal came after a measurement"
 expect_rc 2 "$RTREADY" verify -q --rt-cpus 4095 --report "$T/e"
+expect_rc 2 "$RTREADY" verify -q --report "$T/f" --prometheus "$T/nodir/rtready.prom"
+[ ! -e "$T/f" ] || fail "an unwritable --prometheus was found only after the report directory"
+expect_rc 2 "$RTREADY" verify --prometheus ""
 expect_rc 2 "$RTREADY" verify --duration 0
 expect_rc 2 "$RTREADY" verify --load everything
 expect_rc 2 "$RTREADY" verify --max-latency fast
