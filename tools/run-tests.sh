@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Every test stage of `make test`, in order: the full build (unit, api,
 # golden, integration, preload), the ASan+UBSan build (unit, golden), the
-# fuzz targets (short runs), the musl build, the release tarballs (make
+# fuzz targets (short runs), the musl build, the build modes, the Debian
+# packages (built, installed, used, purged), the release tarballs (make
 # dist, smoke-tested unpacked) and the kernel matrix (their binaries booted
 # on real PREEMPT_RT and generic kernels in QEMU). A failing stage does not
 # hide the later ones; the last line counts what ran, and the exit status
@@ -75,6 +76,16 @@ if [ -f "$src/tools/test-build-modes.sh" ]; then
 	read -r mp mf < <(sed -n 's/^build modes: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
 		"$build-modes.log")
 	passed=$((passed + ${mp:-0})) failed=$((failed + ${mf:-0}))
+fi
+
+# The Debian packages: built, lintian-clean, installed, used, purged.
+if [ -f "$src/tools/test-debian.sh" ]; then
+	echo "=== debian packages"
+	bash "$src/tools/test-debian.sh" "$build-debian" | tee "$build-debian.log"
+	[ "${PIPESTATUS[0]}" -eq 0 ] || failed_stages+=("debian packages")
+	read -r dp df < <(sed -n 's/^debian: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' \
+		"$build-debian.log")
+	passed=$((passed + ${dp:-0})) failed=$((failed + ${df:-0}))
 fi
 
 # Release tarballs, then the kernel matrix on them. DIST_BUILD and

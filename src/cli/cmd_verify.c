@@ -52,6 +52,9 @@ static const char usage_text[] =
 	"                          100us, 1ms accepted); without it latency is shown,\n"
 	"                          not judged\n"
 	"  -r, --report DIR        where to write the results (default rtready-report)\n"
+	"      --prometheus FILE   also write the metrics there (replaced atomically), such\n"
+	"                          as the node exporter's textfile directory:\n"
+	"                          /var/lib/prometheus/node-exporter/rtready.prom\n"
 	"  -i, --interval US       wake-up period of the measuring threads (default 1000)\n"
 	"      --load KIND         the load: hackbench, cpu, memory or all (default all)\n"
 	"      --load-cpus LIST    CPUs the load runs on (default: every CPU)\n"
@@ -90,12 +93,13 @@ static int parse_us_option(const char *opt, const char *arg, int64_t min_ns, int
 
 int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE, OPT_NO_PI };
+	enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE, OPT_NO_PI, OPT_PROMETHEUS };
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'D' },
 		{ "rt-cpus", required_argument, NULL, 'c' },
 		{ "max-latency", required_argument, NULL, 'm' },
 		{ "report", required_argument, NULL, 'r' },
+		{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "load", required_argument, NULL, OPT_LOAD },
 		{ "load-cpus", required_argument, NULL, OPT_LOAD_CPUS },
@@ -146,6 +150,13 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 				rc = -EINVAL;
 			}
 			o->report_dir = optarg;
+			break;
+		case OPT_PROMETHEUS:
+			if (!optarg[0]) {
+				snprintf(err, errlen, "--prometheus: empty file name");
+				rc = -EINVAL;
+			}
+			o->prometheus = optarg;
 			break;
 		case 'i':
 			rc = parse_us_option("--interval", optarg, (int64_t)LATENCY_MIN_INTERVAL_NS,
@@ -629,6 +640,14 @@ static int finish(const struct verify_opts *o, struct verify_run *v, const struc
 	rp[0] = &res;
 	if (report_render("verify", &ro, rp, 1))
 		goto out;
+	/* --prometheus: the same metrics where a collector reads them. */
+	if (o->prometheus) {
+		memset(&ro, 0, sizeof(ro));
+		ro.prometheus = o->prometheus;
+		ro.strict = o->strict;
+		if (report_render("verify", &ro, rp, 1))
+			goto out;
+	}
 	if (o->format == FORMAT_JSON) {
 		if (json_write(stdout, j))
 			goto out;
@@ -694,7 +713,15 @@ static int run_verify(const struct verify_opts *o)
 	memset(&v, 0, sizeof(v));
 	if (!o->quiet && isatty(STDERR_FILENO))
 		pr.tty = stderr;
-	/* The output directory first: a bad path must not cost a measurement. */
+	/* The output paths first: a bad one must not cost a measurement. */
+	if (o->prometheus) {
+		int err = cli_output_check(o->prometheus);
+
+		if (err) {
+			cli_error("verify", "cannot write %s: %s", o->prometheus, strerror(-err));
+			return EXIT_USAGE;
+		}
+	}
 	if (make_paths(o->report_dir, &paths) || make_dir(o->report_dir))
 		return EXIT_USAGE;
 	if (measured_cpus(o, &v))

@@ -25,6 +25,7 @@ struct verify_opts {
 	enum latency_load_kind load;	/* --load KIND, default all */
 	double max_latency_us;		/* 0: latency shown, not judged */
 	const char *report_dir;
+	const char *prometheus;		/* --prometheus FILE: the metrics there too; NULL: not */
 	enum output_format format;
 	bool strict, quiet, help, version;
 	bool trace;			/* --trace: explain the first wake-up past --max-latency */

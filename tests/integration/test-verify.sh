@@ -1,7 +1,7 @@
 #!/bin/bash
 # rtready verify as root on this machine, with short runs: the files it
 # leaves (verify.json of the documented shape, report.html, junit.xml that
-# validates, metrics.prom), the verdict against --max-latency and the exit
+# validates against junit-10.xsd, metrics.prom), the verdict against --max-latency and the exit
 # status that follows it, JSON on stdout, a clean stop on SIGTERM with
 # partial results, and refusals before any measurement.
 . "$(dirname "$0")/lib.sh"
@@ -45,7 +45,8 @@ fails = sum(c["status"] == "fail" for c in d["check"]["checks"])
 assert (v["status"] == "fail") == (fails > 0), (v["status"], fails)
 assert rc == (1 if v["status"] == "fail" else 0), (rc, v["status"])
 PY
-xmllint --noout "$T/a/junit.xml" || fail "junit.xml does not validate"
+xmllint --noout --schema "$SRCDIR/tests/schema/junit-10.xsd" "$T/a/junit.xml" ||
+	fail "junit.xml does not validate against junit-10.xsd"
 [ "$(grep -c '<testcase classname="rtready.latency' "$T/a/junit.xml")" -eq $((2 * ncpus)) ] ||
 	fail "one JUnit case per CPU and run expected"
 grep -q '^rtready_latency_max_seconds{host=".*",cpu="0",phase="load"} ' "$T/a/metrics.prom" ||
@@ -58,13 +59,19 @@ python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["verdict"]; assert v
 	"$T/b/verify.json" || fail "a 1 us limit did not fail"
 
 # --format json: the document on stdout, the report path on stderr.
+# --prometheus: the metrics also go to a collector's file, which is
+# replaced (temp file and rename: no half-written file is ever read).
+mkdir "$T/textfile" && echo "old" >"$T/textfile/rtready.prom"
 rc=0
 timeout 60 "$RTREADY" verify --format json --duration 500ms --report "$T/c" --load hackbench \
-	>"$T/c.json" 2>"$T/c.err" || rc=$?
+	--prometheus "$T/textfile/rtready.prom" >"$T/c.json" 2>"$T/c.err" || rc=$?
 [ "$rc" -le 1 ] || { cat "$T/c.err"; fail "verify --format json exited $rc"; }
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["command"] == "verify" and "verdict" in d' \
 	"$T/c.json" || fail "stdout is not the verify document"
 grep -q "Report: " "$T/c.err" || fail "the report path is not on stderr with --format json"
+cmp -s "$T/c/metrics.prom" "$T/textfile/rtready.prom" ||
+	fail "--prometheus file differs from metrics.prom"
+[ "$(ls "$T/textfile")" = rtready.prom ] || fail "a temporary file was left: $(ls "$T/textfile")"
 
 # SIGTERM in the middle of a run: a prompt stop, exit 2, partial results written, no load left.
 "$RTREADY" verify -q --duration 20s --report "$T/d" >"$T/d.out" 2>"$T/d.err" &
@@ -89,6 +96,9 @@ start=$(date +%s%N)
 expect_rc 2 "$RTREADY" verify -q --duration 5s --report "$T/file"
 [ $(( ($(date +%s%N) - start) / 1000000 )) -lt 3000 ] || fail "refusal came after a measurement"
 expect_rc 2 "$RTREADY" verify -q --rt-cpus 4095 --report "$T/e"
+expect_rc 2 "$RTREADY" verify -q --report "$T/f" --prometheus "$T/nodir/rtready.prom"
+[ ! -e "$T/f" ] || fail "an unwritable --prometheus was found only after the report directory"
+expect_rc 2 "$RTREADY" verify --prometheus ""
 expect_rc 2 "$RTREADY" verify --duration 0
 expect_rc 2 "$RTREADY" verify --load everything
 expect_rc 2 "$RTREADY" verify --max-latency fast

@@ -70,7 +70,8 @@ static void test_verify_opts(void **state)
 	char *dflt[] = { "verify", NULL };
 	char *full[] = { "verify", "-D", "5s", "--rt-cpus", "1", "--max-latency", "150us",
 			 "--report", "out", "--load", "cpu", "--load-cpus", "0", "-q", "--strict",
-			 "-f", "json", NULL };
+			 "-f", "json", "--prometheus", "/var/lib/node/rtready.prom", NULL };
+	char *noprom[] = { "verify", "--prometheus", "", NULL };
 	char *zero[] = { "verify", "--duration", "0", NULL };
 	char *badload[] = { "verify", "--load", "fork-bomb", NULL };
 	char *badlat[] = { "verify", "-m", "0", NULL };
@@ -85,8 +86,9 @@ static void test_verify_opts(void **state)
 	assert_string_equal(o.report_dir, "rtready-report");
 	assert_int_equal(o.load, LATENCY_LOAD_ALL);
 	assert_true(o.max_latency_us == 0);
+	assert_null(o.prometheus);
 	verify_opts_free(&o);
-	assert_int_equal(verify_opts_parse(17, full, &o, err, sizeof(err)), 0);
+	assert_int_equal(verify_opts_parse(19, full, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.duration_ns, 5000000000LL);
 	assert_true(o.rt_cpus_given && rtr_cpuset_test(&o.rt_cpus, 1));
 	assert_true(o.max_latency_us > 149.9 && o.max_latency_us < 150.1);
@@ -94,6 +96,10 @@ static void test_verify_opts(void **state)
 	assert_int_equal(o.load, LATENCY_LOAD_CPU);
 	assert_true(o.load_cpus_given && rtr_cpuset_test(&o.load_cpus, 0));
 	assert_true(o.quiet && o.strict && o.format == FORMAT_JSON);
+	assert_string_equal(o.prometheus, "/var/lib/node/rtready.prom");
+	verify_opts_free(&o);
+	assert_int_equal(verify_opts_parse(3, noprom, &o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--prometheus"));
 	verify_opts_free(&o);
 	assert_int_equal(verify_opts_parse(3, zero, &o, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--duration"));
