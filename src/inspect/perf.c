@@ -90,3 +90,33 @@ void perf_explain(int err, int paranoid, char *buf, unsigned long len)
 		snprintf(buf, len, "%s", strerror(-err));
 	}
 }
+
+void perf_counter_explain(enum perf_counter c, int err, int paranoid, char *buf,
+			  unsigned long len)
+{
+	if (c < PERF_NCOUNTERS && counters[c].type == PERF_TYPE_HARDWARE &&
+	    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV)) {
+		snprintf(buf, len,
+			 "this machine offers no hardware counter for it (%s): a virtual machine "
+			 "without a virtual PMU, or a CPU the kernel's perf does not drive; the "
+			 "software counters still count",
+			 strerror(-err));
+		return;
+	}
+	perf_explain(err, paranoid, buf, len);
+}
+
+size_t perf_counter_gaps(const struct perf_thread *p, size_t n, enum perf_counter c, int *err)
+{
+	size_t gaps = 0;
+
+	*err = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i].read_ok[c])
+			continue;
+		if (!*err)
+			*err = p[i].err[c] ? p[i].err[c] : -EIO;
+		gaps++;
+	}
+	return gaps;
+}

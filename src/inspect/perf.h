@@ -44,4 +44,17 @@ void perf_thread_close(struct perf_thread *p);
  */
 void perf_explain(int err, int paranoid, char *buf, unsigned long len);
 
+/*
+ * As perf_explain() for counter @c: a hardware counter the kernel does not
+ * offer is explained as such (a virtual machine without a virtual PMU).
+ */
+void perf_counter_explain(enum perf_counter c, int err, int paranoid, char *buf,
+			  unsigned long len);
+
+/*
+ * Of the @n threads of @p, how many could not count @c, and the first
+ * error met (0 when none). Return: that number.
+ */
+size_t perf_counter_gaps(const struct perf_thread *p, size_t n, enum perf_counter c, int *err);
+
 #endif

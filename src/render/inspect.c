@@ -45,12 +45,10 @@ static void thread_row(FILE *out, const struct inspect_result *res,
 static void perf_row(FILE *out, const struct perf_thread *pt)
 {
 	fputs("           perf:", out);
-	for (int c = 0; c < PERF_NCOUNTERS; c++) {
+	/* A counter that could not count is left out here; perf_line() says why. */
+	for (int c = 0; c < PERF_NCOUNTERS; c++)
 		if (pt->read_ok[c])
 			fprintf(out, " %s %llu", perf_counter_name(c), (unsigned long long)pt->value[c]);
-		else
-			fprintf(out, " %s n/a", perf_counter_name(c));
-	}
 	fputc('\n', out);
 }
 
@@ -93,9 +91,21 @@ static void perf_line(FILE *out, const struct inspect_result *res)
 	if (res->perf_err) {
 		perf_explain(res->perf_err, res->perf_paranoid, why, sizeof(why));
 		fprintf(out, "\nperf counters: unavailable: %s\n", why);
-	} else if (res->perf_skipped) {
+		return;
+	}
+	if (res->perf_skipped)
 		fprintf(out, "\nperf counters: %zu threads not counted (limit %d)\n",
 			res->perf_skipped, INSPECT_PERF_MAX_THREADS);
+	for (int c = 0; c < PERF_NCOUNTERS; c++) {
+		int err;
+		size_t gaps = perf_counter_gaps(res->perf, res->n_perf, (enum perf_counter)c, &err);
+
+		if (!gaps)
+			continue;
+		perf_counter_explain((enum perf_counter)c, err, res->perf_paranoid, why,
+				     sizeof(why));
+		fprintf(out, "\nperf counter %s: not counted on %zu of %zu threads: %s\n",
+			perf_counter_name((enum perf_counter)c), gaps, res->n_perf, why);
 	}
 }
 
@@ -214,6 +224,26 @@ static json_t *perf_json(const struct inspect_result *res)
 	if (res->perf_err) {
 		perf_explain(res->perf_err, res->perf_paranoid, why, sizeof(why));
 		json_object_set_new(perf, "reason", json_text(why));
+		return perf;
+	}
+	/* Why a thread's counter is null: per counter, the threads it missed and the reason. */
+	for (int c = 0; c < PERF_NCOUNTERS; c++) {
+		int err;
+		size_t gaps = perf_counter_gaps(res->perf, res->n_perf, (enum perf_counter)c, &err);
+		json_t *u;
+
+		if (!gaps)
+			continue;
+		perf_counter_explain((enum perf_counter)c, err, res->perf_paranoid, why,
+				     sizeof(why));
+		u = json_object_get(perf, "unavailable");
+		if (!u) {
+			u = json_object();
+			json_object_set_new(perf, "unavailable", u);
+		}
+		json_object_set_new(u, perf_counter_name((enum perf_counter)c),
+				    json_pack("{s:I, s:s}", "threads", (json_int_t)gaps, "reason",
+					      why));
 	}
 	return perf;
 }

@@ -116,6 +116,42 @@ fi
 kill $hog 2>/dev/null
 rm -f "$j"
 
+# perf counters: every one counts, or is explained (never a bare null or "n/a").
+# Where the hardware counter exists (not in this project's VM) it must count.
+pid=$(start good)
+j=$(mktemp)
+"$RTREADY" inspect --window 200ms --format json "$pid" >"$j" || true
+python3 - "$j" <<'PY' || fail "perf counters: see above"
+import json, sys
+d = json.load(open(sys.argv[1]))
+perf = d["perf"]
+assert perf["requested"] is True, perf
+if not perf["available"]:
+    assert perf.get("reason"), perf
+    sys.exit(0)
+gaps = perf.get("unavailable", {})
+for p in d["processes"]:
+    for t in p["threads"]:
+        for name, v in t["perf"].items():
+            if v is None:
+                assert name in gaps and gaps[name]["reason"], (name, perf)
+            else:
+                assert isinstance(v, int) and v >= 0, (name, v)
+for name, g in gaps.items():
+    assert g["threads"] >= 1 and len(g["reason"]) > 20, g
+print("perf counters: %s" % (", ".join("%s unavailable: %s" % (n, g["reason"][:60])
+                                        for n, g in gaps.items()) or "all count"))
+PY
+text=$("$RTREADY" inspect -v --window 200ms "$pid" || true)
+echo "$text" | grep -q ' n/a' && fail "a counter printed as n/a: $text"
+if grep -q '"cache-misses"' "$j" && python3 -c '
+import json, sys; sys.exit(0 if "cache-misses" in json.load(open(sys.argv[1]))["perf"].get("unavailable", {}) else 1)' "$j"; then
+	echo "$text" | grep -q '^perf counter cache-misses: not counted on .*hardware counter' ||
+		fail "no reason for the missing cache-misses counter: $text"
+fi
+rm -f "$j"
+cleanup
+
 # --all finds the program at 99 among everything else; with no window it is quick.
 pid=$(start prio99)
 expect_rc 1 "$RTREADY" inspect --all --window 0 --no-perf
