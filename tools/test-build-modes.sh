@@ -6,7 +6,8 @@
 #   static  builds and installs librtready.a alone;
 #   library only (-Dcli=false): no man1 page, no tool.
 # Also: an explicit soversion, no unprefixed global symbol in librtready.a,
-# and no feature macro forced on consumers by rtready.pc.
+# no feature macro forced on consumers by rtready.pc, and no meson feature
+# newer than meson_version.
 # Prints "N passed, N failed".
 #   usage: tools/test-build-modes.sh [WORKDIR]
 set -u
@@ -69,6 +70,25 @@ if setup "$work/lib" -Dcli=false; then
 	check "lib only: the man3 page" test -d "$work/lib.dest/usr/share/man/man3"
 else
 	bad "lib only: build (see $work/lib.log)"
+fi
+
+# The lowest meson: meson_version in meson.build is the floor, and meson
+# itself warns about any feature newer than it; fatal here, so a new
+# feature cannot slip in unnoticed. Lower (0.57) fails: str.replace().
+rm -rf "$work/floor"
+check "meson_version floor: no feature newer than declared" \
+	meson setup "$work/floor" "$src" --fatal-meson-warnings -Dfuzz=false
+# With MESON_MIN=/path/to/meson.py (a checkout of the floor release, e.g.
+# git archive 0.58.0 of mesonbuild/meson), also build and test with it.
+if [ -n "${MESON_MIN:-}" ]; then
+	rm -rf "$work/min"
+	if python3 "$MESON_MIN" setup "$work/min" "$src" --werror >"$work/min.log" 2>&1 &&
+		python3 "$MESON_MIN" compile -C "$work/min" >>"$work/min.log" 2>&1 &&
+		python3 "$MESON_MIN" test -C "$work/min" --suite unit >>"$work/min.log" 2>&1; then
+		ok
+	else
+		bad "meson $(python3 "$MESON_MIN" --version 2>/dev/null): build and unit tests (see $work/min.log)"
+	fi
 fi
 
 echo "build modes: $pass passed, $failed failed"
