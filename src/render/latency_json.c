@@ -71,6 +71,7 @@ static json_t *config(const struct latency_result *r)
 	json_object_set_new(o, "bucket_ns", u64(c->bucket_ns));
 	json_object_set_new(o, "hist_max_ns", u64(c->range_ns));
 	json_object_set_new(o, "threshold_ns", c->threshold_ns ? u64(c->threshold_ns) : json_null());
+	json_object_set_new(o, "loops", c->loops ? u64(c->loops) : json_null());
 	json_object_set_new(o, "mlock", json_boolean(c->mlock));
 	json_object_set_new(o, "clock", json_string("CLOCK_MONOTONIC"));
 	json_object_set_new(o, "load", r->load.kind ? json_text(r->load.kind) : json_null());
