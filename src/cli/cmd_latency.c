@@ -69,6 +69,8 @@ static const char usage_text[] =
 	"      --output FILE     write the summary to FILE instead of standard output\n"
 	"      --json FILE       also write the JSON to FILE (the text summary goes to\n"
 	"                        standard output), as cyclictest's --json=FILE\n"
+	"      --pretty          indent the JSON (default: one compact line, with\n"
+	"                        sparse histograms)\n"
 	"      --laptop          accepted for cyclictest compatibility (nothing to do:\n"
 	"                        /dev/cpu_dma_latency is left alone anyway)\n"
 	"      --help            show this help\n"
@@ -191,7 +193,7 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 	enum {
 		OPT_POLICY = 256, OPT_NO_MLOCK, OPT_BUCKET, OPT_HISTFILE, OPT_DMA, OPT_LOAD,
 		OPT_OUTPUT, OPT_LAPTOP, OPT_HELP, OPT_TRACE, OPT_TRACE_FILE, OPT_HIST_MAX,
-		OPT_JSON,
+		OPT_JSON, OPT_PRETTY,
 	};
 	static const struct option longopts[] = {
 		{ "affinity", required_argument, NULL, 'a' },
@@ -220,6 +222,7 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 		{ "nsecs", no_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "json", required_argument, NULL, OPT_JSON },
+		{ "pretty", no_argument, NULL, OPT_PRETTY },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "laptop", no_argument, NULL, OPT_LAPTOP },
@@ -340,6 +343,9 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 				rc = -EINVAL;
 			}
 			o->json_file = optarg;
+			break;
+		case OPT_PRETTY:
+			o->pretty = true;
 			break;
 		case 'f':
 			rc = cli_parse_format(optarg, &o->format, err, errlen);
@@ -506,10 +512,12 @@ static int write_histfile(const char *path, const struct latency_result *r)
 	return err;
 }
 
-static int render_json(FILE *fp, const struct latency_result *r, const struct host_info *host)
+/* One compact line unless --pretty: a run's JSON may have to cross a serial console. */
+static int render_json(FILE *fp, const struct latency_result *r, const struct host_info *host,
+		       bool pretty)
 {
 	json_t *j = latency_to_json(r, host);
-	int err = j ? json_write(fp, j) : -ENOMEM;
+	int err = !j ? -ENOMEM : pretty ? json_write(fp, j) : json_write_compact(fp, j);
 
 	json_decref(j);
 	return err;
@@ -546,7 +554,7 @@ static int render(const struct latency_opts *o, const struct latency_result *r,
 		  struct cli_output *out, const struct host_info *host)
 {
 	if (o->format == FORMAT_JSON)
-		return render_json(out->fp, r, host);
+		return render_json(out->fp, r, host, o->pretty);
 	return render_text(o, r, out->fp);
 }
 
@@ -761,7 +769,7 @@ static int run_latency(struct latency_opts *o)
 	}
 	written = err == 0;
 	if (o->json_file) {
-		err = render_json(jout.fp, &res, &host);
+		err = render_json(jout.fp, &res, &host, o->pretty);
 		if (err) {
 			cli_error("latency", "cannot write %s: %s", o->json_file, strerror(-err));
 			rc = EXIT_USAGE;

@@ -29,6 +29,7 @@ struct latency_opts {
 	bool in_ns;			/* -N: latencies in ns in the text output */
 	bool verbose;			/* -v: every sample, "thread:wake-up:latency" */
 	const char *json_file;		/* --json FILE: the JSON there, the text on stdout */
+	bool pretty;			/* --pretty: indented JSON (default: one line) */
 	int32_t dma_us;			/* --dma-latency US; -1: leave it alone */
 	bool has_load;			/* --load KIND given */
 	enum latency_load_kind load;

@@ -557,6 +557,8 @@ static json_t *verify_json(const struct verify_opts *o, const struct verify_run 
 
 	if (!j)
 		return NULL;
+	/* It holds latency documents, whose histograms became sparse in version 2. */
+	json_object_set_new(j, "schema_version", json_integer(RTR_JSON_SCHEMA_VERSION_LATENCY));
 	/* An addition to the envelope: the reports label hosts by name. */
 	h = json_object_get(j, "host");
 	if (gethostname(name, sizeof(name) - 1) == 0 && h)

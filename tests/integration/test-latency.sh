@@ -32,7 +32,10 @@ ms=$(( (t1 - t0) / 1000000 ))
 
 python3 - "$tmp/r.json" "$tmp/r.hist" "$(cat /sys/devices/system/cpu/online)" <<'PY' || fail "results"
 import json, re, sys
-d = json.load(open(sys.argv[1]))
+text = open(sys.argv[1]).read()
+assert text.count("\n") == 1 and text.endswith("}\n"), "not one compact line"
+d = json.loads(text)
+assert d["schema_version"] == 2
 assert d["command"] == "latency" and d["tool"] == "rtready"
 assert d["config"]["cpus"] == sys.argv[3], (d["config"]["cpus"], sys.argv[3])
 assert d["config"]["priority"] == 80 and d["config"]["policy"] == "FIFO"
@@ -49,7 +52,11 @@ for t in threads:
     assert t["min_ns"] <= t["avg_ns"] <= t["max_ns"]
     h = t["histogram"]
     assert h["bucket_ns"] == 1000 and h["range_ns"] == 500000
-    assert sum(h["counts"]) + t["overflows"] == n, "buckets + overflows != samples"
+    # Sparse pairs [bucket index, count], non-empty buckets only, indexes rising.
+    assert all(len(p) == 2 and p[1] > 0 for p in h["counts"]), h["counts"][:5]
+    idx = [p[0] for p in h["counts"]]
+    assert idx == sorted(set(idx)) and all(0 <= i < 500 for i in idx)
+    assert sum(p[1] for p in h["counts"]) + t["overflows"] == n, "buckets + overflows != samples"
     assert len(t["outliers"]) == min(t["overflows"], 64)
     assert t["outliers"] == sorted(t["outliers"], reverse=True)
     assert all(v >= 500000 for v in t["outliers"])
@@ -155,7 +162,14 @@ PY
 fi
 # Side by side with the real cyclictest when it is installed: the same lines, digits aside.
 if command -v cyclictest >/dev/null; then
-	norm() { grep -v 'cpu_dma_latency' | sed -e 's/^\(# Thread [0-9]*:\).*/\1/' -e 's/[0-9]/9/g'; }
+	# Each number with the blanks before it becomes its field width: the values differ,
+	# the layout must not.
+	norm() {
+		grep -v 'cpu_dma_latency' | sed -e 's/^\(# Thread [0-9]*:\).*/\1/' |
+			python3 -c 'import re, sys
+for l in sys.stdin:
+    sys.stdout.write(re.sub(r" *[0-9]+", lambda m: "<%d>" % len(m.group(0)), l))'
+	}
 	cyclictest -q -m -p 80 -i 1000 -l 200 -h 20 -t 1 -a 0 2>/dev/null | norm >"$tmp/ct.txt"
 	"$RTREADY" latency -q -m -p 80 -i 1000 -l 200 -h 20 -t 1 -a 0 | norm >"$tmp/rt.txt"
 	diff "$tmp/ct.txt" "$tmp/rt.txt" >&2 || fail "-q -h differs from cyclictest's"
@@ -185,6 +199,11 @@ rc=0
 [ "$rc" -eq 2 ] && grep -q "unknown option '-Z'" "$tmp/z.err" || fail "-Z: exit $rc, $(cat "$tmp/z.err")"
 expect_rc 2 "$RTREADY" latency -v -f json
 expect_rc 2 "$RTREADY" latency -l 0
+
+# --pretty: the same document, indented.
+"$RTREADY" latency -q -l 100 -f json --pretty >"$tmp/p.json" || fail "--pretty exited $?"
+[ "$(wc -l <"$tmp/p.json")" -gt 20 ] && grep -q '^  "schema_version": 2,$' "$tmp/p.json" ||
+	fail "--pretty is not indented"
 
 # --load: the load runs during the measurement and is reported.
 "$RTREADY" latency --load cpu -D 1 -q -f json | python3 -c '

@@ -432,10 +432,15 @@ static void test_json(void **state)
 	assert_int_equal(jint(h, "bucket_ns"), 1000);
 	assert_int_equal(jint(h, "range_ns"), 10000);
 	counts = json_object_get(h, "counts");
-	/* Trailing empty buckets are left out. */
-	assert_int_equal(json_array_size(counts), 3);
+	/* Sparse (schema_version 2): [index, count] of the non-empty buckets only. */
+	assert_int_equal(jint(j, "schema_version"), 2);
+	assert_int_equal(json_array_size(counts), 2);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(counts, 0), 0)), 1);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(counts, 0), 1)), 1);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(counts, 1), 0)), 2);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(counts, 1), 1)), 1);
 	for (size_t i = 0; i < json_array_size(counts); i++)
-		total += json_integer_value(json_array_get(counts, i));
+		total += json_integer_value(json_array_get(json_array_get(counts, i), 1));
 	assert_int_equal(total + jint(t1, "overflows"), jint(t1, "samples"));
 	sum = json_object_get(j, "summary");
 	assert_int_equal(jint(sum, "samples"), 5);
