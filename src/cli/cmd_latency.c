@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,10 +39,15 @@ static const char usage_text[] =
 	"      --policy NAME     fifo (default) or rr\n"
 	"  -i, --interval US     wake-up period in us (default 1000; units allowed: 1ms)\n"
 	"  -D, --duration TIME   how long: 10s (default), 500ms, 2m, 1h; 0 = until Ctrl-C\n"
+	"  -l, --loops N         each thread stops after N wake-ups (then no default\n"
+	"                        duration: -D still ends the run first if given)\n"
 	"  -m, --mlockall        lock and prefault memory first (the default)\n"
 	"      --no-mlock        do not lock memory (page faults may show as latency)\n"
-	"  -h, --histogram US    histogram range in us (default 10000); later samples are\n"
-	"      --hist-max US     counted as overflows and the largest kept exactly\n"
+	"      --hist-max US     histogram range in us (default 10000); later samples are\n"
+	"                        counted as overflows and the largest kept exactly\n"
+	"  -h, --histogram US    the same, and print the histogram at the end as\n"
+	"                        cyclictest does (with -q: only the histogram)\n"
+	"  -H, --histofall US    like -h, with one more column summing every thread\n"
 	"      --bucket NS       histogram bucket width in ns (default 1000)\n"
 	"      --histfile FILE   also write the histogram in cyclictest's file format\n"
 	"  -b, --threshold US    stop at the first wake-up later than US; exit 1\n"
@@ -55,16 +61,24 @@ static const char usage_text[] =
 	"      --load KIND       put the machine under load while measuring, at\n"
 	"                        SCHED_OTHER on every CPU: hackbench, cpu, memory or all\n"
 	"                        (what `rtready load` does; stopped at the end)\n"
-	"  -q, --quiet           no live lines, only the summary at the end\n"
+	"  -q, --quiet           no live lines, only the summary at the end, which then\n"
+	"                        starts with cyclictest's T: lines\n"
+	"  -N, --nsecs           text output in ns instead of us\n"
+	"  -v, --verbose         print every sample as THREAD:WAKEUP:LATENCY while it runs\n"
 	"  -f, --format FMT      text (default) or json\n"
 	"      --output FILE     write the summary to FILE instead of standard output\n"
+	"      --json FILE       also write the JSON to FILE (the text summary goes to\n"
+	"                        standard output), as cyclictest's --json=FILE\n"
+	"      --pretty          indent the JSON (default: one compact line, with\n"
+	"                        sparse histograms)\n"
 	"      --laptop          accepted for cyclictest compatibility (nothing to do:\n"
 	"                        /dev/cpu_dma_latency is left alone anyway)\n"
 	"      --help            show this help\n"
 	"  -V, --version         show the version\n"
 	"\n"
 	"Exit status: 0 measured, 1 --threshold exceeded, 2 usage error or the\n"
-	"measurement could not run (a missing privilege is named).\n";
+	"measurement could not run (a missing privilege is named). cyclictest and rtla\n"
+	"differ: see rtready-latency(1).\n";
 
 void latency_opts_free(struct latency_opts *o)
 {
@@ -156,12 +170,21 @@ static int opts_check(struct latency_opts *o, char *err, size_t errlen)
 			 "first wake-up later than that");
 		return -EINVAL;
 	}
-	if (o->histfile && !histfile_bucket_ok(c->bucket_ns)) {
+	if ((o->histfile || o->hist_print) && !histfile_bucket_ok(c->bucket_ns)) {
 		snprintf(err, errlen,
-			 "--histfile needs microsecond rows: --bucket must divide 1000 ns or be a "
-			 "multiple of it");
+			 "%s needs microsecond rows: --bucket must divide 1000 ns or be a "
+			 "multiple of it", o->histfile ? "--histfile" : "-h/-H");
 		return -EINVAL;
 	}
+	if (o->verbose && o->format == FORMAT_JSON && !o->output) {
+		snprintf(err, errlen,
+			 "-v prints the samples on standard output: with --format json, give "
+			 "--output FILE (or use --json FILE)");
+		return -EINVAL;
+	}
+	/* cyclictest's -l: the loops end the run, unless -D is given too. */
+	if (c->loops && !o->duration_given)
+		o->cfg.duration_ns = 0;
 	return 0;
 }
 
@@ -169,7 +192,8 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 {
 	enum {
 		OPT_POLICY = 256, OPT_NO_MLOCK, OPT_BUCKET, OPT_HISTFILE, OPT_DMA, OPT_LOAD,
-		OPT_OUTPUT, OPT_LAPTOP, OPT_HELP, OPT_TRACE, OPT_TRACE_FILE,
+		OPT_OUTPUT, OPT_LAPTOP, OPT_HELP, OPT_TRACE, OPT_TRACE_FILE, OPT_HIST_MAX,
+		OPT_JSON, OPT_PRETTY,
 	};
 	static const struct option longopts[] = {
 		{ "affinity", required_argument, NULL, 'a' },
@@ -182,8 +206,10 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 		{ "duration", required_argument, NULL, 'D' },
 		{ "mlockall", no_argument, NULL, 'm' },
 		{ "no-mlock", no_argument, NULL, OPT_NO_MLOCK },
+		{ "loops", required_argument, NULL, 'l' },
 		{ "histogram", required_argument, NULL, 'h' },
-		{ "hist-max", required_argument, NULL, 'h' },
+		{ "histofall", required_argument, NULL, 'H' },
+		{ "hist-max", required_argument, NULL, OPT_HIST_MAX },
 		{ "bucket", required_argument, NULL, OPT_BUCKET },
 		{ "histfile", required_argument, NULL, OPT_HISTFILE },
 		{ "threshold", required_argument, NULL, 'b' },
@@ -193,6 +219,10 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 		{ "trace-file", required_argument, NULL, OPT_TRACE_FILE },
 		{ "load", required_argument, NULL, OPT_LOAD },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "nsecs", no_argument, NULL, 'N' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "pretty", no_argument, NULL, OPT_PRETTY },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "laptop", no_argument, NULL, OPT_LAPTOP },
@@ -209,7 +239,7 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 	optind = 0;
 	opterr = 0;
 	while (rc == 0 &&
-	       (c = getopt_long(argc, argv, ":a:t::Sp:i:D:mh:b:qf:V", longopts, NULL)) != -1) {
+	       (c = getopt_long(argc, argv, ":a:t::Sp:i:D:l:mh:H:b:qNvf:V", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			rc = cli_parse_rt_cpus("--affinity", optarg, &o->cfg.cpus, &o->cpus_auto, err,
@@ -243,12 +273,28 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 		case 'D':
 			rc = opt_duration("--duration", optarg, 1000000000, 0, UINT64_MAX / 2,
 					  &o->cfg.duration_ns, err, errlen);
+			o->duration_given = true;
+			break;
+		case 'l':
+			if (parse_int64(optarg, 1, INT64_MAX, &v)) {
+				snprintf(err, errlen, "--loops: '%s' is not a number of wake-ups (1 or "
+					 "more)", optarg);
+				rc = -EINVAL;
+			}
+			o->cfg.loops = (uint64_t)v;
 			break;
 		case OPT_NO_MLOCK:
 			o->cfg.mlock = false;
 			break;
+		case 'H':
+			o->histofall = true;
+			/* fall through */
 		case 'h':
-			rc = opt_duration("--hist-max", optarg, 1000, 1000, UINT64_MAX / 2,
+			o->hist_print = true;
+			/* fall through */
+		case OPT_HIST_MAX:
+			rc = opt_duration(c == 'H' ? "--histofall" : c == 'h' ? "--histogram"
+						   : "--hist-max", optarg, 1000, 1000, UINT64_MAX / 2,
 					  &o->cfg.range_ns, err, errlen);
 			break;
 		case OPT_BUCKET:
@@ -283,6 +329,23 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 			break;
 		case 'q':
 			o->quiet = true;
+			break;
+		case 'N':
+			o->in_ns = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			o->cfg.sample_log = true;
+			break;
+		case OPT_JSON:
+			if (!optarg[0]) {
+				snprintf(err, errlen, "--json: the name is empty");
+				rc = -EINVAL;
+			}
+			o->json_file = optarg;
+			break;
+		case OPT_PRETTY:
+			o->pretty = true;
 			break;
 		case 'f':
 			rc = cli_parse_format(optarg, &o->format, err, errlen);
@@ -390,18 +453,47 @@ out:
 	return err;
 }
 
+/* What the main thread shows while the run goes on: live lines or -v samples. */
 struct live_ctx {
 	FILE *out;
 	const struct latency_config *cfg;
+	struct latency_run *run;
+	bool show;		/* the refreshed lines */
+	bool verbose;		/* -v */
+	bool in_ns;
 	bool drawn;
+	uint64_t *lost;		/* -v: samples the ring dropped, per thread */
+	uint64_t *told;		/* and how many of them were already said */
 };
+
+/* -v: cyclictest's "%8d:%8lu:%8ld" sample lines (thread, wake-up, latency). */
+static void print_sample(void *ctx, size_t thread, uint64_t cycle, uint64_t ns)
+{
+	struct live_ctx *l = ctx;
+
+	fprintf(l->out, "%8zu:%8" PRIu64 ":%8" PRIu64 "\n", thread, cycle,
+		l->in_ns ? ns : ns / 1000);
+}
 
 static void live_tick(void *ctx, const struct latency_live_view *v, size_t n)
 {
 	struct live_ctx *l = ctx;
 
-	latency_text_live(l->out, l->cfg, v, n, l->drawn);
-	l->drawn = true;
+	if (l->verbose) {
+		latency_run_drain(l->run, print_sample, l, l->lost);
+		for (size_t i = 0; i < n; i++) {
+			if (l->lost[i] == l->told[i])
+				continue;
+			fprintf(l->out, "# T:%zu: %" PRIu64 " samples not shown: the output did not "
+				"keep up\n", i, l->lost[i] - l->told[i]);
+			l->told[i] = l->lost[i];
+		}
+		fflush(l->out);
+	}
+	if (l->show) {
+		latency_text_live(l->out, l->cfg, v, n, l->drawn, l->in_ns);
+		l->drawn = true;
+	}
 }
 
 static int write_histfile(const char *path, const struct latency_result *r)
@@ -413,27 +505,57 @@ static int write_histfile(const char *path, const struct latency_result *r)
 		cli_error("latency", "cannot write %s: %s", path, strerror(-err));
 		return err;
 	}
-	err = histfile_write(out.fp, r);
+	err = histfile_write(out.fp, r, NULL);
 	err = cli_output_close(&out, err == 0) ?: err;
 	if (err)
 		cli_error("latency", "cannot write %s: %s", path, strerror(-err));
 	return err;
 }
 
+/* One compact line unless --pretty: a run's JSON may have to cross a serial console. */
+static int render_json(FILE *fp, const struct latency_result *r, const struct host_info *host,
+		       bool pretty)
+{
+	json_t *j = latency_to_json(r, host);
+	int err = !j ? -ENOMEM : pretty ? json_write(fp, j) : json_write_compact(fp, j);
+
+	json_decref(j);
+	return err;
+}
+
+/*
+ * The text summary, shaped by cyclictest's options: -q -h (or -H) is the
+ * histogram alone, as cyclictest prints it (plot scripts read every line
+ * that is not a comment as a row); -q starts with its T: lines; -h without
+ * -q adds the histogram after the table. With --histfile the histogram goes
+ * there instead, as in cyclictest.
+ */
+static int render_text(const struct latency_opts *o, const struct latency_result *r, FILE *fp)
+{
+	struct histfile_opts ho = { .sum_column = o->histofall, .in_ns = o->in_ns };
+	bool hist = o->hist_print && !o->histfile;
+	int err = 0;
+
+	if (o->quiet && hist)
+		return histfile_write(fp, r, &ho);
+	if (o->quiet) {
+		err = latency_text_tlines(fp, r, o->in_ns);
+		fputc('\n', fp);
+	}
+	err = err ?: latency_text_write(fp, r, cli_use_color(fp), o->in_ns);
+	if (!err && hist) {
+		fputc('\n', fp);
+		err = histfile_write(fp, r, &ho);
+	}
+	return err;
+}
+
 static int render(const struct latency_opts *o, const struct latency_result *r,
 		  struct cli_output *out, const struct host_info *host)
 {
-	int err;
-
-	if (o->format == FORMAT_JSON) {
-		json_t *j = latency_to_json(r, host);
-
-		err = j ? json_write(out->fp, j) : -ENOMEM;
-		json_decref(j);
-	} else {
-		err = latency_text_write(out->fp, r, cli_use_color(out->fp));
-	}
-	return err;
+	if (o->format == FORMAT_JSON)
+		return render_json(out->fp, r, host, o->pretty);
+	return render_text(o, r, out->fp);
 }
 
 /* The exit status and, for a failed run, the reason on stderr. */
@@ -454,6 +576,7 @@ static int outcome(const struct latency_result *r)
 		return EXIT_USAGE;
 	case LATENCY_STOP_DURATION:
 	case LATENCY_STOP_SIGNAL:
+	case LATENCY_STOP_LOOPS:
 		break;
 	}
 	return EXIT_OK;
@@ -495,7 +618,8 @@ static void trace_end(struct trace_session *ts, struct latency_result *res)
 static int measure(const struct latency_opts *o, struct latency_result *res,
 		   const struct cli_output *out)
 {
-	struct live_ctx live = { stdout, &o->cfg, false };
+	struct live_ctx live = { .out = stdout, .cfg = &o->cfg, .verbose = o->verbose,
+				 .in_ns = o->in_ns };
 	struct latency_run *run = NULL;
 	struct trace_session *ts = NULL;
 	char why[512] = "";
@@ -518,13 +642,24 @@ static int measure(const struct latency_opts *o, struct latency_result *res,
 	if (ts)
 		latency_run_on_threshold(run, trace_session_hit, ts);
 	/* Live lines only on a terminal, and never into the JSON on standard output. */
-	show = !o->quiet && isatty(STDOUT_FILENO) && !(o->format == FORMAT_JSON && !out->path);
+	live.show = !o->quiet && !o->verbose && isatty(STDOUT_FILENO) &&
+		    !(o->format == FORMAT_JSON && !out->path);
+	live.run = run;
+	if (o->verbose) {
+		live.lost = calloc(latency_run_ncpus(run), sizeof(*live.lost));
+		live.told = calloc(latency_run_ncpus(run), sizeof(*live.told));
+		if (!live.lost || !live.told)
+			live.verbose = false;
+	}
+	show = live.show || live.verbose;
 	latency_run_wait(run, show ? LIVE_REFRESH_NS : 0, show ? live_tick : NULL, &live);
 	err = latency_run_finish(run, res);
 	latency_run_free(run);
+	free(live.lost);
+	free(live.told);
 	if (err)
 		cli_error("latency", "cannot collect the results: %s", strerror(-err));
-	else if (show)
+	else if (live.show)
 		fputc('\n', stdout);
 	if (ts && !err)
 		trace_end(ts, res);
@@ -586,9 +721,9 @@ static int run_latency(struct latency_opts *o)
 	struct latency_result res;
 	struct host_facts hf;
 	struct host_info host;
-	struct cli_output out = { 0 };
+	struct cli_output out = { 0 }, jout = { 0 };
 	struct load *load = NULL;
-	bool written = false, load_failed;
+	bool written = false, jwritten = false, load_failed;
 	int rc = EXIT_USAGE, err;
 
 	memset(&res, 0, sizeof(res));
@@ -605,6 +740,11 @@ static int run_latency(struct latency_opts *o)
 	err = cli_output_open(&out, o->output);
 	if (err) {
 		cli_error("latency", "cannot write %s: %s", o->output, strerror(-err));
+		goto out;
+	}
+	err = o->json_file ? cli_output_open(&jout, o->json_file) : 0;
+	if (err) {
+		cli_error("latency", "cannot write %s: %s", o->json_file, strerror(-err));
 		goto out;
 	}
 	err = o->histfile ? cli_output_check(o->histfile) : 0;
@@ -628,9 +768,22 @@ static int run_latency(struct latency_opts *o)
 		rc = EXIT_USAGE;
 	}
 	written = err == 0;
+	if (o->json_file) {
+		err = render_json(jout.fp, &res, &host, o->pretty);
+		if (err) {
+			cli_error("latency", "cannot write %s: %s", o->json_file, strerror(-err));
+			rc = EXIT_USAGE;
+		}
+		jwritten = err == 0;
+	}
 	if (o->histfile && write_histfile(o->histfile, &res))
 		rc = EXIT_USAGE;
 out:
+	err = o->json_file ? cli_output_close(&jout, jwritten) : 0;
+	if (err && jwritten) {
+		cli_error("latency", "cannot write %s: %s", o->json_file, strerror(-err));
+		rc = EXIT_USAGE;
+	}
 	err = cli_output_close(&out, written);
 	if (err && written) {
 		cli_error("latency", "cannot write %s: %s", o->output ? o->output : "the output",

@@ -22,7 +22,14 @@ struct latency_opts {
 	enum output_format format;
 	const char *output;		/* --output FILE, NULL: stdout */
 	const char *histfile;		/* --histfile FILE */
-	bool quiet;			/* -q: no live lines */
+	bool quiet;			/* -q: no live lines; cyclictest's T: lines in the summary */
+	bool duration_given;		/* -D given (-l alone measures until the loops are done) */
+	bool hist_print;		/* -h or -H: cyclictest's histogram in the text output */
+	bool histofall;			/* -H: with the column summing every thread */
+	bool in_ns;			/* -N: latencies in ns in the text output */
+	bool verbose;			/* -v: every sample, "thread:wake-up:latency" */
+	const char *json_file;		/* --json FILE: the JSON there, the text on stdout */
+	bool pretty;			/* --pretty: indented JSON (default: one line) */
 	int32_t dma_us;			/* --dma-latency US; -1: leave it alone */
 	bool has_load;			/* --load KIND given */
 	enum latency_load_kind load;

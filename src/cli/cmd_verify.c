@@ -514,6 +514,7 @@ static int run_latency(const struct verify_opts *o, struct verify_run *v, enum r
 		break;
 	case LATENCY_STOP_THRESHOLD:
 	case LATENCY_STOP_DURATION:
+	case LATENCY_STOP_LOOPS:
 		break;
 	}
 	snprintf(done, sizeof(done), "%s, worst wake-up %.1f us",

@@ -35,10 +35,23 @@
 bool histfile_bucket_ok(uint64_t bucket_ns);
 
 /*
- * histfile_write() - write @r in cyclictest's format to @out.
+ * How to write it, as cyclictest's options change it.
+ * @sum_column: -H (--histofall): with more than one thread, one more column
+ *              summing the threads in every row, and in the Total, Max and
+ *              Overflows lines (not in Min and Avg: cyclictest has none there).
+ * @in_ns: -N: the Min, Avg and Max lines in nanoseconds (rows stay in us).
+ */
+struct histfile_opts {
+	bool sum_column;
+	bool in_ns;
+};
+
+/*
+ * histfile_write() - write @r in cyclictest's format to @out (@opt NULL:
+ * the plain -h layout).
  * Return: 0, -EINVAL when the bucket width cannot be written (see
  *         histfile_bucket_ok()), -EIO on a write error.
  */
-int histfile_write(FILE *out, const struct latency_result *r);
+int histfile_write(FILE *out, const struct latency_result *r, const struct histfile_opts *opt);
 
 #endif

@@ -59,6 +59,7 @@ struct worker {
 	uint64_t *ovf_cycles;
 	size_t n_ovf;
 	size_t cap_ovf;
+	_Atomic uint32_t *ring;	/* -v: sample of wake-up c at [c % LATENCY_SAMPLE_RING] */
 	uint64_t missed;
 	uint64_t hit_cycle;
 	uint64_t hit_ns;
@@ -71,6 +72,7 @@ struct worker {
 	struct latency_run *run __attribute__((aligned(64)));
 	int cpu;
 	int index;
+	uint64_t drained;	/* -v: wake-ups handed out by latency_run_drain() (main thread) */
 	struct rtr_cpuset pin;
 	pthread_t thread;
 	bool started;
@@ -86,6 +88,8 @@ struct latency_run {
 	_Atomic int stop;	/* the main thread asks the workers to stop */
 	_Atomic int hit;	/* index of the worker that crossed the threshold, or -1 */
 	_Atomic int failed;	/* a worker failed (see its err) */
+	_Atomic size_t looped;	/* workers that made their cfg.loops wake-ups */
+	uint32_t *drain_buf;	/* -v: a copy of one ring, for latency_run_drain() */
 	pthread_t main;
 	sigset_t oldmask;
 	bool mask_set;
@@ -127,6 +131,7 @@ const char *latency_stop_name(enum latency_stop s)
 	case LATENCY_STOP_THRESHOLD: return "threshold";
 	case LATENCY_STOP_RUNAWAY: return "runaway";
 	case LATENCY_STOP_ERROR: return "error";
+	case LATENCY_STOP_LOOPS: return "loops";
 	}
 	return "unknown";
 }
@@ -199,16 +204,20 @@ static void *worker_main(void *arg)
 	const int64_t interval = (int64_t)run->cfg.interval_ns;
 	const uint64_t threshold = run->cfg.threshold_ns;
 	const uint64_t range = w->range_ns;
+	const uint64_t loops = run->cfg.loops;
+	_Atomic uint32_t *const ring = w->ring;
 	struct timespec next = run->start, now;
 	uint64_t cycle = 0, min = UINT64_MAX, max = 0, sum = 0;
 	int64_t late;
-	bool own_stop = false;
+	bool own_stop = false, looped = false;
 
 	atomic_store_explicit(&w->live.tid, (int)gettid(), memory_order_relaxed);
 	/* Write every page the loop will touch, so that no first write faults. */
 	rtr_hist_reset(&w->hist);
 	if (w->cap_ovf)
 		memset(w->ovf_cycles, 0, w->cap_ovf * sizeof(*w->ovf_cycles));
+	for (size_t i = 0; ring && i < LATENCY_SAMPLE_RING; i++)
+		atomic_store_explicit(&ring[i], 0, memory_order_relaxed);
 
 	/*
 	 * The grid is start + k * interval, k >= 1. Join it at its first point
@@ -244,12 +253,17 @@ static void *worker_main(void *arg)
 			min = v;
 		if (v > max)
 			max = v;
+		if (ring)
+			atomic_store_explicit(&ring[cycle % LATENCY_SAMPLE_RING],
+					      v > UINT32_MAX ? UINT32_MAX : (uint32_t)v,
+					      memory_order_relaxed);
 		cycle++;
 		store(&w->live.act_ns, v);
 		store(&w->live.min_ns, min);
 		store(&w->live.max_ns, max);
 		store(&w->live.sum_ns, sum);
-		store(&w->live.cycles, cycle);
+		/* Release: latency_run_drain() reads the ring up to this count. */
+		atomic_store_explicit(&w->live.cycles, cycle, memory_order_release);
 		if (threshold && v > threshold) {
 			int none = -1;
 
@@ -259,6 +273,10 @@ static void *worker_main(void *arg)
 			w->hit_woken_ns = rtr_ts_to_ns(now);
 			atomic_compare_exchange_strong(&run->hit, &none, w->index);
 			own_stop = true;
+			break;
+		}
+		if (loops && cycle >= loops) {
+			looped = true;
 			break;
 		}
 		if (atomic_load_explicit(&run->stop, memory_order_relaxed))
@@ -283,6 +301,9 @@ static void *worker_main(void *arg)
 	if (own_stop) {
 		atomic_store_explicit(&run->stop, 1, memory_order_relaxed);
 		/* Wake the main thread from sigtimedwait (outside the loop, once). */
+		pthread_kill(run->main, SIGUSR1);
+	} else if (looped && atomic_fetch_add(&run->looped, 1) + 1 == run->n) {
+		/* The last one to finish its loops ends the run. */
 		pthread_kill(run->main, SIGUSR1);
 	}
 	return NULL;
@@ -377,6 +398,11 @@ static int setup_workers(struct latency_run *run, char *why, size_t len)
 		return -ENOMEM;
 	memset(run->w, 0, n * sizeof(*run->w));
 	run->n = n;
+	if (run->cfg.sample_log) {
+		run->drain_buf = calloc(LATENCY_SAMPLE_RING, sizeof(*run->drain_buf));
+		if (!run->drain_buf)
+			return -ENOMEM;
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct worker *w = &run->w[i];
 
@@ -395,6 +421,11 @@ static int setup_workers(struct latency_run *run, char *why, size_t len)
 		w->ovf_cycles = calloc(w->cap_ovf, sizeof(*w->ovf_cycles));
 		if (!w->ovf_cycles)
 			return -ENOMEM;
+		if (run->cfg.sample_log) {
+			w->ring = calloc(LATENCY_SAMPLE_RING, sizeof(*w->ring));
+			if (!w->ring)
+				return -ENOMEM;
+		}
 		err = rtr_cpuset_set(&w->pin, cpu);
 		if (err)
 			return err;
@@ -592,6 +623,36 @@ static void live_views(struct latency_run *run, struct latency_live_view *v)
 	}
 }
 
+/*
+ * The ring is read without stopping its writer: copy the new part, then
+ * look at the count again; what the worker may have overwritten meanwhile
+ * (older than count - ring size) is dropped, the rest is exact.
+ */
+void latency_run_drain(struct latency_run *run,
+		       void (*fn)(void *ctx, size_t thread, uint64_t cycle, uint64_t ns),
+		       void *ctx, uint64_t *lost)
+{
+	for (size_t i = 0; run->drain_buf && i < run->n; i++) {
+		struct worker *w = &run->w[i];
+		uint64_t end = atomic_load_explicit(&w->live.cycles, memory_order_acquire);
+		uint64_t first = w->drained, from, valid;
+
+		if (end - first > LATENCY_SAMPLE_RING)
+			first = end - LATENCY_SAMPLE_RING;
+		for (uint64_t c = first; c < end; c++)
+			run->drain_buf[c - first] = atomic_load_explicit(
+				&w->ring[c % LATENCY_SAMPLE_RING], memory_order_relaxed);
+		atomic_thread_fence(memory_order_acquire);
+		valid = atomic_load_explicit(&w->live.cycles, memory_order_relaxed);
+		valid = valid > LATENCY_SAMPLE_RING ? valid - LATENCY_SAMPLE_RING : 0;
+		from = first < valid ? (valid < end ? valid : end) : first;
+		lost[i] += from - w->drained;
+		for (uint64_t c = from; c < end; c++)
+			fn(ctx, i, c, run->drain_buf[c - first]);
+		w->drained = end;
+	}
+}
+
 static int64_t now_ns(void)
 {
 	struct timespec t;
@@ -654,6 +715,10 @@ void latency_run_wait(struct latency_run *run, uint64_t tick_ns,
 		}
 		if (atomic_load(&run->failed)) {
 			run->reason = LATENCY_STOP_ERROR;
+			break;
+		}
+		if (run->cfg.loops && atomic_load(&run->looped) == run->n) {
+			run->reason = LATENCY_STOP_LOOPS;
 			break;
 		}
 		if (atomic_load(&run->stop))
@@ -757,6 +822,7 @@ int latency_run_finish(struct latency_run *run, struct latency_result *res)
 		c->n_ovf_cycles = w->n_ovf;
 		w->ovf_cycles = NULL;
 		c->missed = w->missed;
+		c->last_ns = load(&w->live.act_ns);
 		if (w->err && !res->error)
 			res->error = w->err;
 		latency_stats_compute(&c->hist, c->missed, &c->stats);
@@ -786,9 +852,11 @@ void latency_run_free(struct latency_run *run)
 	for (size_t i = 0; i < run->n; i++) {
 		rtr_hist_free(&run->w[i].hist);
 		free(run->w[i].ovf_cycles);
+		free(run->w[i].ring);
 		rtr_cpuset_free(&run->w[i].pin);
 	}
 	free(run->w);
+	free(run->drain_buf);
 	if (run->mask_set) {
 		/*
 		 * A worker's wake-up (SIGUSR1) or a late SIGXCPU may still be

@@ -40,6 +40,7 @@
 #define LATENCY_MAX_BUCKETS (1u << 20)
 #define LATENCY_OUTLIERS 64	/* largest overflowing values kept exactly, per CPU */
 #define LATENCY_OVF_CYCLES_MAX 4096	/* overflow cycle numbers kept for the histfile */
+#define LATENCY_SAMPLE_RING (1u << 16)	/* -v: samples per CPU waiting to be printed */
 
 /*
  * What to measure. Plain data, filled by the CLI; the engine copies it.
@@ -47,6 +48,10 @@
  * @duration_ns: 0 runs until latency_run_stop() or a signal.
  * @threshold_ns: stop at the first sample above it (0: never).
  * @mlock: mlockall and prefault before the first sample.
+ * @loops: each thread stops after this many wake-ups (0: no limit), like
+ *         cyclictest's -l; the run ends when every thread has.
+ * @sample_log: also keep each thread's latest samples in a ring of
+ *              LATENCY_SAMPLE_RING, for latency_run_drain() (-v).
  */
 struct latency_config {
 	struct rtr_cpuset cpus;
@@ -57,7 +62,9 @@ struct latency_config {
 	uint64_t bucket_ns;
 	uint64_t range_ns;
 	uint64_t threshold_ns;
+	uint64_t loops;
 	bool mlock;
+	bool sample_log;
 };
 
 /* Fill @cfg with the defaults (cpus left empty). */
@@ -88,6 +95,7 @@ struct latency_cpu_result {
 	uint64_t missed;
 	uint64_t *ovf_cycles;	/* cycle numbers of the first overflows (0-based) */
 	size_t n_ovf_cycles;
+	uint64_t last_ns;	/* the last sample (cyclictest's "Act") */
 	struct latency_stats stats;
 };
 
@@ -97,9 +105,10 @@ enum latency_stop {
 	LATENCY_STOP_THRESHOLD,	/* a sample went past --threshold */
 	LATENCY_STOP_RUNAWAY,	/* SIGXCPU: a thread ran without sleeping (RLIMIT_RTTIME) */
 	LATENCY_STOP_ERROR,	/* a measuring thread failed */
+	LATENCY_STOP_LOOPS,	/* every thread made its --loops wake-ups */
 };
 
-/* Return: "duration", "signal", "threshold", "runaway", "error". */
+/* Return: "duration", "signal", "threshold", "runaway", "error", "loops". */
 const char *latency_stop_name(enum latency_stop s);
 
 /* The load that ran during the measurement (--load), as the CLI saw it. */
@@ -171,6 +180,18 @@ int latency_run_start(const struct latency_config *cfg, int32_t dma_us, struct l
 void latency_run_wait(struct latency_run *run, uint64_t tick_ns,
 		      void (*tick)(void *ctx, const struct latency_live_view *v, size_t n),
 		      void *ctx);
+
+/*
+ * latency_run_drain() - with cfg->sample_log, hand the samples logged since
+ * the last call to @fn, thread by thread in wake-up order (@thread: index
+ * in the run, @cycle: wake-up number from 0). Samples that the ring
+ * overwrote before they were read are not shown: *@lost (per thread, an
+ * array of latency_run_ncpus()) is raised by their number. Call from the
+ * thread of latency_run_wait(), e.g. in its tick.
+ */
+void latency_run_drain(struct latency_run *run,
+		       void (*fn)(void *ctx, size_t thread, uint64_t cycle, uint64_t ns),
+		       void *ctx, uint64_t *lost);
 
 /* Ask the workers to stop; they do within one interval. Async-signal-safe. */
 void latency_run_stop(struct latency_run *run);

@@ -88,11 +88,21 @@ json_t *report_to_json(const struct report *r, const char *key)
 	return o;
 }
 
-int json_write(FILE *out, const json_t *root)
+static int dump(FILE *out, const json_t *root, size_t flags)
 {
-	if (json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII) < 0)
+	if (json_dumpf(root, out, flags | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII) < 0)
 		return -EIO;
 	if (fputc('\n', out) == EOF)
 		return -EIO;
 	return 0;
+}
+
+int json_write(FILE *out, const json_t *root)
+{
+	return dump(out, root, JSON_INDENT(2));
+}
+
+int json_write_compact(FILE *out, const json_t *root)
+{
+	return dump(out, root, JSON_COMPACT);
 }

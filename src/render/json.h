@@ -28,6 +28,11 @@ json_t *json_text(const char *s);
  * change of meaning raises it.
  */
 #define RTR_JSON_SCHEMA_VERSION 1
+/*
+ * latency (and verify, which holds two latency documents) are at 2: their
+ * histogram "counts" became sparse [bucket index, count] pairs.
+ */
+#define RTR_JSON_SCHEMA_VERSION_LATENCY 2
 
 /* The envelope without findings: tool, version, command, host. NULL on ENOMEM. */
 json_t *json_envelope(const char *command, const struct host_info *host);
@@ -40,5 +45,8 @@ json_t *finding_to_json(const struct finding *f);
 
 /* Write @root, indented, with a final newline. Return: 0 or -EIO. */
 int json_write(FILE *out, const json_t *root);
+
+/* Write @root on one line without spaces, with a final newline. Return: 0 or -EIO. */
+int json_write_compact(FILE *out, const json_t *root);
 
 #endif

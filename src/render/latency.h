@@ -18,12 +18,20 @@
 /*
  * Live lines, one per CPU. With @redraw, the cursor first goes back up over
  * the previous @n lines so they are replaced in place (a terminal only).
+ * @in_ns: latencies in nanoseconds instead of microseconds (-N).
  */
 void latency_text_live(FILE *out, const struct latency_config *cfg,
-		       const struct latency_live_view *v, size_t n, bool redraw);
+		       const struct latency_live_view *v, size_t n, bool redraw, bool in_ns);
 
 /* The summary table. Return: 0 or -EIO. */
-int latency_text_write(FILE *out, const struct latency_result *r, bool color);
+int latency_text_write(FILE *out, const struct latency_result *r, bool color, bool in_ns);
+
+/*
+ * cyclictest's "T: 0 ( 1234) P:80 I:1000 C:  10000 Min: ... Max: ..." lines,
+ * one per thread, as it prints them at the end of a -q run (the layout grep
+ * scripts know). Return: 0 or -EIO.
+ */
+int latency_text_tlines(FILE *out, const struct latency_result *r, bool in_ns);
 
 /* The JSON document (envelope, config, threads, summary, stop). NULL on ENOMEM. */
 json_t *latency_to_json(const struct latency_result *r, const struct host_info *host);

@@ -3,8 +3,10 @@
  * JSON of `rtready latency` (DESIGN.md): the common envelope, "config",
  * "dma_latency", one object per measuring thread with its statistics,
  * outliers and histogram, a "summary" over all threads and "stop" (why and
- * when the run ended). Histogram counts stop at the last non-empty bucket;
- * "range_ns" says where the buckets end.
+ * when the run ended). Histogram counts are sparse: [index, count] pairs
+ * of the non-empty buckets only, in order (bucket i holds the samples in
+ * [i, i + 1) * bucket_ns); "range_ns" says where the buckets end. Until
+ * schema_version 1 they were dense, every bucket up to the last non-empty.
  */
 #include <signal.h>
 #include <stdint.h>
@@ -44,12 +46,12 @@ static json_t *outliers(const struct rtr_hist *h)
 static json_t *histogram(const struct rtr_hist *h)
 {
 	json_t *o = json_object(), *counts = json_array();
-	size_t used = h->nbuckets;
 
-	while (used > 0 && h->counts[used - 1] == 0)
-		used--;
-	for (size_t i = 0; counts && i < used; i++)
-		json_array_append_new(counts, u64(h->counts[i]));
+	for (size_t i = 0; counts && i < h->nbuckets; i++) {
+		if (h->counts[i])
+			json_array_append_new(counts, json_pack("[I, I]", (json_int_t)i,
+								(json_int_t)h->counts[i]));
+	}
 	json_object_set_new(o, "bucket_ns", u64(h->bucket_ns));
 	json_object_set_new(o, "range_ns", u64(rtr_hist_range_ns(h)));
 	json_object_set_new(o, "counts", counts);
@@ -71,6 +73,7 @@ static json_t *config(const struct latency_result *r)
 	json_object_set_new(o, "bucket_ns", u64(c->bucket_ns));
 	json_object_set_new(o, "hist_max_ns", u64(c->range_ns));
 	json_object_set_new(o, "threshold_ns", c->threshold_ns ? u64(c->threshold_ns) : json_null());
+	json_object_set_new(o, "loops", c->loops ? u64(c->loops) : json_null());
 	json_object_set_new(o, "mlock", json_boolean(c->mlock));
 	json_object_set_new(o, "clock", json_string("CLOCK_MONOTONIC"));
 	json_object_set_new(o, "load", r->load.kind ? json_text(r->load.kind) : json_null());
@@ -143,6 +146,7 @@ json_t *latency_to_json(const struct latency_result *r, const struct host_info *
 
 	if (!root)
 		return NULL;
+	json_object_set_new(root, "schema_version", json_integer(RTR_JSON_SCHEMA_VERSION_LATENCY));
 	json_object_set_new(root, "config", config(r));
 	json_object_set_new(root, "dma_latency", dma(&r->dma));
 	if (r->load.kind)

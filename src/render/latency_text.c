@@ -15,31 +15,71 @@ static double us(uint64_t ns)
 	return (double)ns / 1000.0;
 }
 
-void latency_text_live(FILE *out, const struct latency_config *cfg,
-		       const struct latency_live_view *v, size_t n, bool redraw)
+/* @ns in the unit asked for: microseconds with one decimal, or whole nanoseconds (-N). */
+static const char *fmt(char *buf, size_t len, int width, uint64_t ns, bool in_ns)
 {
+	if (in_ns)
+		snprintf(buf, len, "%*" PRIu64, width, ns);
+	else
+		snprintf(buf, len, "%*.1f", width, us(ns));
+	return buf;
+}
+
+void latency_text_live(FILE *out, const struct latency_config *cfg,
+		       const struct latency_live_view *v, size_t n, bool redraw, bool in_ns)
+{
+	char a[32], b[32], c[32], d[32];
+
 	if (redraw && n)
 		fprintf(out, "\033[%zuA", n);
 	for (size_t i = 0; i < n; i++)
 		fprintf(out,
 			"T:%2zu CPU%-3d (%7d) P:%-2d I:%-6" PRIu64 " C:%10" PRIu64
-			" Min:%8.1f Act:%8.1f Avg:%8.1f Max:%9.1f\033[K\n",
+			" Min:%s Act:%s Avg:%s Max:%s\033[K\n",
 			i, v[i].cpu, (int)v[i].tid, cfg->priority, cfg->interval_ns / 1000,
-			v[i].cycles, us(v[i].min_ns), us(v[i].act_ns), us(v[i].avg_ns),
-			us(v[i].max_ns));
+			v[i].cycles, fmt(a, sizeof(a), 8, v[i].min_ns, in_ns),
+			fmt(b, sizeof(b), 8, v[i].act_ns, in_ns),
+			fmt(c, sizeof(c), 8, v[i].avg_ns, in_ns),
+			fmt(d, sizeof(d), 9, v[i].max_ns, in_ns));
 	fflush(out);
 }
 
-static void row(FILE *out, const char *label, long tid, const struct latency_stats *s)
+/*
+ * cyclictest's end-of-run lines with -q, field for field (rt-tests 2.x):
+ * whole microseconds, or nanoseconds with -N, which widens Act and Avg.
+ */
+int latency_text_tlines(FILE *out, const struct latency_result *r, bool in_ns)
 {
+	const uint64_t div = in_ns ? 1 : 1000;
+
+	for (size_t i = 0; i < r->n_cpus; i++) {
+		const struct latency_cpu_result *c = &r->cpus[i];
+		const struct latency_stats *s = &c->stats;
+
+		fprintf(out, "T:%2zu (%5d) P:%2d I:%" PRIu64 " C:%7" PRIu64 " Min:%7" PRIu64
+			" Act:%*" PRIu64 " Avg:%*" PRIu64 " Max:%8" PRIu64 "\n",
+			i, (int)c->tid, r->cfg.priority, r->cfg.interval_ns / 1000, s->samples,
+			s->min_ns / div, in_ns ? 8 : 5, c->last_ns / div, in_ns ? 8 : 5,
+			s->avg_ns / div, s->max_ns / div);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+static void row(FILE *out, const char *label, long tid, const struct latency_stats *s, bool in_ns)
+{
+	char v[7][32];
+
 	if (tid > 0)
 		fprintf(out, "%5s %8ld", label, tid);
 	else
 		fprintf(out, "%5s %8s", label, "");
-	fprintf(out, " %10" PRIu64 " %8.1f %8.1f %8.1f %8.1f %8.1f %9.1f %9" PRIu64 " %7" PRIu64
-		"\n",
-		s->samples, us(s->min_ns), us(s->avg_ns), us(s->p50_ns), us(s->p99_ns),
-		us(s->p999_ns), us(s->max_ns), s->overflows, s->missed);
+	fprintf(out, " %10" PRIu64 " %s %s %s %s %s %s %9" PRIu64 " %7" PRIu64 "\n", s->samples,
+		fmt(v[0], sizeof(v[0]), 8, s->min_ns, in_ns),
+		fmt(v[1], sizeof(v[1]), 8, s->avg_ns, in_ns),
+		fmt(v[2], sizeof(v[2]), 8, s->p50_ns, in_ns),
+		fmt(v[3], sizeof(v[3]), 8, s->p99_ns, in_ns),
+		fmt(v[4], sizeof(v[4]), 8, s->p999_ns, in_ns),
+		fmt(v[5], sizeof(v[5]), 9, s->max_ns, in_ns), s->overflows, s->missed);
 }
 
 static void outliers(FILE *out, const struct latency_result *r)
@@ -65,7 +105,7 @@ static void outliers(FILE *out, const struct latency_result *r)
 	}
 }
 
-int latency_text_write(FILE *out, const struct latency_result *r, bool color)
+int latency_text_write(FILE *out, const struct latency_result *r, bool color, bool in_ns)
 {
 	const char *bold = color ? "\033[1m" : "", *red = color ? "\033[1;31m" : "";
 	const char *reset = color ? "\033[0m" : "";
@@ -91,11 +131,11 @@ int latency_text_write(FILE *out, const struct latency_result *r, bool color)
 		char label[16];
 
 		snprintf(label, sizeof(label), "%d", r->cpus[i].cpu);
-		row(out, label, r->cpus[i].tid, &r->cpus[i].stats);
+		row(out, label, r->cpus[i].tid, &r->cpus[i].stats, in_ns);
 	}
 	if (r->n_cpus > 1)
-		row(out, "all", 0, &r->total_stats);
-	fprintf(out, "(latencies in us)\n");
+		row(out, "all", 0, &r->total_stats, in_ns);
+	fprintf(out, "(latencies in %s)\n", in_ns ? "ns" : "us");
 	outliers(out, r);
 	if (r->stop == LATENCY_STOP_THRESHOLD)
 		fprintf(out, "\n%sthreshold %.1f us exceeded%s on CPU %d at wake-up %" PRIu64

@@ -27,6 +27,8 @@ json_t *verify_to_json(const struct verify_view *v)
 
 	if (!j)
 		return NULL;
+	/* It holds latency documents, whose histograms became sparse in version 2. */
+	json_object_set_new(j, "schema_version", json_integer(RTR_JSON_SCHEMA_VERSION_LATENCY));
 	/* An addition to the envelope: the reports label hosts by name. */
 	h = json_object_get(j, "host");
 	if (v->hostname[0] && h)

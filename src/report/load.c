@@ -41,10 +41,16 @@ static int status_parse(const char *s, enum rtr_status *out)
 	return -EINVAL;
 }
 
-/* Loader state: where we are (for messages) and where messages go. */
+/*
+ * Loader state: where messages go, and the histogram buckets expanded so
+ * far. A sparse histogram (schema_version 2) names a bucket index in a few
+ * bytes, so the dense arrays it expands to are bounded for the whole file
+ * (RESULT_MAX_VALUES buckets), as a dense file's are by its size.
+ */
 struct ld {
 	char *err;
 	size_t errlen;
+	size_t buckets;
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -232,11 +238,85 @@ static int load_checks(struct ld *ld, const json_t *arr, const char *key, struct
 	return unique_checks(ld, r, key);
 }
 
-static int load_histogram(struct ld *ld, const json_t *h, const char *where,
+/* Make room for @n dense buckets in @t, within the file's budget. */
+static int alloc_counts(struct ld *ld, const char *where, size_t n, struct result_thread *t)
+{
+	if (n > RESULT_MAX_BUCKETS)
+		return bad(ld, "%s.histogram.counts: %zu buckets, more than %u", where, n,
+			   RESULT_MAX_BUCKETS);
+	if (n > RESULT_MAX_VALUES - ld->buckets)
+		return bad(ld, "%s.histogram.counts: the file's histograms span more than %u "
+			   "buckets in all", where, RESULT_MAX_VALUES);
+	ld->buckets += n;
+	t->counts = calloc(n ? n : 1, sizeof(*t->counts));
+	if (!t->counts)
+		return -ENOMEM;
+	t->n_counts = n;
+	return 0;
+}
+
+/* schema_version 1: "counts" holds every bucket up to the last non-empty one. */
+static int load_dense(struct ld *ld, const json_t *counts, const char *where,
+		      struct result_thread *t)
+{
+	size_t n = json_array_size(counts);
+	int err = alloc_counts(ld, where, n, t);
+
+	for (size_t i = 0; !err && i < n; i++) {
+		const json_t *c = json_array_get(counts, i);
+
+		if (!json_is_integer(c) || json_integer_value(c) < 0)
+			return bad(ld, "%s.histogram.counts[%zu]: not a non-negative integer",
+				   where, i);
+		t->counts[i] = (uint64_t)json_integer_value(c);
+	}
+	return err;
+}
+
+/*
+ * schema_version 2: "counts" holds [index, count] pairs of the non-empty
+ * buckets, indexes rising: [[18, 420], [19, 1377], [250, 1]].
+ */
+static int load_sparse(struct ld *ld, const json_t *counts, const char *where,
+		       struct result_thread *t)
+{
+	size_t n = json_array_size(counts);
+	json_int_t last = -1;
+	int err;
+
+	/* Check every pair first: the dense size comes from the last index. */
+	for (size_t i = 0; i < n; i++) {
+		const json_t *p = json_array_get(counts, i), *idx, *cnt;
+
+		idx = json_array_get(p, 0);
+		cnt = json_array_get(p, 1);
+		if (!json_is_array(p) || json_array_size(p) != 2 || !json_is_integer(idx) ||
+		    json_integer_value(idx) < 0 || !json_is_integer(cnt) ||
+		    json_integer_value(cnt) < 0)
+			return bad(ld, "%s.histogram.counts[%zu]: not a pair [bucket index, count]",
+				   where, i);
+		if (json_integer_value(idx) <= last)
+			return bad(ld, "%s.histogram.counts[%zu]: bucket indexes must rise", where,
+				   i);
+		last = json_integer_value(idx);
+		if (last >= (json_int_t)RESULT_MAX_BUCKETS)
+			return bad(ld, "%s.histogram.counts[%zu]: bucket %lld, past %u", where, i,
+				   (long long)last, RESULT_MAX_BUCKETS);
+	}
+	err = alloc_counts(ld, where, (size_t)(last + 1), t);
+	for (size_t i = 0; !err && i < n; i++) {
+		const json_t *p = json_array_get(counts, i);
+
+		t->counts[json_integer_value(json_array_get(p, 0))] =
+			(uint64_t)json_integer_value(json_array_get(p, 1));
+	}
+	return err;
+}
+
+static int load_histogram(struct ld *ld, const json_t *h, const char *where, int version,
 			  struct result_thread *t)
 {
 	const json_t *counts;
-	size_t n;
 	int err;
 
 	if (!h || json_is_null(h))
@@ -251,27 +331,11 @@ static int load_histogram(struct ld *ld, const json_t *h, const char *where,
 	counts = json_object_get(h, "counts");
 	if (!json_is_array(counts))
 		return bad(ld, "%s.histogram.counts: not an array", where);
-	n = json_array_size(counts);
-	if (n > RESULT_MAX_BUCKETS)
-		return bad(ld, "%s.histogram.counts: %zu buckets, more than %u", where, n,
-			   RESULT_MAX_BUCKETS);
-	t->counts = calloc(n ? n : 1, sizeof(*t->counts));
-	if (!t->counts)
-		return -ENOMEM;
-	t->n_counts = n;
-	for (size_t i = 0; i < n; i++) {
-		const json_t *c = json_array_get(counts, i);
-
-		if (!json_is_integer(c) || json_integer_value(c) < 0)
-			return bad(ld, "%s.histogram.counts[%zu]: not a non-negative integer",
-				   where, i);
-		t->counts[i] = (uint64_t)json_integer_value(c);
-	}
-	return 0;
+	return version >= 2 ? load_sparse(ld, counts, where, t) : load_dense(ld, counts, where, t);
 }
 
 static int load_thread(struct ld *ld, const json_t *o, const char *where, bool need_cpu,
-		       struct result_thread *t)
+		       int version, struct result_thread *t)
 {
 	const json_t *cpu;
 	int err;
@@ -294,7 +358,7 @@ static int load_thread(struct ld *ld, const json_t *o, const char *where, bool n
 	err = err ?: get_num(ld, o, where, "p50_ns", false, &t->p50_ns);
 	err = err ?: get_num(ld, o, where, "p99_ns", false, &t->p99_ns);
 	err = err ?: get_num(ld, o, where, "p999_ns", false, &t->p999_ns);
-	err = err ?: load_histogram(ld, json_object_get(o, "histogram"), where, t);
+	err = err ?: load_histogram(ld, json_object_get(o, "histogram"), where, version, t);
 	return err;
 }
 
@@ -312,6 +376,24 @@ static bool load_is_idle(const char *load)
 }
 
 /*
+ * The layout version of a latency document: 1 when absent (files written
+ * before the member existed). Version 2 made the histograms sparse.
+ */
+static int latency_version(struct ld *ld, const json_t *o, const char *where, int *out)
+{
+	const json_t *v = json_object_get(o, "schema_version");
+
+	*out = 1;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 2)
+		return bad(ld, "%s.schema_version: this rtready reads latency results of "
+			   "versions 1 and 2", where);
+	*out = (int)json_integer_value(v);
+	return 0;
+}
+
+/*
  * A latency result: {config, threads: [...], summary}. Its load comes from
  * config.load (a name; "none" or absent for an idle run).
  */
@@ -324,10 +406,13 @@ static int load_latency(struct ld *ld, const json_t *o, const char *where, int f
 	char w[96], *load = NULL;
 	enum result_phase phase;
 	size_t n;
-	int err = 0;
+	int err = 0, version;
 
 	if (!json_is_object(o))
 		return bad(ld, "%s: not an object", where);
+	err = latency_version(ld, o, where, &version);
+	if (err)
+		return err;
 	if (cfg && !json_is_object(cfg))
 		return bad(ld, "%s.config: not an object", where);
 	loadv = cfg ? json_object_get(cfg, "load") : NULL;
@@ -382,11 +467,12 @@ static int load_latency(struct ld *ld, const json_t *o, const char *where, int f
 	for (size_t i = 0; i < n && !err; i++) {
 		snprintf(w, sizeof(w), "%s.threads[%zu]", where, i);
 		lat->n_threads = i + 1;
-		err = load_thread(ld, json_array_get(threads, i), w, true, &lat->threads[i]);
+		err = load_thread(ld, json_array_get(threads, i), w, true, version,
+				  &lat->threads[i]);
 	}
 	if (!err && sum && !json_is_null(sum)) {
 		snprintf(w, sizeof(w), "%s.summary", where);
-		err = load_thread(ld, sum, w, false, &lat->summary);
+		err = load_thread(ld, sum, w, false, version, &lat->summary);
 		lat->summary.cpu = -1;
 		lat->has_summary = err == 0;
 	}
@@ -515,7 +601,7 @@ static int load_verify(struct ld *ld, const json_t *j, struct result *r)
 int result_from_json(const json_t *j, const char *label, struct result *r, char *err,
 		     size_t errlen)
 {
-	struct ld ld = { err, errlen };
+	struct ld ld = { err, errlen, 0 };
 	const json_t *tool;
 	int rc;
 

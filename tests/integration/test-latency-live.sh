@@ -77,8 +77,8 @@ if [ -e /dev/cpu_dma_latency ]; then
 	[ "$(dma_fds "$pid")" = 0 ] || fail "default run keeps /dev/cpu_dma_latency open"
 	wait "$pid" || fail "default run failed"
 	pid=
-	grep -q '"held": false' "$tmp/nodma.json" || fail "held: false not reported"
-	grep -q '"current_us": ' "$tmp/nodma.json" || fail "dma state not reported"
+	grep -q '"held":false' "$tmp/nodma.json" || fail "held: false not reported"
+	grep -q '"current_us":' "$tmp/nodma.json" || fail "dma state not reported"
 	"$RTREADY" latency --dma-latency 7 -D 1500ms -q -f json >"$tmp/dma.json" &
 	pid=$!
 	sleep 0.8
@@ -87,8 +87,8 @@ if [ -e /dev/cpu_dma_latency ]; then
 	pid=
 	after=$(dma)
 	[ "$after" = "$before" ] || fail "dma latency $after after the run, was $before"
-	grep -q '"held": true' "$tmp/dma.json" || fail "held not reported"
-	grep -q '"held_us": 7' "$tmp/dma.json" || fail "held_us not reported"
+	grep -q '"held":true' "$tmp/dma.json" || fail "held not reported"
+	grep -q '"held_us":7' "$tmp/dma.json" || fail "held_us not reported"
 fi
 
 # Without privileges: the missing one is named, exit 2.

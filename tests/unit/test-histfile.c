@@ -53,19 +53,25 @@ static void finish(struct latency_result *r)
 		latency_stats_compute(&r->cpus[i].hist, 0, &r->cpus[i].stats);
 }
 
-/* Write @r to memory and compare with @want. */
-static void expect(const struct latency_result *r, int want_rc, const char *want)
+/* Write @r to memory with @opt and compare with @want. */
+static void expect_opt(const struct latency_result *r, const struct histfile_opts *opt,
+		       int want_rc, const char *want)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
 	assert_non_null(fp);
-	assert_int_equal(histfile_write(fp, r), want_rc);
+	assert_int_equal(histfile_write(fp, r, opt), want_rc);
 	fclose(fp);
 	if (want)
 		assert_string_equal(buf, want);
 	free(buf);
+}
+
+static void expect(const struct latency_result *r, int want_rc, const char *want)
+{
+	expect_opt(r, NULL, want_rc, want);
 }
 
 static void test_two_threads(void **state)
@@ -100,6 +106,70 @@ static void test_two_threads(void **state)
 	       "# Thread 0: 00003 00005 # 00001 others\n"
 	       "# Thread 1:\n"
 	       "\n");
+	latency_result_free(&r);
+}
+
+/*
+ * -H (cyclictest's --histofall): a sum column in every row and in Total,
+ * Max and Overflows, none in Min and Avg; -N: Min/Avg/Max in ns. One
+ * thread gets no sum column, as in cyclictest.
+ */
+static void test_histofall_and_ns(void **state)
+{
+	const struct histfile_opts all = { .sum_column = true }, ns = { .in_ns = true };
+	struct latency_result r;
+
+	(void)state;
+	make(&r, 2, 1000, 3000, 4);
+	add(&r, 0, 1200, 0, 4);
+	add(&r, 0, 2500, 1, 4);
+	add(&r, 1, 1700, 0, 4);
+	add(&r, 1, 7000, 1, 4);
+	finish(&r);
+	expect_opt(&r, &all, 0,
+		   "# Histogram\n"
+		   "000000 000000\t000000\t000000\n"
+		   "000001 000001\t000001\t000002\n"
+		   "000002 000001\t000000\t000001\n"
+		   "# Total: 000000002 000000001 000000003\n"
+		   "# Min Latencies: 00001 00001\n"
+		   "# Avg Latencies: 00001 00004\n"
+		   "# Max Latencies: 00002 00007 00007\n"
+		   "# Histogram Overflows: 00000 00001 00001\n"
+		   "# Histogram Overflow at cycle number:\n"
+		   "# Thread 0:\n"
+		   "# Thread 1: 00001\n"
+		   "\n");
+	expect_opt(&r, &ns, 0,
+		   "# Histogram\n"
+		   "000000 000000\t000000\n"
+		   "000001 000001\t000001\n"
+		   "000002 000001\t000000\n"
+		   "# Total: 000000002 000000001\n"
+		   "# Min Latencies: 01200 01700\n"
+		   "# Avg Latencies: 01850 04350\n"
+		   "# Max Latencies: 02500 07000\n"
+		   "# Histogram Overflows: 00000 00001\n"
+		   "# Histogram Overflow at cycle number:\n"
+		   "# Thread 0:\n"
+		   "# Thread 1: 00001\n"
+		   "\n");
+	latency_result_free(&r);
+
+	make(&r, 1, 1000, 1000, 1);
+	add(&r, 0, 100, 0, 1);
+	finish(&r);
+	expect_opt(&r, &all, 0,
+		   "# Histogram\n"
+		   "000000 000001\n"
+		   "# Total: 000000001\n"
+		   "# Min Latencies: 00000\n"
+		   "# Avg Latencies: 00000\n"
+		   "# Max Latencies: 00000\n"
+		   "# Histogram Overflows: 00000\n"
+		   "# Histogram Overflow at cycle number:\n"
+		   "# Thread 0:\n"
+		   "\n");
 	latency_result_free(&r);
 }
 
@@ -142,7 +212,7 @@ static void test_wide_buckets_index_by_lower_edge(void **state)
 	add(&r, 0, 4500, 0, 1);
 	finish(&r);
 	fp = open_memstream(&buf, &len);
-	assert_int_equal(histfile_write(fp, &r), 0);
+	assert_int_equal(histfile_write(fp, &r, NULL), 0);
 	fclose(fp);
 	assert_non_null(strstr(buf, "# Histogram\n000000 000000\n000002 000000\n000004 000001\n"));
 	free(buf);
@@ -192,6 +262,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_two_threads),
+		cmocka_unit_test(test_histofall_and_ns),
 		cmocka_unit_test(test_narrow_buckets_sum_into_us_rows),
 		cmocka_unit_test(test_wide_buckets_index_by_lower_edge),
 		cmocka_unit_test(test_bucket_rules),

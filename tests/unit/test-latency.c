@@ -96,6 +96,52 @@ static void test_cyclictest_letters(void **state)
 	assert_int_equal(parse(&o, "-D", "0", NULL), 0);
 	assert_int_equal(o.cfg.duration_ns, 0);
 	latency_opts_free(&o);
+
+	/* -h prints the histogram, --hist-max only sets the range; -H adds the sum column. */
+	assert_int_equal(parse(&o, "--hist-max", "300", NULL), 0);
+	assert_int_equal(o.cfg.range_ns, 300000);
+	assert_false(o.hist_print);
+	latency_opts_free(&o);
+	assert_int_equal(parse(&o, "-H", "50", "-N", "-v", "--json=r.json", NULL), 0);
+	assert_int_equal(o.cfg.range_ns, 50000);
+	assert_true(o.hist_print && o.histofall && o.in_ns && o.verbose && o.cfg.sample_log);
+	assert_string_equal(o.json_file, "r.json");
+	latency_opts_free(&o);
+	assert_int_equal(parse(&o, "--histogram", "20", NULL), 0);
+	assert_true(o.hist_print);
+	assert_false(o.histofall);
+	latency_opts_free(&o);
+}
+
+/* -l LOOPS: alone it replaces the default duration; with -D both stay. */
+static void test_loops(void **state)
+{
+	struct latency_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, "-l", "2000", NULL), 0);
+	assert_int_equal(o.cfg.loops, 2000);
+	assert_int_equal(o.cfg.duration_ns, 0);
+	latency_opts_free(&o);
+	assert_int_equal(parse(&o, "-l2000", "-D", "5s", NULL), 0);
+	assert_int_equal(o.cfg.loops, 2000);
+	assert_int_equal(o.cfg.duration_ns, 5000000000ULL);
+	latency_opts_free(&o);
+	assert_int_equal(parse(&o, "--loops", "0", NULL), -EINVAL);
+	assert_non_null(strstr(errbuf, "--loops"));
+	latency_opts_free(&o);
+	assert_int_equal(parse(&o, "-l", "many", NULL), -EINVAL);
+	latency_opts_free(&o);
+	/* -v's samples and JSON cannot share standard output. */
+	assert_int_equal(parse(&o, "-v", "-f", "json", NULL), -EINVAL);
+	assert_non_null(strstr(errbuf, "--output"));
+	latency_opts_free(&o);
+	assert_int_equal(parse(&o, "-v", "-f", "json", "--output", "x.json", NULL), 0);
+	latency_opts_free(&o);
+	assert_int_equal(parse(&o, "--json=", NULL), -EINVAL);
+	latency_opts_free(&o);
+	assert_int_equal(parse(&o, "-h", "10", "--bucket", "300", NULL), -EINVAL);
+	latency_opts_free(&o);
 }
 
 static void test_threads_forms(void **state)
@@ -386,10 +432,15 @@ static void test_json(void **state)
 	assert_int_equal(jint(h, "bucket_ns"), 1000);
 	assert_int_equal(jint(h, "range_ns"), 10000);
 	counts = json_object_get(h, "counts");
-	/* Trailing empty buckets are left out. */
-	assert_int_equal(json_array_size(counts), 3);
+	/* Sparse (schema_version 2): [index, count] of the non-empty buckets only. */
+	assert_int_equal(jint(j, "schema_version"), 2);
+	assert_int_equal(json_array_size(counts), 2);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(counts, 0), 0)), 1);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(counts, 0), 1)), 1);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(counts, 1), 0)), 2);
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(counts, 1), 1)), 1);
 	for (size_t i = 0; i < json_array_size(counts); i++)
-		total += json_integer_value(json_array_get(counts, i));
+		total += json_integer_value(json_array_get(json_array_get(counts, i), 1));
 	assert_int_equal(total + jint(t1, "overflows"), jint(t1, "samples"));
 	sum = json_object_get(j, "summary");
 	assert_int_equal(jint(sum, "samples"), 5);
@@ -414,13 +465,49 @@ static void test_text(void **state)
 	(void)state;
 	make_result(&r);
 	fp = open_memstream(&buf, &len);
-	assert_int_equal(latency_text_write(fp, &r, false), 0);
+	assert_int_equal(latency_text_write(fp, &r, false, false), 0);
 	fclose(fp);
 	assert_non_null(strstr(buf, "CPU 2-3: SCHED_FIFO 80, interval 1000 us"));
 	assert_non_null(strstr(buf, "threshold 8.0 us exceeded on CPU 3 at wake-up 2: 25.0 us late"));
 	assert_non_null(strstr(buf, "CPU 3: 25.0 us"));
 	assert_non_null(strstr(buf, "  all "));
 	assert_null(strstr(buf, "\033["));
+	free(buf);
+
+	/* -N: the table in ns. */
+	fp = open_memstream(&buf, &len);
+	assert_int_equal(latency_text_write(fp, &r, false, true), 0);
+	fclose(fp);
+	assert_non_null(strstr(buf, "(latencies in ns)"));
+	free(buf);
+	latency_result_free(&r);
+}
+
+/* cyclictest's -q end lines, byte for byte (rt-tests 2.x print_stat). */
+static void test_tlines(void **state)
+{
+	struct latency_result r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	make_result(&r);
+	for (size_t i = 0; i < r.n_cpus; i++)
+		r.cpus[i].last_ns = 4321 + i * 1000;
+	fp = open_memstream(&buf, &len);
+	assert_int_equal(latency_text_tlines(fp, &r, false), 0);
+	fclose(fp);
+	assert_string_equal(buf,
+			    "T: 0 (  100) P:80 I:1000 C:      2 Min:      1 Act:    4 Avg:    2 Max:"
+			    "       2\n"
+			    "T: 1 (  101) P:80 I:1000 C:      3 Min:      1 Act:    5 Avg:    9 Max:"
+			    "      25\n");
+	free(buf);
+	fp = open_memstream(&buf, &len);
+	assert_int_equal(latency_text_tlines(fp, &r, true), 0);
+	fclose(fp);
+	assert_non_null(strstr(buf, " Act:    4321 Avg:"));
 	free(buf);
 	latency_result_free(&r);
 }
@@ -438,6 +525,8 @@ int main(void)
 		cmocka_unit_test(test_dma_latency_read),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_tlines),
+		cmocka_unit_test(test_loops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -172,6 +172,101 @@ static void test_load_latency(void **state)
 	free(load);
 }
 
+/* One thread with histogram @counts in a latency document of @version (0: none). */
+static char *hist_doc(int version, const char *counts)
+{
+	char *s, ver[32] = "";
+
+	if (version)
+		snprintf(ver, sizeof(ver), "\"schema_version\":%d,", version);
+	assert_true(asprintf(&s,
+		"{\"tool\":\"rtready\",\"command\":\"latency\",%s\"threads\":[{\"cpu\":0,"
+		"\"samples\":100,\"min_ns\":1000,\"avg_ns\":2000,\"max_ns\":9000,"
+		"\"histogram\":{\"bucket_ns\":1000,\"counts\":%s}}]}", ver, counts) > 0);
+	return s;
+}
+
+/*
+ * Histograms as each schema_version writes them: dense in 1 (and before the
+ * member existed), sparse [index, count] pairs in 2; both expand to the same
+ * buckets. Damaged pairs are refused by path.
+ */
+static void test_histogram_versions(void **state)
+{
+	static const uint64_t want[] = { 0, 10, 80, 0, 0, 0, 0, 0, 9, 1 };
+	const char *dense = "[0,10,80,0,0,0,0,0,9,1]", *sparse = "[[1,10],[2,80],[8,9],[9,1]]";
+	const struct { int version; const char *counts; } ok[] = {
+		{ 0, dense }, { 1, dense }, { 2, sparse },
+	};
+	static const struct { const char *counts, *msg; } bad[] = {
+		{ "[[2,80],[1,10]]", "counts[1]: bucket indexes must rise" },
+		{ "[[1,10],[1,3]]", "counts[1]: bucket indexes must rise" },
+		{ "[[1,10],[2]]", "counts[1]: not a pair" },
+		{ "[[1,10,3]]", "counts[0]: not a pair" },
+		{ "[[-1,10]]", "counts[0]: not a pair" },
+		{ "[[1,-10]]", "counts[0]: not a pair" },
+		{ "[3]", "counts[0]: not a pair" },
+		{ "[[1048576,1]]", "counts[0]: bucket 1048576, past" },
+	};
+	struct result r;
+	char *doc;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(ok) / sizeof(ok[0]); k++) {
+		doc = hist_doc(ok[k].version, ok[k].counts);
+		load_ok(doc, &r);
+		assert_int_equal(r.lat[PHASE_IDLE].threads[0].n_counts, 10);
+		assert_memory_equal(r.lat[PHASE_IDLE].threads[0].counts, want, sizeof(want));
+		result_free(&r);
+		free(doc);
+	}
+	/* An empty sparse histogram is no bucket at all. */
+	doc = hist_doc(2, "[]");
+	load_ok(doc, &r);
+	assert_int_equal(r.lat[PHASE_IDLE].threads[0].n_counts, 0);
+	result_free(&r);
+	free(doc);
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		doc = hist_doc(2, bad[k].counts);
+		expect_refused(doc, bad[k].msg);
+		free(doc);
+	}
+	/* A dense list read as version 2, and pairs read as version 1, are refused. */
+	doc = hist_doc(2, dense);
+	expect_refused(doc, "not a pair");
+	free(doc);
+	doc = hist_doc(1, sparse);
+	expect_refused(doc, "counts[0]: not a non-negative integer");
+	free(doc);
+	doc = hist_doc(3, sparse);
+	expect_refused(doc, "versions 1 and 2");
+	free(doc);
+}
+
+/*
+ * A few bytes name a bucket near the top: 16 threads at bucket 1048575 would
+ * expand to 16M buckets (128 MiB); the file's budget refuses it instead.
+ */
+static void test_sparse_budget(void **state)
+{
+	char *doc, *p;
+	size_t cap = 8192, n;
+
+	(void)state;
+	doc = malloc(cap);
+	assert_non_null(doc);
+	n = (size_t)snprintf(doc, cap, "{\"tool\":\"rtready\",\"command\":\"latency\","
+			     "\"schema_version\":2,\"threads\":[");
+	for (int i = 0; i < 16; i++)
+		n += (size_t)snprintf(doc + n, cap - n, "%s{\"cpu\":%d,\"samples\":1,\"min_ns\":1,"
+				      "\"avg_ns\":1,\"max_ns\":1,\"histogram\":{\"bucket_ns\":1,"
+				      "\"counts\":[[1048575,1]]}}", i ? "," : "", i);
+	snprintf(doc + n, cap - n, "]}");
+	p = doc;
+	expect_refused(p, "buckets in all");
+	free(doc);
+}
+
 static void test_refusals(void **state)
 {
 	(void)state;
@@ -586,6 +681,8 @@ int main(void)
 		cmocka_unit_test(test_load_check),
 		cmocka_unit_test(test_load_latency),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_histogram_versions),
+		cmocka_unit_test(test_sparse_budget),
 		cmocka_unit_test(test_load_file_errors),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_merge),
