@@ -589,6 +589,14 @@ def judge_tune(r, rcs, blocks):
     moved = [k for k in before if k.startswith("task ") and k in applied
              and before[k] != applied[k]]
     r.ok("tune --apply moved tasks (%d)" % len(moved), bool(moved))
+    # 6.12+: the fair server zeroed on the RT CPUs only (and put back, above).
+    fair = sorted(k for k in before if "/fair_server/" in k)
+    if fair:
+        zeroed = [k for k in fair if applied.get(k) == "0" and before[k] != "0"]
+        r.ok("tune --apply zeroed the fair server on the RT CPUs (%s)" % ", ".join(
+            k.split("/")[-2] for k in zeroed), zeroed and all(
+                ("/cpu2/" in k or "/cpu3/" in k) for k in zeroed),
+            "; ".join("%s: %s -> %s" % (k, before[k], applied.get(k)) for k in fair))
 
 
 def tunable_map(text):

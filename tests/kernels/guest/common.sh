@@ -45,7 +45,10 @@ tunables() {
 		/sys/kernel/mm/transparent_hugepage/defrag \
 		/proc/irq/*/smp_affinity_list \
 		/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor \
-		/sys/devices/system/cpu/cpu*/cpuidle/state*/disable; do
+		/sys/devices/system/cpu/cpu*/cpuidle/state*/disable \
+		/proc/sys/kernel/hung_task_timeout_secs /sys/kernel/mm/ksm/run \
+		/proc/sys/kernel/numa_balancing \
+		/sys/kernel/debug/sched/fair_server/cpu*/runtime; do
 		[ -r "$f" ] && echo "$f=$(cat "$f" 2>/dev/null)"
 	done
 	for d in /proc/[0-9]*; do
