@@ -474,8 +474,9 @@ static void check_balance(const struct check_ctx *ctx, struct check_out *out)
 	strbuf_puts(&out->fix, "Put IRQBALANCE_BANNED_CPULIST=");
 	check_put_cpus(&out->fix, ctx->rt_cpus);
 	strbuf_printf(&out->fix, " in %s (Debian; /etc/sysconfig/irqbalance on Red Hat), then "
-				 "systemctl restart irqbalance; the file keeps it across reboots. Or "
-				 "stop it for good (systemctl disable --now irqbalance) and set IRQ "
+				 "systemctl restart irqbalance; the file keeps it across reboots "
+				 "(rtready tune --apply does both, and --revert undoes them). Or stop "
+				 "it for good (systemctl disable --now irqbalance) and set IRQ "
 				 "affinities yourself (see irq.affinity).",
 		      conf ? f->balance_path : "/etc/default/irqbalance");
 out:

@@ -63,6 +63,7 @@ static const char usage_text[] =
     "      --no-ksm            leave KSM (/sys/kernel/mm/ksm/run) alone\n"
     "      --no-numa-balancing leave kernel.numa_balancing alone\n"
     "      --no-fair-server    leave the 6.12+ fair server of the RT CPUs alone\n"
+    "      --no-irqbalance     leave irqbalance's environment file alone\n"
     "      --state-dir DIR     where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")\n"
     "  -r, --root DIR          plan from a snapshot under DIR (dry run and --emit-boot only)\n"
     "  -f, --format FMT        text (default) or json\n"
@@ -166,6 +167,7 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 	    {"no-ksm", no_argument, NULL, OPT_SWITCH},
 	    {"no-numa-balancing", no_argument, NULL, OPT_SWITCH},
 	    {"no-fair-server", no_argument, NULL, OPT_SWITCH},
+	    {"no-irqbalance", no_argument, NULL, OPT_SWITCH},
 	    {"pid", required_argument, NULL, OPT_PID},
 	    {"root", required_argument, NULL, 'r'},
 	    {"format", required_argument, NULL, 'f'},

@@ -569,7 +569,8 @@ int rootfs_write(const struct rootfs *fs, const char *path, const void *data, si
 }
 
 /* Split @path into its parent, opened inside the root, and its last name. */
-static int open_parent(const struct rootfs *fs, const char *path, const char **name)
+static int open_parent_flags(const struct rootfs *fs, const char *path, const char **name,
+			     int flags)
 {
 	const char *slash = strrchr(path, '/');
 	char parent[4096];
@@ -580,8 +581,79 @@ static int open_parent(const struct rootfs *fs, const char *path, const char **n
 	memcpy(parent, path, (size_t)(slash - path));
 	parent[slash - path] = '\0';
 	*name = slash + 1;
-	return open_in_root_how(fs, parent[0] ? parent : "/", O_PATH | O_DIRECTORY,
+	return open_in_root_how(fs, parent[0] ? parent : "/", flags | O_DIRECTORY,
 				RESOLVE_NO_SYMLINKS);
+}
+
+static int open_parent(const struct rootfs *fs, const char *path, const char **name)
+{
+	return open_parent_flags(fs, path, name, O_PATH);
+}
+
+/* Write all of @data to @fd. Return: 0 or -errno. */
+static int write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, data, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int rootfs_replace(const struct rootfs *fs, const char *path, const void *data, size_t len)
+{
+	char tmp[NAME_MAX + 1];
+	const char *name;
+	struct stat st;
+	int dir = open_parent_flags(fs, path, &name, O_RDONLY), fd, err = 0;
+
+	if (dir < 0)
+		return dir;
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = -EINVAL;
+		goto out;
+	}
+	if ((size_t)snprintf(tmp, sizeof(tmp), ".%s.rtready-new", name) >= sizeof(tmp)) {
+		err = -ENAMETOOLONG;
+		goto out;
+	}
+	/* A leftover of a crash between the create and the rename is ours to replace. */
+	(void)unlinkat(dir, tmp, 0);
+	fd = openat(dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		    st.st_mode & 07777);
+	if (fd < 0) {
+		err = -errno;
+		goto out;
+	}
+	err = write_all(fd, data, len);
+	/* Same owner and mode as the file it replaces (the mode is also umask-free). */
+	if (!err && fchown(fd, st.st_uid, st.st_gid) < 0 && errno != EPERM)
+		err = -errno;
+	if (!err && fchmod(fd, st.st_mode & 07777) < 0)
+		err = -errno;
+	if (!err && fsync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	if (!err && renameat(dir, tmp, dir, name) < 0)
+		err = -errno;
+	if (err)
+		(void)unlinkat(dir, tmp, 0);
+	else
+		(void)fsync(dir);
+out:
+	close(dir);
+	return err;
 }
 
 int rootfs_mkdir(const struct rootfs *fs, const char *path, mode_t mode)

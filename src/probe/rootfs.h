@@ -145,6 +145,15 @@ int rootfs_readlink(const struct rootfs *fs, const char *path, char *buf, size_t
 int rootfs_write(const struct rootfs *fs, const char *path, const void *data, size_t len)
 	__attribute__((warn_unused_result));
 
+/*
+ * Replace the regular file @path (a configuration file) with @len bytes of
+ * @data, atomically: a new file beside it with the same owner and mode,
+ * fsync'd, renamed over it, the directory fsync'd. A crash leaves the old
+ * file or the new one, never a torn one. Return: 0 or -errno.
+ */
+int rootfs_replace(const struct rootfs *fs, const char *path, const void *data, size_t len)
+	__attribute__((warn_unused_result));
+
 /* mkdir and rmdir of @path (a cgroup) inside the root. Return: 0 or -errno. */
 int rootfs_mkdir(const struct rootfs *fs, const char *path, mode_t mode)
 	__attribute__((warn_unused_result));

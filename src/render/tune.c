@@ -18,11 +18,19 @@ static void describe(const struct tune_change *c, char *buf, size_t len)
 static void text_change(FILE *out, const struct tune_change *c, bool show_state,
 			const char *current)
 {
+	const struct tunable *t = tunable_get(c->id);
 	char what[512];
 
-	describe(c, what, sizeof(what));
-	fprintf(out, "  %-22s %s: %s -> %s", tunable_get(c->id)->check_id, what, c->old_value,
-		c->new_value);
+	if (t->kind == TUNE_VAL_FILE) {
+		/* A whole file: the line that changes, not the file twice. */
+		fprintf(out, "  %-22s %s: %s", t->check_id, c->path,
+			c->label ? c->label : "rewritten");
+		current = current ? "changed by someone else since" : NULL;
+	} else {
+		describe(c, what, sizeof(what));
+		fprintf(out, "  %-22s %s: %s -> %s", t->check_id, what, c->old_value,
+			c->new_value);
+	}
 	if (show_state)
 		fprintf(out, "  [%s%s%s]", change_state_name(c->state), c->err ? ": " : "",
 			c->err ? strerror(c->err) : "");

@@ -8,10 +8,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 
@@ -37,6 +39,20 @@ static int write_value(const struct rootfs *fs, const struct tunable *t, const c
 
 	if (!tunable_path_allowed(t, path))
 		return -EPERM;
+	/* A configuration file: whole, with its final newline, never torn by a crash. */
+	if (t->kind == TUNE_VAL_FILE) {
+		size_t n = strlen(value);
+		char *buf = malloc(n + 2);
+		int err;
+
+		if (!buf)
+			return -ENOMEM;
+		memcpy(buf, value, n);
+		buf[n] = '\n';
+		err = rootfs_replace(fs, path, buf, n + 1);
+		free(buf);
+		return err;
+	}
 	return rootfs_write(fs, path, data, strlen(data));
 }
 
@@ -158,6 +174,29 @@ static void verify_irq(const struct rootfs *fs, struct tune_change *c, const cha
 	rtr_cpuset_free(&rt);
 }
 
+/*
+ * irqbalance reads its environment file only when it starts: on the live
+ * system under systemd, ask for a restart if it runs (try-restart, queued
+ * with --no-block so that a slow unit cannot hold tune up); else say so.
+ */
+static void restart_irqbalance(const struct rootfs *fs, struct tune_change *c)
+{
+	char *const argv[] = { "systemctl", "--no-block", "try-restart", "irqbalance.service",
+			       NULL };
+	struct stat st;
+	int status = -1;
+	pid_t pid;
+
+	if (fs->host && stat("/run/systemd/system", &st) == 0 &&
+	    posix_spawnp(&pid, "systemctl", NULL, NULL, argv, environ) == 0 &&
+	    waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		(void)tune_change_set_note(c, "irqbalance restarted to read it (if it was running)");
+		return;
+	}
+	(void)tune_change_set_note(c, "restart irqbalance to make it read this (systemctl "
+				      "restart irqbalance, or its init script)");
+}
+
 /* Apply one change; its state and err say how it went. */
 static void apply_one(const struct rootfs *fs, struct tune_change *c, const char *rt_cpus)
 {
@@ -189,6 +228,8 @@ static void apply_one(const struct rootfs *fs, struct tune_change *c, const char
 		(void)tune_change_set_note(c, "reads back as '%.200s'", back);
 	if (c->id == TUNE_IRQS)
 		verify_irq(fs, c, rt_cpus);
+	if (c->id == TUNE_IRQBALANCE)
+		restart_irqbalance(fs, c);
 }
 
 /*
@@ -284,6 +325,8 @@ static int revert_one(const struct rootfs *fs, struct tune_change *c)
 		      : task_set_list(c->tid, c->old_value);
 	if (err == -ESRCH && !c->path)
 		return 0;
+	if (!err && c->id == TUNE_IRQBALANCE)
+		restart_irqbalance(fs, c);
 	return err ? err : 1;
 }
 

@@ -136,8 +136,16 @@ json_t *journal_change_to_json(const struct tune_change *c)
 	}
 	if (c->label)
 		json_object_set_new(o, "label", jstr(c->label));
-	json_object_set_new(o, "old", jstr(c->old_value));
-	json_object_set_new(o, "new", jstr(c->new_value));
+	if (t->kind == TUNE_VAL_FILE && c->old_value && c->new_value) {
+		/* A file's text, exact (newlines, tabs, UTF-8): the plan took only valid UTF-8. */
+		json_t *old = json_string(c->old_value), *nw = json_string(c->new_value);
+
+		json_object_set_new(o, "old", old ? old : jstr(c->old_value));
+		json_object_set_new(o, "new", nw ? nw : jstr(c->new_value));
+	} else {
+		json_object_set_new(o, "old", jstr(c->old_value));
+		json_object_set_new(o, "new", jstr(c->new_value));
+	}
 	json_object_set_new(o, "state", json_string(change_state_name(c->state)));
 	if (c->err)
 		json_object_set_new(o, "errno", json_integer(c->err));

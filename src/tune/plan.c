@@ -15,6 +15,7 @@
 #include "probe/tasks.h"
 #include "tune/plan.h"
 #include "util/parse.h"
+#include "util/utf8.h"
 
 /* Bounds on the walks: far above real machines, below a hostile tree's flood. */
 #define MAX_IRQS	65536
@@ -560,6 +561,69 @@ static int plan_fair_server(const struct rootfs *fs, const struct tune_ctx *ctx,
 	return err;
 }
 
+/*
+ * irqbalance reads IRQBALANCE_BANNED_CPULIST from its environment file when
+ * it starts: the file is rewritten (the RT CPUs added to what it bans) and
+ * apply restarts the daemon. Where no list is set, irqbalance 1.8+ bans the
+ * isolated and nohz_full CPUs by itself; an explicit list says it anyway.
+ */
+static int plan_irqbalance(const struct rootfs *fs, const struct tune_ctx *ctx,
+			   const struct tunable *t, struct tune_plan *out)
+{
+	static const char *const files[] = { "/etc/default/irqbalance",
+					     "/etc/sysconfig/irqbalance" };
+	char old[TUNE_VALUE_MAX], nw[TUNE_VALUE_MAX], summary[600];
+	struct tune_change c = {.id = t->id};
+	const char *path = NULL;
+	int rc;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && !path; i++)
+		if (rootfs_exists(fs, files[i]))
+			path = files[i];
+	if (!path)
+		return tune_plan_note(out, t->id, "skipped: irqbalance is not installed here "
+				      "(no /etc/default/irqbalance or /etc/sysconfig/irqbalance)");
+	rc = plan_read_value(fs, t, path, old, sizeof(old));
+	if (rc)
+		return tune_plan_note(out, t->id, "skipped: cannot read %s: %s", path,
+				      strerror(-rc));
+	/* The journal keeps the text exact, which JSON can only do for UTF-8. */
+	{
+		size_t n = strlen(old);
+		char *scrubbed = malloc(n + 1);
+		bool clean;
+
+		if (!scrubbed)
+			return -ENOMEM;
+		utf8_scrub(scrubbed, n + 1, old, n, 0);
+		clean = strcmp(scrubbed, old) == 0;
+		free(scrubbed);
+		if (!clean)
+			return tune_plan_note(out, t->id, "skipped: %s is not UTF-8 text", path);
+	}
+	rc = tune_irqbalance_compute(ctx->rt, old, nw, sizeof(nw), summary, sizeof(summary));
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc == -EEXIST)
+		return tune_plan_note(out, t->id,
+				      "left alone: %s bans CPUs with the IRQBALANCE_BANNED_CPUS "
+				      "mask; replace it with IRQBALANCE_BANNED_CPULIST= listing "
+				      "those CPUs and the RT CPUs, then restart irqbalance",
+				      path);
+	if (rc < 0)
+		return tune_plan_note(out, t->id, "skipped: %s has an IRQBALANCE_BANNED_CPULIST "
+				      "that is not a CPU list", path);
+	if (rc == 0)
+		return tune_plan_note(out, t->id, "already right: %s bans the RT CPUs "
+				      "(IRQBALANCE_BANNED_CPULIST)", path);
+	c.path = (char *)path;
+	c.label = summary;
+	c.old_value = old;
+	c.new_value = nw;
+	c.state = CHANGE_PENDING;
+	return tune_plan_add(out, &c);
+}
+
 int plan_build(const struct rootfs *fs, const struct tune_settings *s, struct tune_plan *out)
 {
 	struct tune_ctx ctx = {&s->rt, &s->nonrt};
@@ -586,6 +650,9 @@ int plan_build(const struct rootfs *fs, const struct tune_settings *s, struct tu
 			break;
 		case TUNE_FAIR_SERVER:
 			err = plan_fair_server(fs, &ctx, t, out);
+			break;
+		case TUNE_IRQBALANCE:
+			err = plan_irqbalance(fs, &ctx, t, out);
 			break;
 		default:
 			err = plan_single(fs, &ctx, t, out);

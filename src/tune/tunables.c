@@ -6,6 +6,7 @@
  * (plan, apply, revert, boot files, --help) is driven by this table.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,88 @@ static int compute_ksm(const struct tune_ctx *ctx, const char *old, char *out, s
 	return put(out, len, "2");
 }
 
+/* "KEY=value" at the start of a line (spaces before KEY allowed), value unquoted: its span. */
+static bool env_line(const char *line, const char *end, const char *key, const char **val,
+		     size_t *vlen)
+{
+	size_t k = strlen(key);
+
+	while (line < end && (*line == ' ' || *line == '\t'))
+		line++;
+	if ((size_t)(end - line) <= k || strncmp(line, key, k) != 0 || line[k] != '=')
+		return false;
+	*val = line + k + 1;
+	*vlen = (size_t)(end - *val);
+	while (*vlen && ((*val)[*vlen - 1] == ' ' || (*val)[*vlen - 1] == '\r'))
+		(*vlen)--;
+	if (*vlen >= 2 && ((**val == '"' && (*val)[*vlen - 1] == '"') ||
+			   (**val == '\'' && (*val)[*vlen - 1] == '\''))) {
+		(*val)++;
+		*vlen -= 2;
+	}
+	return true;
+}
+
+int tune_irqbalance_compute(const struct rtr_cpuset *rt, const char *old, char *out, size_t len,
+			    char *summary, size_t slen)
+{
+	struct rtr_cpuset banned = RTR_CPUSET_INIT;
+	const char *list_at = NULL, *list_end = NULL, *v;
+	char was[256] = "", now[256];
+	size_t vlen, n;
+	int rc;
+
+	for (const char *p = old; *p;) {
+		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
+
+		if (env_line(p, e, "IRQBALANCE_BANNED_CPUS", &v, &vlen) && vlen)
+			return -EEXIST;
+		if (env_line(p, e, "IRQBALANCE_BANNED_CPULIST", &v, &vlen)) {
+			list_at = p;
+			list_end = e;
+			if (vlen >= sizeof(was))
+				return -EINVAL;
+			memcpy(was, v, vlen);
+			was[vlen] = '\0';
+		}
+		p = nl ? nl + 1 : e;
+	}
+	if (was[0] && rtr_cpuset_parse_list(&banned, was)) {
+		rtr_cpuset_free(&banned);
+		return -EINVAL;
+	}
+	if (rtr_cpuset_is_subset(rt, &banned)) {
+		rtr_cpuset_free(&banned);
+		return 0;
+	}
+	rc = rtr_cpuset_or(&banned, rt);
+	if (!rc && rtr_cpuset_format_list(&banned, now, sizeof(now)) >= sizeof(now))
+		rc = -ENOSPC;
+	rtr_cpuset_free(&banned);
+	if (rc)
+		return rc;
+	if (list_at)
+		n = (size_t)snprintf(out, len, "%.*sIRQBALANCE_BANNED_CPULIST=%s%s",
+				     (int)(list_at - old), old, now, list_end);
+	else
+		n = (size_t)snprintf(out, len,
+				     "%s\n# rtready tune: no interrupt balancing onto the RT CPUs\n"
+				     "IRQBALANCE_BANNED_CPULIST=%s",
+				     old, now);
+	if (n >= len)
+		return -ENOSPC;
+	snprintf(summary, slen, "IRQBALANCE_BANNED_CPULIST: %s -> %s", was[0] ? was : "unset",
+		 now);
+	return 1;
+}
+
+static int compute_irqbalance(const struct tune_ctx *ctx, const char *old, char *out, size_t len)
+{
+	char summary[600];
+
+	return tune_irqbalance_compute(ctx->rt, old, out, len, summary, sizeof(summary));
+}
+
 /* One row per tunable reads better than one field per line. */
 /* clang-format off */
 static const struct tunable table[TUNE_COUNT] = {
@@ -253,6 +336,12 @@ static const struct tunable table[TUNE_COUNT] = {
 		"6.12+: the fair deadline server off on the RT CPUs (debugfs "
 		"sched/fair_server/cpuN/runtime = 0)",
 	},
+	[TUNE_IRQBALANCE] = {
+		TUNE_IRQBALANCE, "irqbalance", "irq.balance", "--no-irqbalance",
+		"/etc/default/irqbalance", TUNE_VAL_FILE, NULL, compute_irqbalance,
+		"irqbalance keeps off the RT CPUs (IRQBALANCE_BANNED_CPULIST in its environment "
+		"file; it is restarted to read it)",
+	},
 };
 /* clang-format on */
 
@@ -299,6 +388,10 @@ bool tunable_path_allowed(const struct tunable *t, const char *path)
 
 	if (!t || !t->pattern || !path)
 		return false;
+	/* irqbalance's environment file: Debian's, or Red Hat's. */
+	if (t->id == TUNE_IRQBALANCE)
+		return strcmp(path, "/etc/default/irqbalance") == 0 ||
+		       strcmp(path, "/etc/sysconfig/irqbalance") == 0;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		under |= strncmp(path, prefixes[i], strlen(prefixes[i])) == 0;
 	return under && match(t->pattern, path);

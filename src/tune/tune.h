@@ -32,6 +32,7 @@ enum tune_id {
 	TUNE_KSM,
 	TUNE_NUMA_BALANCING,
 	TUNE_FAIR_SERVER,
+	TUNE_IRQBALANCE,
 	TUNE_COUNT
 };
 
@@ -40,6 +41,7 @@ enum tune_value_kind {
 	TUNE_VAL_PLAIN,	   /* the content, trailing white space removed */
 	TUNE_VAL_SELECTOR, /* "always [madvise] never": the word in brackets */
 	TUNE_VAL_AFFINITY, /* not a file: a task's CPU list (sched_setaffinity) */
+	TUNE_VAL_FILE,	   /* a whole configuration file, replaced atomically */
 };
 
 /* What the new values are computed from. */
@@ -70,6 +72,16 @@ struct tunable {
 	int (*compute)(const struct tune_ctx *ctx, const char *old, char *out, size_t len);
 	const char *what; /* one line for --help and notes */
 };
+
+/*
+ * irqbalance's environment file with IRQBALANCE_BANNED_CPULIST covering the
+ * RT CPUs (added to what it bans already). Return: as compute(); -EEXIST
+ * when the file bans CPUs with the older IRQBALANCE_BANNED_CPUS mask, which
+ * rtready does not rewrite. *@summary (@slen bytes) says what changes, one
+ * line, for the text output.
+ */
+int tune_irqbalance_compute(const struct rtr_cpuset *rt, const char *old, char *out, size_t len,
+			    char *summary, size_t slen);
 
 /* The table, indexed by enum tune_id. */
 const struct tunable *tunable_get(enum tune_id id);

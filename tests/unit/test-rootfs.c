@@ -225,6 +225,16 @@ static void test_writes(void **state)
 	assert_int_equal(symlink("sys", p), 0);
 	assert_int_equal(rootfs_write(&fs, "/proc/dirlink/w", "1", 1), -ELOOP);
 	assert_int_equal(rootfs_mkdir(&fs, "/proc/dirlink/cg", 0755), -ELOOP);
+	/* An atomic replace: the file, never a link to one, never through one. */
+	assert_int_equal(rootfs_replace(&fs, "/proc/sys/w", "whole\n", 6), 0);
+	assert_int_equal(rootfs_read_str(&fs, "/proc/sys/w", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "whole");
+	assert_int_equal(rootfs_replace(&fs, "/proc/inside-link", "1", 1), -EINVAL);
+	assert_int_equal(rootfs_replace(&fs, "/proc/dirlink/w", "1", 1), -ELOOP);
+	assert_int_equal(rootfs_replace(&fs, "/proc/fifo", "1", 1), -EINVAL);
+	assert_int_equal(rootfs_replace(&fs, "/proc/sys/none", "1", 1), -ENOENT);
+	snprintf(p, sizeof(p), "%s/proc/sys/.w.rtready-new", dir);
+	assert_int_equal(stat(p, &st), -1);	/* no temporary left behind */
 	/* mkdir and rmdir. */
 	assert_int_equal(rootfs_mkdir(&fs, "/proc/sys/cg", 0755), 0);
 	assert_int_equal(rootfs_mkdir(&fs, "/proc/sys/cg", 0755), -EEXIST);

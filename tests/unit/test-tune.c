@@ -108,6 +108,7 @@ static void machine(void)
 	put("sys/kernel/debug/sched/fair_server/cpu0/runtime", "50000000\n");
 	put("sys/kernel/debug/sched/fair_server/cpu1/runtime", "50000000\n");
 	put("sys/kernel/debug/sched/fair_server/cpu1/period", "1000000000\n");
+	put("etc/default/irqbalance", "# irqbalance's file\n#IRQBALANCE_BANNED_CPULIST=\n");
 }
 
 static int setup(void **st)
@@ -202,6 +203,45 @@ static void test_values(void **st)
 	assert_int_equal(tunable_format_mask_like(&set, "f", out, sizeof(out)), -ERANGE);
 	assert_int_equal(tunable_format_mask_like(&set, "zz", out, sizeof(out)), -EINVAL);
 	rtr_cpuset_free(&set);
+}
+
+/* irqbalance's environment file: the RT CPUs join the banned list, nothing else changes. */
+static void test_irqbalance_compute(void **st)
+{
+	struct rtr_cpuset rt = RTR_CPUSET_INIT;
+	char out[1024], sum[256];
+
+	(void)st;
+	assert_int_equal(rtr_cpuset_parse_list(&rt, "2-3"), 0);
+	/* Debian's file: every line a comment; the list is added at the end. */
+	assert_int_equal(tune_irqbalance_compute(&rt, "# x\n#IRQBALANCE_BANNED_CPULIST=\n#IRQBALANCE_ARGS=",
+						 out, sizeof(out), sum, sizeof(sum)), 1);
+	assert_string_equal(out, "# x\n#IRQBALANCE_BANNED_CPULIST=\n#IRQBALANCE_ARGS=\n"
+				 "# rtready tune: no interrupt balancing onto the RT CPUs\n"
+				 "IRQBALANCE_BANNED_CPULIST=2-3");
+	assert_string_equal(sum, "IRQBALANCE_BANNED_CPULIST: unset -> 2-3");
+	/* A list set already: that line gets the union, in place. */
+	assert_int_equal(tune_irqbalance_compute(&rt, "A=1\n  IRQBALANCE_BANNED_CPULIST=\"5\"\nB=2",
+						 out, sizeof(out), sum, sizeof(sum)), 1);
+	assert_string_equal(out, "A=1\nIRQBALANCE_BANNED_CPULIST=2-3,5\nB=2");
+	assert_string_equal(sum, "IRQBALANCE_BANNED_CPULIST: 5 -> 2-3,5");
+	/* Covered already, or not ours to rewrite. */
+	assert_int_equal(tune_irqbalance_compute(&rt, "IRQBALANCE_BANNED_CPULIST=1-3", out,
+						 sizeof(out), sum, sizeof(sum)), 0);
+	assert_int_equal(tune_irqbalance_compute(&rt, "IRQBALANCE_BANNED_CPUS=0000000c", out,
+						 sizeof(out), sum, sizeof(sum)), -EEXIST);
+	assert_int_equal(tune_irqbalance_compute(&rt, "IRQBALANCE_BANNED_CPUS=\n", out,
+						 sizeof(out), sum, sizeof(sum)), 1);
+	assert_int_equal(tune_irqbalance_compute(&rt, "IRQBALANCE_BANNED_CPULIST=x-y", out,
+						 sizeof(out), sum, sizeof(sum)), -EINVAL);
+	assert_int_equal(tune_irqbalance_compute(&rt, "# a long file", out, 8, sum, sizeof(sum)),
+			 -ENOSPC);
+	assert_true(tunable_path_allowed(tunable_get(TUNE_IRQBALANCE), "/etc/default/irqbalance"));
+	assert_true(tunable_path_allowed(tunable_get(TUNE_IRQBALANCE),
+					 "/etc/sysconfig/irqbalance"));
+	assert_false(tunable_path_allowed(tunable_get(TUNE_IRQBALANCE), "/etc/passwd"));
+	assert_false(tunable_path_allowed(tunable_get(TUNE_THP), "/etc/default/irqbalance"));
+	rtr_cpuset_free(&rt);
 }
 
 static void test_compute(void **st)
@@ -302,7 +342,10 @@ static void test_plan(void **st)
 	assert_string_equal(c->new_value, "0");
 	assert_string_equal(c->label, "CPU 1");
 	assert_null(find(&p, "/sys/kernel/debug/sched/fair_server/cpu0/runtime"));
-	assert_int_equal(p.n, 11);
+	c = find(&p, "/etc/default/irqbalance");
+	assert_non_null(c);
+	assert_string_equal(c->label, "IRQBALANCE_BANNED_CPULIST: unset -> 1");
+	assert_int_equal(p.n, 12);
 	/* Tasks are never planned from a tree that is not the live system. */
 	for (size_t i = 0; i < p.n; i++)
 		assert_non_null(p.changes[i].path);
@@ -379,9 +422,33 @@ static void test_apply_revert(void **st)
 	dirfd = journal_dir_open(state, true);
 	assert_true(dirfd >= 0);
 	assert_int_equal(journal_lock(dirfd), 0);
+	{
+		char p[512];
+
+		snprintf(p, sizeof(p), "%s/etc/default/irqbalance", root);
+		assert_int_equal(chmod(p, 0640), 0);
+	}
 	assert_int_equal(apply_run(&fs, dirfd, &j, &res), 0);
-	assert_int_equal(res.done, 11);
+	assert_int_equal(res.done, 12);
 	assert_int_equal(res.failed, 0);
+	{
+		char p[512], whole[1024];
+		struct stat sb;
+		FILE *f;
+		size_t n;
+
+		snprintf(p, sizeof(p), "%s/etc/default/irqbalance", root);
+		f = fopen(p, "r");
+		assert_non_null(f);
+		n = fread(whole, 1, sizeof(whole) - 1, f);
+		whole[n] = '\0';
+		fclose(f);
+		assert_string_equal(whole, "# irqbalance's file\n#IRQBALANCE_BANNED_CPULIST=\n"
+					   "# rtready tune: no interrupt balancing onto the RT "
+					   "CPUs\nIRQBALANCE_BANNED_CPULIST=1\n");
+		assert_int_equal(stat(p, &sb), 0);
+		assert_int_equal(sb.st_mode & 07777, 0640);	/* replaced, mode kept */
+	}
 	get("sys/kernel/debug/sched/fair_server/cpu1/runtime", buf, sizeof(buf));
 	assert_string_equal(buf, "0");
 	get("sys/kernel/debug/sched/fair_server/cpu0/runtime", buf, sizeof(buf));
@@ -397,10 +464,24 @@ static void test_apply_revert(void **st)
 	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), 0);
 	assert_int_equal(k.state, JOURNAL_APPLIED);
 	assert_string_equal(k.boot_id, "b1");
-	assert_int_equal(k.plan.n, 11);
-	assert_int_equal(journal_live_count(&k), 11);
+	assert_int_equal(k.plan.n, 12);
+	assert_int_equal(journal_live_count(&k), 12);
 	assert_int_equal(revert_run(&fs, dirfd, &k, &res), 0);
-	assert_int_equal(res.done, 11);
+	assert_int_equal(res.done, 12);
+	{
+		char p[512], whole[1024];
+		FILE *f;
+		size_t n;
+
+		snprintf(p, sizeof(p), "%s/etc/default/irqbalance", root);
+		f = fopen(p, "r");
+		assert_non_null(f);
+		n = fread(whole, 1, sizeof(whole) - 1, f);
+		whole[n] = '\0';
+		fclose(f);
+		/* Byte for byte. */
+		assert_string_equal(whole, "# irqbalance's file\n#IRQBALANCE_BANNED_CPULIST=\n");
+	}
 	get("sys/kernel/debug/sched/fair_server/cpu1/runtime", buf, sizeof(buf));
 	assert_string_equal(buf, "50000000");
 	get("proc/sys/kernel/sched_rt_runtime_us", buf, sizeof(buf));
@@ -659,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_compute),
+		cmocka_unit_test(test_irqbalance_compute),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_apply_revert),
 		cmocka_unit_test(test_tasks_live),
