@@ -64,6 +64,7 @@ static void tuned(struct facts *f)
 
 		set(&init.allowed, "0-1");
 		assert_int_equal(tasks_append(&f->tasks, &init), 0);
+		rtr_cpuset_free(&init.allowed);	/* appended as a copy */
 	}
 }
 
