@@ -10,8 +10,12 @@
 # costs about 8x the 64-CPU one, not 64x. Then `rtready check` is timed on
 # this machine (the live /proc and /sys).
 #
+# Each tree is also walked by bench/walk-floor.c, which reads every file
+# once and does nothing else (the floor of any tool reading the same files):
+# the ratio check / floor says what parsing and judging add.
+#
 # Asserts (exit 1 when not met): the 512/4096/30000 tree takes under
-# LIMIT_MS (1000) of CPU time, and the cost per unit of the largest tree is
+# LIMIT_MS (500, issue 19) of CPU time, and the cost per unit of the largest tree is
 # under 2x that of the smallest. CPU time (user + system of the best run)
 # is asserted rather than wall time because on a quiet machine the two are
 # equal (check is single-threaded and reads cached files), while on a
@@ -30,13 +34,14 @@ RTREADY=${RTREADY:-$build/src/rtready}
 RUNS=${RUNS:-3}
 LIVE_RUNS=${LIVE_RUNS:-5}
 SIZES=${SIZES:-"64:512:3750 128:1024:7500 256:2048:15000 512:4096:30000"}
-LIMIT_MS=${LIMIT_MS:-1000}
+LIMIT_MS=${LIMIT_MS:-500}
 LIVE_GOAL_MS=50
 
 [ -x "$RTREADY" ] || { echo "check-scale: no rtready at $RTREADY (build first)" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "check-scale: needs python3" >&2; exit 2; }
 tmp=$(mktemp -d /tmp/rtr-check-scale.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+cc -O2 -o "$tmp/walk-floor" "$here/walk-floor.c"
 
 # measure RUNS CMD...: run CMD RUNS times (stdout to /dev/null); print the
 # best wall and the best CPU (user+sys) time in ms. Exit codes 0 and 1 are
@@ -65,8 +70,8 @@ PY
 
 echo "rtready check --root on generated trees (best of $RUNS; $(nproc) CPUs here," \
 	"load average $(cut -d' ' -f1-3 /proc/loadavg))"
-printf '%5s %6s %8s %7s %7s %9s %9s %12s %9s %9s\n' CPUs IRQs threads files MiB \
-	"wall ms" "cpu ms" "cpu us/unit" "cpu x" "size x"
+printf '%5s %6s %8s %7s %7s %9s %9s %12s %9s %9s %9s %8s\n' CPUs IRQs threads files MiB \
+	"wall ms" "cpu ms" "cpu us/unit" "cpu x" "size x" "floor ms" "/floor"
 first_unit="" first_cpu="" first_units="" last="" last_cpu="" last_wall="" last_unit="" summary=""
 for s in $SIZES; do
 	IFS=: read -r cpus irqs threads <<<"$s"
@@ -79,16 +84,18 @@ for s in $SIZES; do
 	# One untimed run warms the page cache (the generator just wrote the files).
 	"$RTREADY" check --root "$tree" --format json >"$tmp/last.json" || [ $? -eq 1 ]
 	read -r wall cpu < <(measure "$RUNS" "$RTREADY" check --root "$tree" --format json)
+	read -r _ fcpu < <(measure "$RUNS" "$tmp/walk-floor" "$tree")
 	units=$((cpus + irqs + threads))
 	if [ -z "$first_unit" ]; then
 		first_unit=$(awk -v c="$cpu" -v u="$units" 'BEGIN { print c * 1000 / u }')
 		first_cpu=$cpu first_units=$units
 	fi
 	per_unit=$(awk -v c="$cpu" -v u="$units" 'BEGIN { printf "%.2f", c * 1000 / u }')
-	printf '%5d %6d %8d %7d %7.1f %9.1f %9.1f %12s %9.2f %9.2f\n' "$cpus" "$irqs" "$threads" \
-		"$files" "$(awk -v b="$bytes" 'BEGIN { print b / 1048576 }')" "$wall" "$cpu" \
-		"$per_unit" "$(awk -v a="$cpu" -v b="$first_cpu" 'BEGIN { print a / b }')" \
-		"$(awk -v a="$units" -v b="$first_units" 'BEGIN { print a / b }')"
+	printf '%5d %6d %8d %7d %7.1f %9.1f %9.1f %12s %9.2f %9.2f %9.1f %7.2fx\n' "$cpus" \
+		"$irqs" "$threads" "$files" "$(awk -v b="$bytes" 'BEGIN { print b / 1048576 }')" \
+		"$wall" "$cpu" "$per_unit" "$(awk -v a="$cpu" -v b="$first_cpu" 'BEGIN { print a / b }')" \
+		"$(awk -v a="$units" -v b="$first_units" 'BEGIN { print a / b }')" "$fcpu" \
+		"$(awk -v a="$cpu" -v b="$fcpu" 'BEGIN { print (b > 0 ? a / b : 0) }')"
 	last_cpu=$cpu last_wall=$wall last_unit=$per_unit last=$s
 	summary=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"])' \
 		"$tmp/last.json")
