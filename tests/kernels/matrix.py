@@ -906,8 +906,18 @@ def run_scenario(sc, opts, work):
         rcs.update(rc)
         marks += mk
         what = "boot %d (%s)" % (n + 1, script) if len(scripts) > 1 else "booted"
-        r.ok("%s %s" % (what, kern["release"]), any(m.startswith("@@RTR-BOOTED") for m in mk),
-             "no boot marker; see " + logf)
+        if not r.ok("%s %s" % (what, kern["release"]),
+                    any(m.startswith("@@RTR-BOOTED") for m in mk),
+                    "no boot marker; see " + logf):
+            # The work directory goes away with the run: show why here.
+            for f in (logf, logf + ".qemu"):
+                try:
+                    tail = open(f, errors="replace").read().splitlines()[-12:]
+                except OSError:
+                    tail = ["(missing)"]
+                log("        %s, last lines:" % os.path.basename(f))
+                for line in tail:
+                    log("          | " + line[:200])
         end = "@@RTR-CUT" if cut else "@@RTR-DONE"
         r.ok("%s reached %s (%.0fs)" % (what, end[6:].lower(), t),
              any(m.startswith(end) for m in mk), "no %s marker within %ds; see %s" % (
