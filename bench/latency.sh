@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # rtready latency against Debian's cyclictest (rt-tests), same options:
 #   cyclictest       -m -S -p 80 -i I -D D -q --laptop -h H
-#   rtready latency  -m -S -p 80 -i I -D D -q -h H -f json
+#   rtready latency  -m -S -p 80 -i I -D D -q --hist-max H -f json
 # (--laptop keeps cyclictest off /dev/cpu_dma_latency; rtready leaves it
 # alone by default.) The two alternate, ROUNDS times each, at -i 1000 and
 # -i 100, so that a change in the machine's background load hits both
@@ -69,13 +69,19 @@ def stats(counts, overflows, max_us):
 
 def rtready_run(i):
     cmd = [rtready, "latency", "-m", "-S", "-p", "80", "-i", str(i), "-D", duration, "-q",
-           "-h", hist, "-f", "json"]
+           "--hist-max", hist, "-f", "json"]
     text, cpu = run(cmd)
     d = json.loads(text)
     counts, ovf = [0] * int(hist), 0
     for t in d["threads"]:
-        for k, c in enumerate(t["histogram"]["counts"]):
-            counts[k] += c
+        # schema_version 2: sparse [bucket, count] pairs; 1: every bucket.
+        pairs = t["histogram"]["counts"]
+        if pairs and isinstance(pairs[0], list):
+            for k, c in pairs:
+                counts[k] += c
+        else:
+            for k, c in enumerate(pairs):
+                counts[k] += c
         ovf += t["overflows"]
     n, p50, p99, mx = stats(counts, ovf, d["summary"]["max_ns"] / 1000.0)
     return cpu, n, p50, p99, mx
