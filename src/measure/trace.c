@@ -7,7 +7,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -21,6 +20,7 @@
 #include <linux/magic.h>
 
 #include "measure/trace.h"
+#include "probe/rootfs.h"
 #include "util/parse.h"
 
 /* Entries of instances/ looked at, at most. */
@@ -126,38 +126,42 @@ static long instance_pid(const char *name)
 	return (long)pid;
 }
 
-static void write_zero(const char *dir, const char *name, const char *file)
+/* Best effort (Return: 0 or -errno, unused): the rmdir that follows is what counts. */
+static int write_zero(const struct rootfs *fs, const char *dir, const char *name,
+		      const char *file)
 {
 	char path[PATH_MAX];
-	int fd;
 
 	if (snprintf(path, sizeof(path), "%s/%s/%s", dir, name, file) >= (int)sizeof(path))
-		return;
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return;
-	/* Best effort: the rmdir that follows is what counts. */
-	(void)!write(fd, "0", 1);
-	close(fd);
+		return -ENAMETOOLONG;
+	return rootfs_write(fs, path, "0", 1);
 }
 
 int trace_instance_remove(const char *name)
 {
 	const char *dir = TRACE_TRACEFS_DIR "/instances";
 	char path[PATH_MAX];
+	struct rootfs fs;
+	int err = rootfs_open(&fs, "/");
 
+	if (err)
+		return err;
 	/* Stop it first, so that it costs nothing even if it cannot be removed. */
-	write_zero(dir, name, "tracing_on");
-	write_zero(dir, name, "events/enable");
+	(void)write_zero(&fs, dir, name, "tracing_on");
+	(void)write_zero(&fs, dir, name, "events/enable");
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	return rmdir(path) < 0 ? -errno : 0;
+		err = -ENAMETOOLONG;
+	else
+		err = rootfs_rmdir(&fs, path);
+	rootfs_close(&fs);
+	return err;
 }
 
 int trace_remove_stale(void (*fn)(void *ctx, const char *name, int err), void *ctx)
 {
 	const char *dir = TRACE_TRACEFS_DIR "/instances";
 	struct statfs sfs;
+	struct rootfs fs;
 	struct dirent *d;
 	int found = 0, seen = 0;
 	DIR *dp;
@@ -166,7 +170,10 @@ int trace_remove_stale(void (*fn)(void *ctx, const char *name, int err), void *c
 	if (statfs(TRACE_TRACEFS_DIR, &sfs) < 0 || sfs.f_type != TRACEFS_MAGIC)
 		return 0;
 	/* ...and without root, instances/ cannot be read. */
-	dp = opendir(dir);
+	if (rootfs_open(&fs, "/"))
+		return 0;
+	dp = rootfs_opendir(&fs, dir);
+	rootfs_close(&fs);	/* the DIR has its own descriptor */
 	if (!dp)
 		return 0;
 	while ((d = readdir(dp)) != NULL && seen++ < STALE_SCAN_MAX) {
