@@ -906,22 +906,23 @@ def run_scenario(sc, opts, work):
         rcs.update(rc)
         marks += mk
         what = "boot %d (%s)" % (n + 1, script) if len(scripts) > 1 else "booted"
-        if not r.ok("%s %s" % (what, kern["release"]),
-                    any(m.startswith("@@RTR-BOOTED") for m in mk),
-                    "no boot marker; see " + logf):
+        booted = r.ok("%s %s" % (what, kern["release"]),
+                      any(m.startswith("@@RTR-BOOTED") for m in mk),
+                      "no boot marker; see " + logf)
+        end = "@@RTR-CUT" if cut else "@@RTR-DONE"
+        ended = r.ok("%s reached %s (%.0fs)" % (what, end[6:].lower(), t),
+                     any(m.startswith(end) for m in mk), "no %s marker within %ds; see %s" % (
+                         end, sc["timeout"], logf))
+        if not booted or not ended:
             # The work directory goes away with the run: show why here.
             for f in (logf, logf + ".qemu"):
                 try:
-                    tail = open(f, errors="replace").read().splitlines()[-12:]
+                    tail = open(f, errors="replace").read().splitlines()[-15:]
                 except OSError:
                     tail = ["(missing)"]
                 log("        %s, last lines:" % os.path.basename(f))
                 for line in tail:
                     log("          | " + line[:200])
-        end = "@@RTR-CUT" if cut else "@@RTR-DONE"
-        r.ok("%s reached %s (%.0fs)" % (what, end[6:].lower(), t),
-             any(m.startswith(end) for m in mk), "no %s marker within %ds; see %s" % (
-                 end, sc["timeout"], logf))
     if any(m.startswith("@@RTR-BOOTED") for m in marks):
         try:
             JUDGES[scripts[0]](r, blocks, rcs, opts)
