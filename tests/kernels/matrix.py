@@ -44,7 +44,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ARCHES = {
     "x86_64": {
         "deb": "amd64", "qemu": "qemu-system-x86_64", "console": "ttyS0",
-        "machine": ["-M", "q35", "-cpu", "max"],
+        # One host thread for every vCPU: under multi-threaded TCG a vCPU can
+        # run a stale translation of kernel text being patched (static keys
+        # flipped by perf and tracers), and Debian's 6.12 RT kernel oopsed
+        # ("int3" in __schedule, trace_sched_switch_callback) in CI runs.
+        "machine": ["-M", "q35", "-cpu", "max", "-accel", "tcg,thread=single"],
         "cc": "gcc", "libdir": "/lib/x86_64-linux-gnu", "triplet": "x86_64-linux-gnu",
     },
     "aarch64": {

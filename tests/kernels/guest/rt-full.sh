@@ -18,11 +18,7 @@ run load 60 rtready load -D 3s --cpu 1 -g 2 -f 4 -l 20 -q
 taskset -c 2-3 /opt/progs/rt-app -D 10s -c 3 -q >/tmp/rt-app.out 2>&1 &
 app=$!
 sleep 2
-# --no-perf: closing perf events flips static keys, and on Debian's
-# 6.12.118 RT kernel under TCG the text patching then oopsed ("int3" in
-# __schedule, from perf_event_release_kernel) in 3 of 5 runs here: a
-# kernel/emulator fault, not rtready's. Perf counters are tested on the host.
-run inspect 60 rtready inspect --format json --window 1s --no-perf "$app"
+run inspect 60 rtready inspect --format json --window 1s "$app"
 wait "$app"
 block rt-app.out /tmp/rt-app.out
 run run-good 60 rtready run --check --format json --report /tmp/good.json -- /opt/progs/pass_good
