@@ -78,32 +78,42 @@ static const char *relative(const char *path)
 }
 
 /*
+ * /proc/self and /proc/thread-self are links, which neither the fallback
+ * walk (it refuses links) nor a write (it follows none) can pass: on the
+ * live root they are spelt out with our own ids (those of the calling
+ * process, also in a child after fork()). Return: @path itself, @buf with
+ * the spelt-out path, or NULL when it does not fit.
+ */
+static const char *spell_self(const struct rootfs *fs, const char *path, char *buf, size_t len)
+{
+	int n;
+
+	if (!fs->host)
+		return path;
+	if (strncmp(path, "/proc/self/", 11) == 0)
+		n = snprintf(buf, len, "/proc/%ld/%s", (long)getpid(), path + 11);
+	else if (strncmp(path, "/proc/thread-self/", 18) == 0)
+		n = snprintf(buf, len, "/proc/%ld/task/%ld/%s", (long)getpid(),
+			     (long)syscall(SYS_gettid), path + 18);
+	else
+		return path;
+	return n < 0 || (size_t)n >= len ? NULL : buf;
+}
+
+/*
  * Fallback for kernels without openat2 (before 5.6): walk component by
  * component with O_NOFOLLOW, refusing "..", so that nothing can leave the
  * root; symlinks are refused rather than resolved.
  */
 static int walk_open(const struct rootfs *fs, const char *path, int flags)
 {
-	char copy[4096], *save = NULL, *part, *next;
+	char copy[4096], own[4096], *save = NULL, *part, *next;
 	int dir, fd, n = 0;
 
-	/*
-	 * /proc/self and /proc/thread-self are links that a walk refusing links
-	 * cannot pass; on the live root they are spelt out with our own ids.
-	 */
-	if (fs->host && strncmp(path, "/proc/self/", 11) == 0) {
-		if (snprintf(copy, sizeof(copy), "proc/%ld/%s", (long)getpid(), path + 11) >=
-		    (int)sizeof(copy))
-			return -ENAMETOOLONG;
-	} else if (fs->host && strncmp(path, "/proc/thread-self/", 18) == 0) {
-		if (snprintf(copy, sizeof(copy), "proc/%ld/task/%ld/%s", (long)getpid(),
-			     (long)syscall(SYS_gettid), path + 18) >= (int)sizeof(copy))
-			return -ENAMETOOLONG;
-	} else if (strlen(path) >= sizeof(copy)) {
+	path = spell_self(fs, path, own, sizeof(own));
+	if (!path || strlen(path) >= sizeof(copy))
 		return -ENAMETOOLONG;
-	} else {
-		strcpy(copy, relative(path));
-	}
+	strcpy(copy, relative(path));
 	dir = dup(fs->dirfd);
 	if (dir < 0)
 		return -errno;
@@ -514,27 +524,6 @@ int rootfs_readlink(const struct rootfs *fs, const char *path, char *buf, size_t
 }
 
 /* ---- writes (tune, cgroups) ---- */
-
-/*
- * /proc/self and /proc/thread-self are links, which a write does not
- * follow: on the live root they are spelt out with our own ids (those of
- * the calling process, also in a child after fork()).
- */
-static const char *spell_self(const struct rootfs *fs, const char *path, char *buf, size_t len)
-{
-	int n;
-
-	if (!fs->host)
-		return path;
-	if (strncmp(path, "/proc/self/", 11) == 0)
-		n = snprintf(buf, len, "/proc/%ld/%s", (long)getpid(), path + 11);
-	else if (strncmp(path, "/proc/thread-self/", 18) == 0)
-		n = snprintf(buf, len, "/proc/%ld/task/%ld/%s", (long)getpid(),
-			     (long)syscall(SYS_gettid), path + 18);
-	else
-		return path;
-	return n < 0 || (size_t)n >= len ? NULL : buf;
-}
 
 int rootfs_write(const struct rootfs *fs, const char *path, const void *data, size_t len)
 {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe/irqbalance.h"
 #include "tune/tune.h"
 
 static int put(char *out, size_t len, const char *s)
@@ -170,69 +171,67 @@ static int compute_ksm(const struct tune_ctx *ctx, const char *old, char *out, s
 	return put(out, len, "2");
 }
 
-/* "KEY=value" at the start of a line (spaces before KEY allowed), value unquoted: its span. */
-static bool env_line(const char *line, const char *end, const char *key, const char **val,
-		     size_t *vlen)
+/*
+ * The last line that sets IRQBALANCE_BANNED_CPULIST (the one the shell
+ * keeps), commented lines aside: where its key starts (after any indent
+ * and "export ", which stay) in *@at, and the line's end in *@end.
+ */
+static bool find_cpulist_line(const char *text, const char **at, const char **end)
 {
-	size_t k = strlen(key);
+	static const char key[] = "IRQBALANCE_BANNED_CPULIST=";
+	bool found = false;
 
-	while (line < end && (*line == ' ' || *line == '\t'))
-		line++;
-	if ((size_t)(end - line) <= k || strncmp(line, key, k) != 0 || line[k] != '=')
-		return false;
-	*val = line + k + 1;
-	*vlen = (size_t)(end - *val);
-	while (*vlen && ((*val)[*vlen - 1] == ' ' || (*val)[*vlen - 1] == '\r'))
-		(*vlen)--;
-	if (*vlen >= 2 && ((**val == '"' && (*val)[*vlen - 1] == '"') ||
-			   (**val == '\'' && (*val)[*vlen - 1] == '\''))) {
-		(*val)++;
-		*vlen -= 2;
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p), *k = p;
+
+		k += strspn(k, " \t");
+		if (strncmp(k, "export", 6) == 0 && (k[6] == ' ' || k[6] == '\t'))
+			k += 6 + strspn(k + 6, " \t");
+		if ((size_t)(e - k) >= sizeof(key) - 1 && strncmp(k, key, sizeof(key) - 1) == 0) {
+			*at = k;
+			*end = e;
+			found = true;
+		}
+		p = nl ? nl + 1 : e;
 	}
-	return true;
+	return found;
 }
 
 int tune_irqbalance_compute(const struct rtr_cpuset *rt, const char *old, char *out, size_t len,
 			    char *summary, size_t slen)
 {
+	struct irqbalance_conf conf;
 	struct rtr_cpuset banned = RTR_CPUSET_INIT;
-	const char *list_at = NULL, *list_end = NULL, *v;
-	char was[256] = "", now[256];
-	size_t vlen, n;
+	const char *at, *end;
+	char was[256] = "unset", now[256];
+	size_t n;
 	int rc;
 
-	for (const char *p = old; *p;) {
-		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p);
-
-		if (env_line(p, e, "IRQBALANCE_BANNED_CPUS", &v, &vlen) && vlen)
-			return -EEXIST;
-		if (env_line(p, e, "IRQBALANCE_BANNED_CPULIST", &v, &vlen)) {
-			list_at = p;
-			list_end = e;
-			if (vlen >= sizeof(was))
-				return -EINVAL;
-			memcpy(was, v, vlen);
-			was[vlen] = '\0';
-		}
-		p = nl ? nl + 1 : e;
-	}
-	if (was[0] && rtr_cpuset_parse_list(&banned, was)) {
-		rtr_cpuset_free(&banned);
-		return -EINVAL;
-	}
-	if (rtr_cpuset_is_subset(rt, &banned)) {
-		rtr_cpuset_free(&banned);
-		return 0;
-	}
-	rc = rtr_cpuset_or(&banned, rt);
+	/* The values as irqbalance reads them: the project's one parser of this file. */
+	rc = irqbalance_conf_parse(old, strlen(old), &conf);
+	if (rc)
+		return rc;
+	if (conf.has_mask)
+		rc = -EEXIST;
+	else if (conf.has_cpulist && conf.cpulist_err)
+		rc = -EINVAL;
+	else if (conf.has_cpulist)
+		rc = rtr_cpuset_copy(&banned, &conf.cpulist);
+	if (!rc && conf.has_cpulist)
+		rtr_cpuset_format_list(&conf.cpulist, was, sizeof(was));
+	irqbalance_conf_free(&conf);
+	if (!rc && rtr_cpuset_is_subset(rt, &banned))
+		rc = 1;	/* covered already */
+	if (!rc)
+		rc = rtr_cpuset_or(&banned, rt);
 	if (!rc && rtr_cpuset_format_list(&banned, now, sizeof(now)) >= sizeof(now))
 		rc = -ENOSPC;
 	rtr_cpuset_free(&banned);
 	if (rc)
-		return rc;
-	if (list_at)
+		return rc == 1 ? 0 : rc;
+	if (find_cpulist_line(old, &at, &end))
 		n = (size_t)snprintf(out, len, "%.*sIRQBALANCE_BANNED_CPULIST=%s%s",
-				     (int)(list_at - old), old, now, list_end);
+				     (int)(at - old), old, now, end);
 	else
 		n = (size_t)snprintf(out, len,
 				     "%s\n# rtready tune: no interrupt balancing onto the RT CPUs\n"
@@ -240,8 +239,7 @@ int tune_irqbalance_compute(const struct rtr_cpuset *rt, const char *old, char *
 				     old, now);
 	if (n >= len)
 		return -ENOSPC;
-	snprintf(summary, slen, "IRQBALANCE_BANNED_CPULIST: %s -> %s", was[0] ? was : "unset",
-		 now);
+	snprintf(summary, slen, "IRQBALANCE_BANNED_CPULIST: %s -> %s", was, now);
 	return 1;
 }
 

@@ -51,6 +51,21 @@ static void put(const char *rel, const char *content)
 	fclose(f);
 }
 
+/* A file's exact content (get() drops trailing newlines). */
+static void get_raw(const char *rel, char *buf, size_t len)
+{
+	char p[512];
+	FILE *f;
+	size_t n;
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	f = fopen(p, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
 static void get(const char *rel, char *buf, size_t len)
 {
 	char p[512];
@@ -223,8 +238,13 @@ static void test_irqbalance_compute(void **st)
 	/* A list set already: that line gets the union, in place. */
 	assert_int_equal(tune_irqbalance_compute(&rt, "A=1\n  IRQBALANCE_BANNED_CPULIST=\"5\"\nB=2",
 						 out, sizeof(out), sum, sizeof(sum)), 1);
-	assert_string_equal(out, "A=1\nIRQBALANCE_BANNED_CPULIST=2-3,5\nB=2");
+	assert_string_equal(out, "A=1\n  IRQBALANCE_BANNED_CPULIST=2-3,5\nB=2");
 	assert_string_equal(sum, "IRQBALANCE_BANNED_CPULIST: 5 -> 2-3,5");
+	/* "export " and the indent stay; the last setting is the one the shell keeps. */
+	assert_int_equal(tune_irqbalance_compute(&rt, "IRQBALANCE_BANNED_CPULIST=0\n"
+						 "export IRQBALANCE_BANNED_CPULIST=1", out,
+						 sizeof(out), sum, sizeof(sum)), 1);
+	assert_string_equal(out, "IRQBALANCE_BANNED_CPULIST=0\nexport IRQBALANCE_BANNED_CPULIST=1-3");
 	/* Covered already, or not ours to rewrite. */
 	assert_int_equal(tune_irqbalance_compute(&rt, "IRQBALANCE_BANNED_CPULIST=1-3", out,
 						 sizeof(out), sum, sizeof(sum)), 0);
@@ -434,15 +454,9 @@ static void test_apply_revert(void **st)
 	{
 		char p[512], whole[1024];
 		struct stat sb;
-		FILE *f;
-		size_t n;
 
 		snprintf(p, sizeof(p), "%s/etc/default/irqbalance", root);
-		f = fopen(p, "r");
-		assert_non_null(f);
-		n = fread(whole, 1, sizeof(whole) - 1, f);
-		whole[n] = '\0';
-		fclose(f);
+		get_raw("etc/default/irqbalance", whole, sizeof(whole));
 		assert_string_equal(whole, "# irqbalance's file\n#IRQBALANCE_BANNED_CPULIST=\n"
 					   "# rtready tune: no interrupt balancing onto the RT "
 					   "CPUs\nIRQBALANCE_BANNED_CPULIST=1\n");
@@ -469,16 +483,9 @@ static void test_apply_revert(void **st)
 	assert_int_equal(revert_run(&fs, dirfd, &k, &res), 0);
 	assert_int_equal(res.done, 12);
 	{
-		char p[512], whole[1024];
-		FILE *f;
-		size_t n;
+		char whole[1024];
 
-		snprintf(p, sizeof(p), "%s/etc/default/irqbalance", root);
-		f = fopen(p, "r");
-		assert_non_null(f);
-		n = fread(whole, 1, sizeof(whole) - 1, f);
-		whole[n] = '\0';
-		fclose(f);
+		get_raw("etc/default/irqbalance", whole, sizeof(whole));
 		/* Byte for byte. */
 		assert_string_equal(whole, "# irqbalance's file\n#IRQBALANCE_BANNED_CPULIST=\n");
 	}
