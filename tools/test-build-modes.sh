@@ -11,20 +11,8 @@
 # Prints "N passed, N failed".
 #   usage: tools/test-build-modes.sh [WORKDIR]
 set -u
-src=$(cd "$(dirname "$0")/.." && pwd)
-work=${1:-$(mktemp -d /tmp/rtr-modes.XXXXXX)}
-mkdir -p "$work"
-# Absolute: meson install runs in the build directory, and a relative
-# DESTDIR would land inside it.
-work=$(cd "$work" && pwd)
-pass=0 failed=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
-check() { # NAME CMD...
-	local name=$1
-	shift
-	if "$@" >/dev/null 2>&1; then ok; else bad "$name"; fi
-}
+STAGE_NAME="build modes" STAGE_TMP=/tmp/rtr-modes.XXXXXX
+. "$(dirname "$0")/stage-lib.sh"
 setup() { # DIR ARGS...
 	local dir=$1
 	shift
@@ -91,5 +79,4 @@ if [ -n "${MESON_MIN:-}" ]; then
 	fi
 fi
 
-echo "build modes: $pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+stage_finish

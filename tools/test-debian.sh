@@ -12,34 +12,18 @@
 # Prints "debian: N passed, N failed".
 #   usage: tools/test-debian.sh [WORKDIR]
 set -u
-src=$(cd "$(dirname "$0")/.." && pwd)
-work=${1:-$(mktemp -d /tmp/rtr-deb.XXXXXX)}
-mkdir -p "$work"
-# Absolute: the build runs in the copied tree, and the .debs land beside it.
-work=$(cd "$work" && pwd)
-pass=0 failed=0
-ok() { pass=$((pass + 1)); }
-bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
-check() { # NAME CMD...
-	local name=$1
-	shift
-	if "$@" >"$work/check.log" 2>&1; then ok; else bad "$name"; sed 's/^/  /' "$work/check.log"; fi
-}
-finish() {
-	echo "debian: $pass passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit
-}
+STAGE_NAME=debian STAGE_TMP=/tmp/rtr-deb.XXXXXX
+. "$(dirname "$0")/stage-lib.sh"
 pkgs=(rtready librtready0 librtready-dev)
 
 if [ "$(id -u)" -ne 0 ]; then
 	bad "needs root to install the packages"
-	finish
+	stage_finish
 fi
 for p in "${pkgs[@]}"; do
 	if dpkg-query -W -f '${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed; then
 		bad "$p is already installed: not replacing nor purging it"
-		finish
+		stage_finish
 	fi
 done
 
@@ -57,14 +41,14 @@ list_tree() {
 	fi
 }
 list_tree | (cd "$src" && tar --null --no-recursion -T - -cf -) | tar -C "$work/src" -xf - ||
-	{ bad "copy of the source tree"; finish; }
+	{ bad "copy of the source tree"; stage_finish; }
 if (cd "$work/src" && DEB_BUILD_OPTIONS="nocheck ${DEB_BUILD_OPTIONS:-}" \
 	dpkg-buildpackage -us -uc -b) >"$work/build.log" 2>&1; then
 	ok
 else
 	bad "dpkg-buildpackage (see $work/build.log)"
 	tail -20 "$work/build.log"
-	finish
+	stage_finish
 fi
 changes=$(ls "$work"/rtready_*.changes)
 deb() { ls "$work/$1"_*.deb; }
@@ -109,7 +93,7 @@ if DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
 else
 	bad "apt-get install (see $work/install.log)"
 	tail -20 "$work/install.log"
-	finish
+	stage_finish
 fi
 purge() {
 	DEBIAN_FRONTEND=noninteractive apt-get purge -y "${pkgs[@]}" >"$work/purge.log" 2>&1
@@ -148,4 +132,4 @@ fi
 purge && ok || bad "apt-get purge (see $work/purge.log)"
 trap - EXIT
 check "purged" test ! -e "$R"
-finish
+stage_finish
