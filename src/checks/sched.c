@@ -57,7 +57,8 @@ static bool fair_server_note(const struct sched_facts *s, const struct rtr_cpuse
 static const char fair_fix[] =
 	" On 6.12+ also zero the fair server on the RT CPUs: for each RT CPU N, "
 	"'echo 0 > /sys/kernel/debug/sched/fair_server/cpuN/runtime' (debugfs, as root; it has "
-	"no sysctl or boot parameter, so put it in a boot script, e.g. a systemd unit).";
+	"no sysctl or boot parameter, so put it in a boot script, e.g. a systemd unit; rtready tune "
+	"--apply does it, journaled, and its --emit-boot unit repeats it at boot).";
 
 static void check_rt_throttling(const struct check_ctx *ctx, struct check_out *out)
 {

@@ -471,9 +471,10 @@ static int load_journal(const struct tune_opts *o, int dirfd, struct journal *j)
 
 static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const struct cpus *c)
 {
-	struct journal j = {0}, old;
+	struct journal j = {0}, old = {0};
 	struct apply_result res;
 	char boot[64], t[64];
+	bool carry = false;
 	int dirfd, err, rc = EXIT_USAGE;
 
 	err = journal_boot_id(fs, boot, sizeof(boot));
@@ -491,7 +492,10 @@ static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const 
 		bool live = journal_live_count(&old) > 0, same = strcmp(old.boot_id, boot) == 0;
 
 		when(old.created_s, t, sizeof(t));
-		journal_free(&old);
+		/* Files it changed outlived the reboot: the new journal keeps their originals. */
+		carry = live && !same && apply_live_persistent(&old) > 0;
+		if (!carry)
+			journal_free(&old);
 		if (live && same) {
 			cli_error("tune",
 				  "changes made by an apply at %s are still in effect; "
@@ -508,6 +512,17 @@ static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const 
 	}
 	if (run_plan(o, fs, c, &j.plan))
 		goto out;
+	if (carry) {
+		size_t dropped;
+
+		if (apply_carry_persistent(fs, &old, &j.plan, &dropped)) {
+			cli_error("tune", "out of memory");
+			goto out;
+		}
+		if (dropped)
+			cli_warn("tune", "%zu file(s) changed by the apply at %s were edited since: "
+				 "their original text is no longer journaled", dropped, t);
+	}
 	snprintf(j.boot_id, sizeof(j.boot_id), "%s", boot);
 	/* A list longer than the journal keeps is cut: it is only shown by --status. */
 	snprintf(j.rt_cpus, sizeof(j.rt_cpus), "%.*s", (int)sizeof(j.rt_cpus) - 1, c->rt_list);
@@ -529,6 +544,7 @@ static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const 
 	}
 out:
 	journal_free(&j);
+	journal_free(&old);
 	close(dirfd);
 	return rc;
 }
@@ -569,7 +585,15 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs,
 		cli_error("tune", "cannot read the boot id: %s", strerror(-err));
 		goto out;
 	}
-	if (strcmp(j.boot_id, boot) != 0) {
+	if (strcmp(j.boot_id, boot) != 0 && apply_live_persistent(&j)) {
+		/*
+		 * The reboot reset the runtime values but not the files: put
+		 * those back (the others are marked reset, never replayed).
+		 */
+		cli_warn("tune", "the journal in %s is of an earlier boot (apply at %s): only the "
+			 "files it changed are put back, the reboot reset the rest", o->state_dir, t);
+		apply_forget_runtime(&j);
+	} else if (strcmp(j.boot_id, boot) != 0) {
 		cli_error("tune",
 			  "the journal in %s was written during an earlier boot (apply at %s, "
 			  "boot %s); the reboot already reset those runtime values, so it is "

@@ -373,3 +373,72 @@ int revert_run(const struct rootfs *fs, int dirfd, struct journal *j, struct app
 	j->state = res->failed ? JOURNAL_REVERTING : JOURNAL_REVERTED;
 	return journal_save(dirfd, j);
 }
+
+static bool persistent(const struct tune_change *c)
+{
+	return c->path && tunable_get(c->id)->kind == TUNE_VAL_FILE;
+}
+
+size_t apply_live_persistent(const struct journal *j)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < j->plan.n; i++)
+		n += persistent(&j->plan.changes[i]) && journal_change_live(&j->plan.changes[i]);
+	return n;
+}
+
+void apply_forget_runtime(struct journal *j)
+{
+	for (size_t i = 0; i < j->plan.n; i++) {
+		struct tune_change *c = &j->plan.changes[i];
+
+		if (persistent(c) || !journal_change_live(c))
+			continue;
+		c->state = CHANGE_REVERTED;
+		(void)tune_change_set_note(c, "reset by the reboot");
+	}
+}
+
+int apply_carry_persistent(const struct rootfs *fs, const struct journal *old,
+			   struct tune_plan *plan, size_t *dropped)
+{
+	*dropped = 0;
+	for (size_t i = 0; i < old->plan.n; i++) {
+		const struct tune_change *c = &old->plan.changes[i];
+		struct tune_change *now = NULL;
+		char cur[TUNE_VALUE_MAX];
+
+		if (!persistent(c) || !journal_change_live(c))
+			continue;
+		if (apply_current(fs, c, cur, sizeof(cur)) || strcmp(cur, c->new_value) != 0) {
+			(*dropped)++;	/* changed by someone since: theirs now */
+			continue;
+		}
+		for (size_t k = 0; k < plan->n && !now; k++)
+			if (plan->changes[k].path && strcmp(plan->changes[k].path, c->path) == 0)
+				now = &plan->changes[k];
+		if (now) {
+			/* The plan starts from rtready's text: the original is older. */
+			char *o = strdup(c->old_value);
+
+			if (!o)
+				return -ENOMEM;
+			free(now->old_value);
+			now->old_value = o;
+		} else {
+			struct tune_change copy = *c;
+			int err;
+
+			copy.state = CHANGE_PENDING;
+			copy.err = 0;
+			copy.note = NULL;
+			copy.current = NULL;
+			err = tune_plan_add(plan, &copy);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+

@@ -55,6 +55,29 @@ int revert_run(const struct rootfs *fs, int dirfd, struct journal *j, struct app
     __attribute__((warn_unused_result));
 
 /*
+ * Changes that outlive a reboot (a configuration file, TUNE_VAL_FILE):
+ * unlike runtime values, the reboot did not put them back, so a journal of
+ * an earlier boot still owes them.
+ *
+ * apply_live_persistent() - how many of @j's live changes are persistent.
+ *
+ * apply_forget_runtime() - mark @j's live runtime changes reverted (the
+ * reboot reset them), leaving the persistent ones for revert_run().
+ *
+ * apply_carry_persistent() - before a new apply replaces @old (a journal
+ * of an earlier boot), carry its persistent changes into @plan so that
+ * their original text stays journaled: a file still as rtready left it
+ * keeps its change (added if the plan has none for it, or the plan's
+ * change takes the original as its old value); a file changed since is
+ * left out and counted in *@dropped. Return: 0 or -ENOMEM.
+ */
+size_t apply_live_persistent(const struct journal *j);
+void apply_forget_runtime(struct journal *j);
+int apply_carry_persistent(const struct rootfs *fs, const struct journal *old,
+			   struct tune_plan *plan, size_t *dropped)
+	__attribute__((warn_unused_result));
+
+/*
  * The current value of what @c changed (a file's normalized content, a
  * task's CPU list). Return: 0, -ESRCH (task gone or tid reused), -errno.
  */

@@ -529,6 +529,76 @@ static void test_apply_revert(void **st)
 	settings_free(&s);
 }
 
+/*
+ * A changed file outlives a reboot, runtime values do not: a journal of an
+ * earlier boot still owes the file. Revert puts back only the file; a new
+ * apply keeps the file's original text journaled (or lets go of a file
+ * edited since).
+ */
+static void test_persistent_across_boots(void **st)
+{
+	static const char original[] = "# irqbalance's file\n#IRQBALANCE_BANNED_CPULIST=\n";
+	struct journal j = {0}, k;
+	struct apply_result res;
+	struct tune_settings s;
+	struct tune_plan p;
+	struct rootfs fs;
+	char buf[1024], why[256];
+	size_t dropped;
+	int dirfd;
+
+	(void)st;
+	machine();
+	settings(&s, "1");
+	assert_int_equal(rootfs_open(&fs, root), 0);
+	assert_int_equal(plan_build(&fs, &s, &j.plan), 0);
+	strcpy(j.boot_id, "b1");
+	strcpy(j.rt_cpus, "1");
+	dirfd = journal_dir_open(state, true);
+	assert_true(dirfd >= 0);
+	assert_int_equal(apply_run(&fs, dirfd, &j, &res), 0);
+	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), 0);
+	assert_int_equal(apply_live_persistent(&k), 1);
+
+	/* A new apply (the next boot): the file is right already, its original carried. */
+	assert_int_equal(plan_build(&fs, &s, &p), 0);
+	assert_null(find(&p, "/etc/default/irqbalance"));
+	assert_int_equal(apply_carry_persistent(&fs, &k, &p, &dropped), 0);
+	assert_int_equal(dropped, 0);
+	assert_non_null(find(&p, "/etc/default/irqbalance"));
+	assert_string_equal(find(&p, "/etc/default/irqbalance")->old_value,
+			    "# irqbalance's file\n#IRQBALANCE_BANNED_CPULIST=");
+	tune_plan_free(&p);
+
+	/* Revert after the reboot: the file goes back, the runtime values are left. */
+	apply_forget_runtime(&k);
+	assert_int_equal(journal_live_count(&k), 1);
+	assert_int_equal(revert_run(&fs, dirfd, &k, &res), 0);
+	assert_int_equal(res.done, 1);
+	get_raw("etc/default/irqbalance", buf, sizeof(buf));
+	assert_string_equal(buf, original);
+	get("proc/sys/kernel/sched_rt_runtime_us", buf, sizeof(buf));
+	assert_string_equal(buf, "-1");	/* not replayed: a reboot resets it */
+	journal_free(&k);
+
+	/* A file edited by someone since is theirs: not carried. */
+	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), 0);
+	for (size_t i = 0; i < k.plan.n; i++)
+		k.plan.changes[i].state = CHANGE_APPLIED;
+	put("etc/default/irqbalance", "IRQBALANCE_BANNED_CPULIST=0-1\n");
+	assert_int_equal(plan_build(&fs, &s, &p), 0);
+	assert_int_equal(apply_carry_persistent(&fs, &k, &p, &dropped), 0);
+	assert_int_equal(dropped, 1);
+	assert_null(find(&p, "/etc/default/irqbalance"));
+	tune_plan_free(&p);
+	journal_free(&k);
+
+	journal_free(&j);
+	close(dirfd);
+	rootfs_close(&fs);
+	settings_free(&s);
+}
+
 /* The CPU list of @pid, as a string. */
 static void affinity_of(pid_t pid, char *buf, size_t len)
 {
@@ -750,6 +820,7 @@ int main(void)
 		cmocka_unit_test(test_irqbalance_compute),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_apply_revert),
+		cmocka_unit_test(test_persistent_across_boots),
 		cmocka_unit_test(test_tasks_live),
 		cmocka_unit_test(test_journal_tamper),
 		cmocka_unit_test(test_boot),
