@@ -96,20 +96,28 @@ static void spinner_window(struct trace_ev *e, size_t *n, struct trace_ev *befor
 	*n = i;
 }
 
-static void test_spinner(void **state)
+/* Analyze the spinner window, the spinner switched in as @first_comm. */
+static void analyze_spinner(struct trace_result *r, const char *first_comm)
 {
 	struct trace_ev e[16], before;
 	struct trace_window w = { .cpu = 1, .tid = TID, .expected_ns = 1000000,
 				  .woken_ns = 9000020 };
+
+	memset(r, 0, sizeof(*r));
+	spinner_window(e, &w.n, &before);
+	before = ev_switch(0, 0, "swapper/1", 120, SPIN, first_comm, 120);
+	w.ev = e;
+	w.before = &before;
+	trace_analyze(&w, r);
+}
+
+static void test_spinner(void **state)
+{
 	struct trace_result r;
 	const struct trace_contrib *c;
 
 	(void)state;
-	memset(&r, 0, sizeof(r));
-	spinner_window(e, &w.n, &before);
-	w.ev = e;
-	w.before = &before;
-	trace_analyze(&w, &r);
+	analyze_spinner(&r, "spin");
 	assert_true(r.triggered);
 	assert_int_equal(r.latency_ns, 8000020);
 	assert_int_equal(r.timer_ns, 1000200);
@@ -166,19 +174,11 @@ static void test_spinner(void **state)
  */
 static void test_exec_renames(void **state)
 {
-	struct trace_ev e[16], before;
-	struct trace_window w = { .cpu = 1, .tid = TID, .expected_ns = 1000000,
-				  .woken_ns = 9000020 };
 	struct trace_result r;
 	const struct trace_contrib *c;
 
 	(void)state;
-	memset(&r, 0, sizeof(r));
-	spinner_window(e, &w.n, &before);
-	before = ev_switch(0, 0, "swapper/1", 120, SPIN, "bash", 120);
-	w.ev = e;
-	w.before = &before;
-	trace_analyze(&w, &r);
+	analyze_spinner(&r, "bash");
 	assert_null(find(&r, TRACE_KIND_TASK, "bash"));
 	c = find(&r, TRACE_KIND_TASK, "spin");
 	assert_non_null(c);
