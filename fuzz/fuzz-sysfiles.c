@@ -14,6 +14,7 @@
 #include "probe/knob.h"
 #include "probe/memory.h"
 #include "probe/platform.h"
+#include "probe/cgroupfs.h"
 #include "probe/sched.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -46,10 +47,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	}
 	case 2: {
-		char out[2][256];
+		struct cgroup_mounts *m = malloc(sizeof(*m));
 
-		if (sched_parse_cgroup_mounts(buf, len, out, 2) > 2)
+		if (!m)
+			return 0;
+		if (cgroup_parse_mounts(buf, len, m) == 0 && !memchr(m->v2, '\0', sizeof(m->v2)))
 			__builtin_trap();
+		free(m);
 		break;
 	}
 	case 3: {

@@ -10,7 +10,7 @@
 #include "rtready/error.h"
 #include "internal.h"
 
-static _Thread_local char last_error[512];
+static _Thread_local char last_error[768];
 
 int rtr__fail(int err, const char *fmt, ...)
 {

@@ -4,8 +4,10 @@
  * is read with the raw capget system call (no libcap dependency, works the
  * same on glibc and musl); limits with getrlimit.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -44,6 +46,93 @@ static void format_limit(char *buf, size_t len, rlim_t v, const char *unit)
 		snprintf(buf, len, "%llu%s", (unsigned long long)v, unit);
 }
 
+/* Whether the comma-separated @list holds @word. */
+static bool list_has(const char *list, size_t n, const char *word)
+{
+	size_t wl = strlen(word);
+
+	for (const char *p = list, *end = list + n; p < end;) {
+		const char *c = memchr(p, ',', (size_t)(end - p));
+		size_t l = (size_t)((c ? c : end) - p);
+
+		if (l == wl && memcmp(p, word, wl) == 0)
+			return true;
+		p = c ? c + 1 : end;
+	}
+	return false;
+}
+
+/*
+ * The calling thread's cgroup as the cpu controller sees it, from
+ * /proc/thread-self/cgroup: "2:cpu,cpuacct:/app" (v1) or "0::/app" (v2).
+ * Return: 1 (v1), 2 (v2) or 0 (unreadable), the path in @path.
+ */
+static int own_cgroup(char *path, size_t len)
+{
+	char text[2048], v2[512] = "";
+	ssize_t n;
+	int fd = open("/proc/thread-self/cgroup", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		fd = open("/proc/self/cgroup", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	text[n] = '\0';
+	for (char *line = text, *next; line && *line; line = next) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!c2)
+			continue;
+		if (list_has(c1 + 1, (size_t)(c2 - c1 - 1), "cpu")) {
+			snprintf(path, len, "%s", c2 + 1);
+			return 1;
+		}
+		if (c1 == line + 1 && line[0] == '0' && c2 == c1 + 1)
+			snprintf(v2, sizeof(v2), "%s", c2 + 1);
+	}
+	if (!v2[0])
+		return 0;
+	snprintf(path, len, "%s", v2);
+	return 2;
+}
+
+/* With the capability, EPERM for FIFO/RR comes from RT group scheduling. */
+static void explain_group(char *buf, size_t len)
+{
+	char path[256];
+
+	switch (own_cgroup(path, sizeof(path))) {
+	case 1:
+		snprintf(buf, len,
+			 "CAP_SYS_NICE is present, so the refusal comes from RT group scheduling: "
+			 "cgroup v1 group %s has cpu.rt_runtime_us = 0; give it a budget (parents "
+			 "first) or run in the root group; `rtready check --only sched.rt_group` "
+			 "says how", path);
+		break;
+	case 2:
+		snprintf(buf, len,
+			 "CAP_SYS_NICE is present, so the refusal comes from RT group scheduling: "
+			 "cgroup v2 group %s (or a parent that takes the cpu controller) has no RT "
+			 "budget, and v2 cannot give it one; run in the root cgroup, turn the cpu "
+			 "controller off below the root, or boot with rt_group_sched=0 (6.16+); "
+			 "`rtready check --only sched.rt_group` says how", path);
+		break;
+	default:
+		snprintf(buf, len,
+			 "CAP_SYS_NICE is present, so the refusal comes from RT group scheduling: "
+			 "this thread's cgroup has no RT budget; `rtready check --only "
+			 "sched.rt_group` says which and how to fix it");
+		break;
+	}
+}
+
 void rtr__priv_explain_rtprio(char *buf, size_t len, int prio)
 {
 	struct rlimit rl = { 0, 0 };
@@ -53,10 +142,7 @@ void rtr__priv_explain_rtprio(char *buf, size_t len, int prio)
 		rl.rlim_cur = 0;
 	format_limit(lim, sizeof(lim), rl.rlim_cur, "");
 	if (rtr__priv_has_cap(PRIV_CAP_SYS_NICE)) {
-		/* With the capability, EPERM comes from RT group scheduling. */
-		snprintf(buf, len,
-			 "CAP_SYS_NICE is present, so the refusal comes from the cgroup: with "
-			 "CONFIG_RT_GROUP_SCHED the cgroup's cpu.rt_runtime_us must be > 0");
+		explain_group(buf, len);
 	} else if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= (rlim_t)prio) {
 		snprintf(buf, len,
 			 "CAP_SYS_NICE is missing; RLIMIT_RTPRIO is %s, which allows priority %d, "

@@ -160,7 +160,7 @@ static int validate(const struct rtr_thread_attr *a)
 
 static int explain_sched(int err, const struct rtr_thread_attr *a, const char *call)
 {
-	char why[320];
+	char why[512];
 
 	if (err == -EPERM && is_rt(a->policy)) {
 		rtr__priv_explain_rtprio(why, sizeof(why), a->priority);

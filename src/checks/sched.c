@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <errno.h>
 
 #include "checks/check.h"
 
@@ -103,13 +104,67 @@ static void check_rt_throttling(const struct check_ctx *ctx, struct check_out *o
 
 /* ---- sched.rt_group ---------------------------------------------------- */
 
+static const char *hier_name(enum rtgroup_hier h)
+{
+	return h == RTGROUP_V1 ? "cgroup v1" : h == RTGROUP_V2 ? "cgroup v2" : "no hierarchy";
+}
+
+/* Whether this kernel knows rt_group_sched= (6.16+, or a config that names its default). */
+static bool has_rt_group_param(const struct kernel_facts *k)
+{
+	return kernel_at_least(k, 6, 16) ||
+	       kconfig_tristate(&k->config, "CONFIG_RT_GROUP_SCHED_DEFAULT_DISABLED") !=
+		       KCONFIG_ABSENT;
+}
+
+/* The other busy groups without a budget, as a sentence (empty when none). */
+static void others_note(const struct rtgroup_facts *g, struct strbuf *ev)
+{
+	if (g->zero_busy)
+		strbuf_printf(ev, "; %u group%s under %s with no RT budget hold%s tasks (e.g. %s)",
+			      g->zero_busy, g->zero_busy == 1 ? "" : "s", g->mount,
+			      g->zero_busy == 1 ? "s" : "", g->zero_example);
+	if (g->truncated)
+		strbuf_printf(ev, " (walk stopped at %u groups)", RTGROUP_MAX_DIRS);
+}
+
+/* The remedy for a group @dir without a budget, for the hierarchy it is in. */
+static void rt_group_fix(struct check_out *out, const struct kernel_facts *k,
+			 const struct rtgroup_facts *g, const char *dir)
+{
+	const char *param = has_rt_group_param(k) ?
+		" or boot with rt_group_sched=0 (this kernel has the parameter);" :
+		" or (Linux 6.16+) boot with rt_group_sched=0;";
+
+	if (g->hier == RTGROUP_V2)
+		check_fix(out, "cgroup v2 has no cpu.rt_runtime_us, so a group that takes the cpu "
+			  "controller can never get an RT budget. Run the RT work in the root "
+			  "cgroup: echo $$ > %s/cgroup.procs, then start it from that shell; or "
+			  "turn the cpu controller off below the root: echo -cpu > "
+			  "CGROUP/cgroup.subtree_control, from the deepest group up to %s (refused "
+			  "while a child still uses it);%s or a kernel without CONFIG_RT_GROUP_SCHED; "
+			  "sysctl kernel.sched_rt_runtime_us=-1 also lifts the refusal, but turns "
+			  "RT throttling off.", g->mount, g->self_enabled_in[0] ? g->self_enabled_in :
+			  g->mount, param);
+	else
+		check_fix(out, "Give the group an RT budget, parents first: echo 950000 > "
+			  "DIR/cpu.rt_runtime_us for each DIR from below %s down to %s (a child "
+			  "cannot have more than its parent; lost at reboot, so repeat it in a boot "
+			  "script or the service's ExecStartPre=); or run the RT work in the root "
+			  "group: echo $$ > %s/cgroup.procs;%s or a kernel without "
+			  "CONFIG_RT_GROUP_SCHED.", g->mount, dir, g->mount, param);
+}
+
 static void check_rt_group(const struct check_ctx *ctx, struct check_out *out)
 {
 	const struct kernel_facts *k = &ctx->facts->kernel;
 	const struct sched_facts *s = &ctx->facts->sched;
+	const struct rtgroup_facts *g = &s->rtg;
 	const struct cmdline_param *boot =
 		k->cmdline_err ? NULL : cmdline_get(&k->cmdline, "rt_group_sched");
 	enum kconfig_tristate cfg = kconfig_tristate(&k->config, "CONFIG_RT_GROUP_SCHED");
+	struct strbuf ev = STRBUF_INIT;
+	enum rtr_status st;
 
 	if (k->config_err == 0 && cfg != KCONFIG_YES) {
 		check_set(out, RTR_PASS, "CONFIG_RT_GROUP_SCHED not set: cgroups do not limit RT "
@@ -121,32 +176,115 @@ static void check_rt_group(const struct check_ctx *ctx, struct check_out *out)
 			  "scheduling is off");
 		return;
 	}
-	if (s->rt_group_err) {
-		if (k->config_err == 0)
-			check_set(out, RTR_PASS, "CONFIG_RT_GROUP_SCHED=y but no cgroup of the cpu "
-				  "controller has cpu.rt_runtime_us: no group limits RT tasks");
+	if (k->config_err == 0 &&
+	    kconfig_tristate(&k->config, "CONFIG_RT_GROUP_SCHED_DEFAULT_DISABLED") == KCONFIG_YES &&
+	    !(boot && boot->value && strcmp(boot->value, "1") == 0)) {
+		check_set(out, RTR_PASS, "CONFIG_RT_GROUP_SCHED=y but off by default "
+			  "(CONFIG_RT_GROUP_SCHED_DEFAULT_DISABLED=y, no rt_group_sched=1 on the "
+			  "command line)");
+		return;
+	}
+	if (s->rt_runtime_err == 0 && s->rt_runtime_us < 0) {
+		/* The kernel tests a group's budget only while throttling is on. */
+		check_set(out, RTR_PASS, "RT throttling is off (kernel.sched_rt_runtime_us = -1), "
+			  "and with it the kernel's test of group RT budgets: no cgroup refuses "
+			  "SCHED_FIFO/RR (setting a runtime again brings the refusals back)");
+		return;
+	}
+	if (g->err && g->err != -ENOENT) {
+		check_set(out, RTR_SKIP, "cannot read the cgroup mounts (%s): cannot tell where "
+			  "RT group scheduling applies", strerror(-g->err));
+		return;
+	}
+	if (g->hier == RTGROUP_NONE) {
+		if (g->self == RTGROUP_SELF_HIDDEN) {
+			check_set(out, RTR_WARN, "no hierarchy mounted here holds the cpu controller, "
+				  "but this process is in cpu cgroup %s of one mounted elsewhere: its "
+				  "RT budget cannot be read from here", g->self_cgroup);
+			return;
+		}
+		if (k->config_err)
+			check_set(out, RTR_SKIP, "no kernel configuration and no hierarchy with the "
+				  "cpu controller: cannot tell whether RT group scheduling is on");
+		else if (g->self == RTGROUP_SELF_UNKNOWN)
+			check_set(out, RTR_WARN, "CONFIG_RT_GROUP_SCHED=y and no hierarchy mounted "
+				  "here holds the cpu controller, but this process's cgroup could "
+				  "not be read (%s: %s)", g->self_err_path, strerror(-g->self_err));
 		else
-			check_set(out, RTR_SKIP, "no kernel configuration and no cgroup with "
-				  "cpu.rt_runtime_us: cannot tell whether RT group scheduling is on");
+			check_set(out, RTR_PASS, "CONFIG_RT_GROUP_SCHED=y, but no cgroup hierarchy "
+				  "holds the cpu controller: every task is in the root group, which "
+				  "only the global throttling limits");
 		return;
 	}
-	if (s->rt_groups_zero_busy) {
-		check_set(out, RTR_WARN, "RT group scheduling is on: %u of %u cgroups under %s have "
-			  "cpu.rt_runtime_us = 0 and hold tasks (e.g. %s); a task there gets EPERM "
-			  "from sched_setscheduler/chrt for SCHED_FIFO and SCHED_RR%s",
-			  s->rt_groups_zero_busy, s->rt_groups, s->rt_group_mount,
-			  s->rt_zero_example, s->rt_group_truncated ? " (walk truncated)" : "");
-		check_fix(out, "Give the cgroup that runs the RT application a budget, parents "
-			  "first: echo 950000 > %s/cpu.rt_runtime_us (lost at reboot; make it "
-			  "persistent in the service manager, e.g. systemd's CPUQuota does not cover "
-			  "it, so use an ExecStartPre= or a boot script); or run the application in the "
-			  "root cgroup; or use a kernel without CONFIG_RT_GROUP_SCHED (6.16+: boot "
-			  "with rt_group_sched=0).", s->rt_zero_example);
+	strbuf_printf(&ev, "%sRT group scheduling: the cpu controller is on %s at %s",
+		      k->config_err == 0 ? "CONFIG_RT_GROUP_SCHED=y, " : "", hier_name(g->hier),
+		      g->mount);
+	switch (g->self) {
+	case RTGROUP_SELF_ZERO:
+		st = RTR_FAIL;
+		strbuf_printf(&ev, "; this process's cgroup %s", g->self_cgroup);
+		if (g->hier == RTGROUP_V2) {
+			if (strcmp(g->self_group + strlen(g->mount), g->self_cgroup) != 0)
+				strbuf_printf(&ev, " is charged to %s", g->self_group);
+			else
+				strbuf_printf(&ev, " (%s)", g->self_group);
+			strbuf_printf(&ev, ", which takes the cpu controller (cgroup.controllers: "
+				      "%s; enabled by %s/cgroup.subtree_control) and has no RT "
+				      "budget (%s)", g->self_controllers, g->self_enabled_in,
+				      g->self_runtime_us < 0 ? "v2 has no cpu.rt_runtime_us" :
+				      "cpu.rt_runtime_us = 0");
+		} else {
+			strbuf_printf(&ev, " (%s) has cpu.rt_runtime_us = 0", g->self_group);
+		}
+		strbuf_printf(&ev, ": SCHED_FIFO and SCHED_RR requested from here (rtready "
+			      "latency, chrt, the application) fail with EPERM, even as root");
+		others_note(g, &ev);
+		check_set(out, st, "%s", strbuf_str(&ev));
+		rt_group_fix(out, k, g, g->self_group);
+		strbuf_free(&ev);
 		return;
+	case RTGROUP_SELF_HIDDEN:
+		strbuf_printf(&ev, "; this process's cgroup %s is charged to a group above this "
+			      "view (a cgroup namespace or container), whose RT budget cannot be "
+			      "read from here", g->self_group);
+		st = RTR_WARN;
+		break;
+	case RTGROUP_SELF_UNKNOWN:
+		strbuf_printf(&ev, "; this process's cgroup could not be read (%s: %s)",
+			      g->self_err_path, strerror(-g->self_err));
+		/* Every group has a budget: wherever the process is, it is fine. */
+		st = g->zero || g->truncated ? RTR_WARN : RTR_PASS;
+		break;
+	case RTGROUP_SELF_ROOT:
+		strbuf_printf(&ev, "; this process is in the root group (%s)", g->self_group);
+		st = RTR_PASS;
+		break;
+	default:
+		strbuf_printf(&ev, "; this process's cgroup %s has cpu.rt_runtime_us = %lld",
+			      g->self_group, (long long)g->self_runtime_us);
+		st = RTR_PASS;
+		break;
 	}
-	check_set(out, RTR_PASS, "RT group scheduling is on; %u cgroups under %s have "
-		  "cpu.rt_runtime_us, %u of them 0 but empty%s", s->rt_groups, s->rt_group_mount,
-		  s->rt_groups_zero, s->rt_group_truncated ? " (walk truncated)" : "");
+	if (g->zero_busy) {
+		st = RTR_WARN;
+		others_note(g, &ev);
+		strbuf_printf(&ev, ": a task there gets EPERM from sched_setscheduler/chrt for "
+			      "SCHED_FIFO and SCHED_RR");
+	} else {
+		strbuf_printf(&ev, "; %u group%s take%s the cpu controller, %u with no RT budget "
+			      "but none of those holds tasks", g->groups, g->groups == 1 ? "" : "s",
+			      g->groups == 1 ? "s" : "", g->zero);
+		if (g->truncated) {
+			strbuf_printf(&ev, " (walk stopped at %u groups)", RTGROUP_MAX_DIRS);
+			if (st == RTR_PASS && g->self != RTGROUP_SELF_ROOT &&
+			    g->self != RTGROUP_SELF_BUDGET)
+				st = RTR_WARN;
+		}
+	}
+	check_set(out, st, "%s", strbuf_str(&ev));
+	if (g->zero_busy)
+		rt_group_fix(out, k, g, g->zero_example);
+	strbuf_free(&ev);
 }
 
 /* ---- task lists -------------------------------------------------------- */
@@ -312,13 +450,16 @@ const struct check sched_checks[] = {
 	},
 	{
 		"sched.rt_group", "sched", "RT group scheduling",
-		"With CONFIG_RT_GROUP_SCHED every cgroup of the cpu controller has its own RT "
-		"budget, and new cgroups get none (cpu.rt_runtime_us = 0). A service or container "
-		"placed in such a cgroup cannot switch to SCHED_FIFO or SCHED_RR at all: chrt and "
-		"sched_setscheduler fail with EPERM even as root.",
-		"Give the application's cgroup an RT budget, parents first: echo 950000 > "
-		"/sys/fs/cgroup/cpu/GROUP/cpu.rt_runtime_us (lost at reboot: repeat it in the "
-		"service's ExecStartPre= or a boot script), or use a kernel without "
+		"With CONFIG_RT_GROUP_SCHED every cgroup that takes the cpu controller has its own "
+		"RT budget, and new ones get none. On cgroup v1 the budget is cpu.rt_runtime_us "
+		"(0 in a new group); cgroup v2 has no such file, so every non-root group with the "
+		"cpu controller has none. A shell, service or container in such a group cannot "
+		"switch to SCHED_FIFO or SCHED_RR at all: chrt and sched_setscheduler fail with "
+		"EPERM even as root.",
+		"cgroup v1: give the group an RT budget, parents first (echo 950000 > "
+		"DIR/cpu.rt_runtime_us). cgroup v2: run the RT work in the root cgroup, or turn the "
+		"cpu controller off below the root (echo -cpu > DIR/cgroup.subtree_control). "
+		"Either: boot with rt_group_sched=0 (6.16+), or use a kernel without "
 		"CONFIG_RT_GROUP_SCHED.",
 		check_rt_group,
 	},

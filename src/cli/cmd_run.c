@@ -421,7 +421,8 @@ static int prepare(struct run_state *st, const struct run_opts *o)
 		return rc;
 	}
 	if (o->cpu_max_pct || o->memory_max_bytes) {
-		struct cgroup_limits lim = { o->cpu_max_pct, o->memory_max_bytes };
+		struct cgroup_limits lim = { o->cpu_max_pct, o->memory_max_bytes,
+					     o->policy == SCHED_FIFO || o->policy == SCHED_RR };
 		char name[64];
 
 		snprintf(name, sizeof(name), RUN_CGROUP_PREFIX "%ld", (long)getpid());
@@ -430,6 +431,13 @@ static int prepare(struct run_state *st, const struct run_opts *o)
 			cli_error("run", "cannot make the budget cgroup: %s", err);
 			return rc;
 		}
+		if (run_cgroup_rt_refused(&st->cg) == 1)
+			cli_warn("run", "in its --cpu-max cgroup %s the program cannot switch a "
+				 "thread to SCHED_FIFO/RR (EPERM): RT group scheduling gives the group "
+				 "no RT budget%s; see `rtready check --only sched.rt_group`",
+				 st->cg.dirs[0], st->cg.version == 2 ? ", and cgroup v2 cannot give "
+				 "it one" : "");
+		rc = 0;
 	}
 	if (o->check || o->mlock)
 		return build_env(st, o);

@@ -118,6 +118,37 @@ int cgroup_parse_mountinfo(const char *text, struct cgroup_mounts *out)
 	return n > 0 ? 0 : -EINVAL;
 }
 
+int cgroup_parse_mounts(const char *text, size_t len, struct cgroup_mounts *out)
+{
+	const char *p = text, *end = text + len;
+	unsigned int lines = 0, parsed = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (p < end && lines++ < MAX_LINES) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		char line[1024], dev[256], mnt[256], type[64], opts[512];
+
+		if (n < sizeof(line) && !memchr(p, '\0', n)) {
+			memcpy(line, p, n);
+			line[n] = '\0';
+			if (sscanf(line, "%255s %255s %63s %511s", dev, mnt, type, opts) == 4) {
+				char rebuilt[1700];
+
+				/* Rebuild it as a mountinfo line: one reading of the fields. */
+				snprintf(rebuilt, sizeof(rebuilt), "0 0 0:0 / %s %s - %s %s %s", mnt,
+					 opts, type, dev, opts);
+				if (parse_mount_line(rebuilt, out))
+					parsed++;
+			}
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return parsed ? 0 : -EINVAL;
+}
+
 /*
  * One /proc/self/cgroup line: "0::/user.slice/x.scope" (v2) or
  * "4:memory:/process_api/ae06" and "2:cpu,cpuacct:/" (v1).

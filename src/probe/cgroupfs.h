@@ -39,6 +39,13 @@ struct cgroup_self {
 /* Parse /proc/self/mountinfo text. Return: 0, -EINVAL (no line parsed), -ENOMEM. */
 int cgroup_parse_mountinfo(const char *text, struct cgroup_mounts *out);
 
+/*
+ * Parse /proc/self/mounts text (@len bytes; "cgroup /sys/fs/cgroup/cpu
+ * cgroup rw,cpu 0 0"), which older snapshots hold instead of mountinfo:
+ * the same fields, every root "/". Return: 0, -EINVAL (no line parsed).
+ */
+int cgroup_parse_mounts(const char *text, size_t len, struct cgroup_mounts *out);
+
 /* Parse /proc/PID/cgroup text. Return: 0, -EINVAL (no line parsed), -ENOMEM. */
 int cgroup_parse_self(const char *text, struct cgroup_self *out);
 

@@ -13,10 +13,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "probe/cgroupfs.h"
@@ -153,6 +156,40 @@ static int create_v2(struct run_cgroup *cg, const struct rootfs *fs,
 	return rc;
 }
 
+/*
+ * With RT group scheduling a new v1 group has no RT budget (cpu.rt_runtime_us
+ * = 0), and SCHED_FIFO/RR in it fail with EPERM: give it its parent's budget,
+ * so the program gets what it would have had outside. A kernel without the
+ * file has no group budgets. Failing matters only for an RT program (@rt).
+ */
+static int v1_rt_budget(const struct rootfs *fs, const char *parent, const char *dir, bool rt,
+			char *err, size_t errlen)
+{
+	char val[32];
+	int64_t mine, theirs;
+	int rc;
+
+	if (cgroupfs_read(fs, dir, "cpu.rt_runtime_us", val, sizeof(val)) ||
+	    parse_int64(val, -1, INT64_MAX, &mine) || mine != 0)
+		return 0;
+	if (cgroupfs_read(fs, parent, "cpu.rt_runtime_us", val, sizeof(val)) ||
+	    parse_int64(val, -1, INT64_MAX, &theirs) || theirs == 0) {
+		if (!rt)
+			return 0;
+		snprintf(err, errlen, "the program's cgroup %s would have no RT budget and its "
+			 "parent %s has none to give (cpu.rt_runtime_us = 0): SCHED_FIFO/RR would "
+			 "fail with EPERM (see `rtready check --only sched.rt_group`)", dir, parent);
+		return -EPERM;
+	}
+	rc = cgroupfs_write(fs, dir, "cpu.rt_runtime_us", val);
+	if (rc && rt)
+		snprintf(err, errlen, "cannot give the program's cgroup %s the RT budget of its "
+			 "parent (echo %s > cpu.rt_runtime_us): %s%s", dir, val, strerror(-rc),
+			 rc == -EBUSY || rc == -EINVAL ? " (the parent's budget is given to its other "
+			 "groups already)" : "");
+	return rt ? rc : 0;
+}
+
 static int create_v1(struct run_cgroup *cg, const struct rootfs *fs, const struct cgroup_mounts *m,
 		     const struct cgroup_self *self, const struct cgroup_limits *lim,
 		     const char *name, char *err, size_t errlen)
@@ -168,6 +205,7 @@ static int create_v1(struct run_cgroup *cg, const struct rootfs *fs, const struc
 		}
 		rc = cgroupfs_dir(parent, sizeof(parent), m->v1_cpu, m->v1_cpu_root, self->v1_cpu);
 		rc = rc ? rc : make_dir(cg, fs, parent, name, err, errlen);
+		rc = rc ? rc : v1_rt_budget(fs, parent, cg->dirs[cg->n_dirs - 1], lim->rt, err, errlen);
 	}
 	if (!rc && lim->memory_bytes) {
 		if (!m->v1_memory[0]) {
@@ -251,6 +289,38 @@ out:
 	free(m);
 	free(self);
 	return rc;
+}
+
+/* SCHED_FIFO priority 1 for the caller, by the raw call (musl's wrapper is ENOSYS). */
+static int try_fifo(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	return syscall(SYS_sched_setscheduler, 0, SCHED_FIFO, &sp) == 0 ? 0 : -errno;
+}
+
+int run_cgroup_rt_refused(const struct run_cgroup *cg)
+{
+	int status, rc;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		/* 0: FIFO allowed in the group; 1: refused there only; 2: refused anyway. */
+		if (try_fifo() != 0)
+			_exit(2);
+		if (run_cgroup_join(cg) != 0)
+			_exit(3);
+		_exit(try_fifo() == -EPERM ? 1 : 0);
+	}
+	while ((rc = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	if (rc < 0)
+		return -errno;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) > 1)
+		return -EPERM;
+	return WEXITSTATUS(status);
 }
 
 int run_cgroup_join(const struct run_cgroup *cg)

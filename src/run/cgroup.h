@@ -38,6 +38,7 @@
 struct cgroup_limits {
 	unsigned cpu_pct;	/* percent of one CPU (may exceed 100), 0: no limit */
 	uint64_t memory_bytes;	/* 0: no limit */
+	bool rt;		/* the program is started with SCHED_FIFO or SCHED_RR */
 };
 
 /*
@@ -59,6 +60,14 @@ struct run_cgroup {
  */
 int run_cgroup_create(struct run_cgroup *cg, const struct cgroup_limits *lim, const char *name,
 		      char *err, size_t errlen) __attribute__((warn_unused_result));
+
+/*
+ * Whether a task in @cg is refused SCHED_FIFO (EPERM) while rtready itself
+ * is not: RT group scheduling with no budget for the group (always so for
+ * a cgroup v2 group, which cannot have one). Tried in a child that joins
+ * the group and exits. Return: 1 refused, 0 allowed, -errno could not tell.
+ */
+int run_cgroup_rt_refused(const struct run_cgroup *cg);
 
 /*
  * Move the calling process into @cg. Only open/write/close: safe in a

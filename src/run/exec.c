@@ -332,8 +332,9 @@ static void describe(const struct spawn_config *c, const struct child_error *ce,
 	case STEP_SCHED:
 		snprintf(err, errlen, "cannot set policy %d priority %d: %s%s", c->policy, c->prio,
 			 why,
-			 perm ? " (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= the priority; with "
-				"RT group scheduling, also cpu.rt_runtime_us in rtready's cgroup)"
+			 perm ? " (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= the priority; as root, "
+				"RT group scheduling refuses it in a cgroup without an RT budget: "
+				"see `rtready check --only sched.rt_group`)"
 			      : "");
 		break;
 	case STEP_AFFINITY:

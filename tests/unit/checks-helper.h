@@ -34,7 +34,9 @@ static inline struct facts *facts_blank(void)
 	k->realtime.err = k->watchdog.err = k->nmi_watchdog.err = -ENOENT;
 	k->soft_watchdog.err = k->watchdog_thresh.err = k->hung_task_timeout.err = -ENOENT;
 	k->major = k->minor = -1;
-	s->rt_runtime_err = s->rt_period_err = s->fair_server_err = s->rt_group_err = -ENOENT;
+	s->rt_runtime_err = s->rt_period_err = s->fair_server_err = s->rtg.err = -ENOENT;
+	s->rtg.self_err = -ENOENT;
+	snprintf(s->rtg.self_err_path, sizeof(s->rtg.self_err_path), "/proc/self/cgroup");
 	f->tasks.err = -ENOENT;
 	m->swaps_err = m->thp_enabled_err = m->thp_defrag_err = m->limits_err = -ENOENT;
 	m->cap_err = m->swappiness.err = m->ksm_run.err = m->numa_balancing.err = -ENOENT;

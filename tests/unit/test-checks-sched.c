@@ -81,7 +81,7 @@ static void throttling(void **state)
 static void rt_group(void **state)
 {
 	struct facts *f = facts_blank();
-	struct sched_facts *s = &f->sched;
+	struct rtgroup_facts *g = &f->sched.rtg;
 	struct result r;
 
 	(void)state;
@@ -89,20 +89,89 @@ static void rt_group(void **state)
 	set_config(f, "# CONFIG_RT_GROUP_SCHED is not set\n");
 	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_PASS);
 	set_config(f, "CONFIG_RT_GROUP_SCHED=y\n");
+	/* No hierarchy holds cpu, but this process's group was not read: never a pass. */
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_WARN);
+	assert_has(r.evidence, "/proc/self/cgroup");
+	g->self = RTGROUP_SELF_ROOT;
 	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_PASS);
-	assert_has(r.evidence, "no cgroup");
-	s->rt_group_err = 0;
-	strcpy(s->rt_group_mount, "/sys/fs/cgroup/cpu");
-	s->rt_groups = 5;
-	s->rt_groups_zero = 2;
+	assert_has(r.evidence, "root group");
+
+	/* cgroup v1: groups with budgets, two without, neither busy, we are in the root. */
+	g->err = 0;
+	g->hier = RTGROUP_V1;
+	strcpy(g->mount, "/sys/fs/cgroup/cpu");
+	strcpy(g->self_group, "/sys/fs/cgroup/cpu");
+	g->groups = 5;
+	g->zero = 2;
 	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_PASS);
-	s->rt_groups_zero_busy = 1;
-	strcpy(s->rt_zero_example, "/sys/fs/cgroup/cpu/system.slice/app.service");
+	g->zero_busy = 1;
+	strcpy(g->zero_example, "/sys/fs/cgroup/cpu/system.slice/app.service");
 	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_WARN);
 	assert_has(r.evidence, "app.service");
-	assert_has(r.fix, "echo 950000 > /sys/fs/cgroup/cpu/system.slice/app.service/cpu.rt_runtime_us");
+	assert_has(r.fix, "/sys/fs/cgroup/cpu/system.slice/app.service");
+	assert_has(r.fix, "cpu.rt_runtime_us");
+	/* We are in a v1 group without a budget: fail, with that group's remedy. */
+	g->self = RTGROUP_SELF_ZERO;
+	g->self_runtime_us = 0;
+	strcpy(g->self_cgroup, "/user.slice");
+	strcpy(g->self_group, "/sys/fs/cgroup/cpu/user.slice");
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_FAIL);
+	assert_has(r.evidence, "/sys/fs/cgroup/cpu/user.slice) has cpu.rt_runtime_us = 0");
+	assert_has(r.evidence, "EPERM");
+	assert_has(r.fix, "down to /sys/fs/cgroup/cpu/user.slice");
+
+	/* cgroup v2, the host of the report: the shell's group takes cpu, no budget. */
+	g->hier = RTGROUP_V2;
+	g->zero_busy = 0;
+	strcpy(g->mount, "/sys/fs/cgroup");
+	strcpy(g->self_cgroup, "/process_api/7f3e");
+	strcpy(g->self_group, "/sys/fs/cgroup/process_api/7f3e");
+	strcpy(g->self_controllers, "cpuset cpu io memory pids");
+	strcpy(g->self_enabled_in, "/sys/fs/cgroup/process_api");
+	g->self_runtime_us = -1;
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_FAIL);
+	assert_has(r.evidence, "cgroup v2");
+	assert_has(r.evidence, "cpuset cpu io memory pids");
+	assert_has(r.evidence, "/sys/fs/cgroup/process_api/cgroup.subtree_control");
+	assert_has(r.evidence, "v2 has no cpu.rt_runtime_us");
+	assert_has(r.fix, "echo $$ > /sys/fs/cgroup/cgroup.procs");
+	assert_has(r.fix, "echo -cpu > CGROUP/cgroup.subtree_control");
+	assert_has(r.fix, "(Linux 6.16+) boot with rt_group_sched=0");
+	f->kernel.major = 6;
+	f->kernel.minor = 18;
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_FAIL);
+	assert_has(r.fix, "this kernel has the parameter");
+	/* A group below the one with the controller is charged to it. */
+	strcpy(g->self_cgroup, "/process_api/7f3e/leaf");
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_FAIL);
+	assert_has(r.evidence, "/process_api/7f3e/leaf is charged to /sys/fs/cgroup/process_api/7f3e");
+	/* Throttling off: the kernel skips the budget test (seen on this kernel). */
+	f->sched.rt_runtime_err = 0;
+	f->sched.rt_runtime_us = -1;
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_PASS);
+	assert_has(r.evidence, "sched_rt_runtime_us = -1");
+	f->sched.rt_runtime_us = 950000;
+	/* Off by default in the build, or on the command line. */
+	set_config(f, "CONFIG_RT_GROUP_SCHED=y\nCONFIG_RT_GROUP_SCHED_DEFAULT_DISABLED=y\n");
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_PASS);
+	set_cmdline(f, "rt_group_sched=1");
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_FAIL);
 	set_cmdline(f, "rt_group_sched=0");
 	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_PASS);
+	set_cmdline(f, "quiet");
+	set_config(f, "CONFIG_RT_GROUP_SCHED=y\n");
+	/* Our group out of sight, or unread while groups without budget exist. */
+	g->self = RTGROUP_SELF_HIDDEN;
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_WARN);
+	g->self = RTGROUP_SELF_UNKNOWN;
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_WARN);
+	g->zero = 0;
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_PASS);
+	g->truncated = true;
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_WARN);
+	/* The mounts could not be read at all. */
+	g->err = -EACCES;
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_SKIP);
 	facts_blank_free(f);
 }
 

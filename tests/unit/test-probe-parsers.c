@@ -25,6 +25,7 @@
 #include "probe/memory.h"
 #include "probe/platform.h"
 #include "probe/procstat.h"
+#include "probe/cgroupfs.h"
 #include "probe/sched.h"
 
 #define S(lit) lit, sizeof(lit) - 1
@@ -492,15 +493,23 @@ static void mounts(void **state)
 		"cgroup /sys/fs/cgroup/cpuacct cgroup rw,cpuacct 0 0\n"
 		"cgroup /sys/fs/cgroup/cpu\\040x cgroup rw,relatime,cpu 0 0\n"
 		"garbage\n";
-	char out[2][256];
+	static const char nul[] = "a b c\0d 0 0\n";
+	struct cgroup_mounts *m = calloc(1, sizeof(*m));
 
 	(void)state;
-	assert_int_equal(sched_parse_cgroup_mounts(S(text), out, 2), 2);
-	assert_string_equal(out[0], "/sys/fs/cgroup/cpu x");
-	assert_string_equal(out[1], "/sys/fs/cgroup/unified");
-	assert_int_equal(sched_parse_cgroup_mounts(S(text), out, 1), 1);
-	assert_int_equal(sched_parse_cgroup_mounts("", 0, out, 2), 0);
-	assert_int_equal(sched_parse_cgroup_mounts(S("a b cgroup rw,cpuset 0 0\n"), out, 2), 0);
+	assert_non_null(m);
+	assert_int_equal(cgroup_parse_mounts(S(text), m), 0);
+	assert_string_equal(m->v1_cpu, "/sys/fs/cgroup/cpu x");
+	assert_string_equal(m->v1_cpu_root, "/");
+	assert_string_equal(m->v2, "/sys/fs/cgroup/unified");
+	assert_string_equal(m->v1_memory, "");
+	assert_int_equal(cgroup_parse_mounts("", 0, m), -EINVAL);
+	assert_int_equal(cgroup_parse_mounts(S("a b cgroup rw,cpuset 0 0\n"), m), 0);
+	assert_string_equal(m->v1_cpu, "");
+	/* No line to read: garbage, NUL bytes, an overlong line. */
+	assert_int_equal(cgroup_parse_mounts(S("garbage\n"), m), -EINVAL);
+	assert_int_equal(cgroup_parse_mounts(nul, sizeof(nul) - 1, m), -EINVAL);
+	free(m);
 }
 
 /* gzip @text with zlib (windowBits 31 writes a gzip header). */

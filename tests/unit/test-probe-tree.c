@@ -115,6 +115,7 @@ static int setup(void **state)
 	put("sys/kernel/debug/sched/fair_server/cpu1/runtime", "0\n");
 	put("sys/kernel/debug/sched/fair_server/cpux/runtime", "7\n");
 	put("proc/self/mounts", "cgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0\n");
+	put("proc/self/cgroup", "3:memory:/\n2:cpu:/system.slice/app.service\n0::/\n");
 	put("sys/fs/cgroup/cpu/cpu.rt_runtime_us", "950000\n");
 	put("sys/fs/cgroup/cpu/system.slice/cpu.rt_runtime_us", "0\n");
 	put("sys/fs/cgroup/cpu/system.slice/cgroup.procs", "");
@@ -229,12 +230,17 @@ static void sched(void **state)
 	assert_int_equal(s->fair_server_cpus, 2);
 	assert_int_equal(s->fair_runtime_min_ns, 0);
 	assert_int_equal(s->fair_runtime_max_ns, 50000000);
-	assert_int_equal(s->rt_group_err, 0);
-	assert_string_equal(s->rt_group_mount, "/sys/fs/cgroup/cpu");
-	assert_int_equal(s->rt_groups, 3);
-	assert_int_equal(s->rt_groups_zero, 2);
-	assert_int_equal(s->rt_groups_zero_busy, 1);
-	assert_string_equal(s->rt_zero_example, "/sys/fs/cgroup/cpu/system.slice/app.service");
+	assert_int_equal(s->rtg.err, 0);
+	assert_int_equal(s->rtg.hier, RTGROUP_V1);
+	assert_string_equal(s->rtg.mount, "/sys/fs/cgroup/cpu");
+	assert_int_equal(s->rtg.groups, 3);
+	assert_int_equal(s->rtg.zero, 2);
+	assert_int_equal(s->rtg.zero_busy, 1);
+	assert_string_equal(s->rtg.zero_example, "/sys/fs/cgroup/cpu/system.slice/app.service");
+	/* This process (as the tree says) is in the busy group without a budget. */
+	assert_int_equal(s->rtg.self, RTGROUP_SELF_ZERO);
+	assert_string_equal(s->rtg.self_cgroup, "/system.slice/app.service");
+	assert_string_equal(s->rtg.self_group, "/sys/fs/cgroup/cpu/system.slice/app.service");
 	facts_free(f);
 	free(f);
 }
@@ -312,7 +318,8 @@ static void empty_root(void **state)
 	assert_int_equal(f->kernel.release_err, -ENOENT);
 	assert_int_equal(f->kernel.config_err, -ENOENT);
 	assert_int_equal(f->kernel.cmdline_err, -ENOENT);
-	assert_int_equal(f->sched.rt_group_err, -ENOENT);
+	assert_int_equal(f->sched.rtg.err, -ENOENT);
+	assert_int_equal(f->sched.rtg.self, RTGROUP_SELF_UNKNOWN);
 	assert_int_equal(f->tasks.err, -ENOENT);
 	assert_int_equal(f->memory.limits_err, -ENOENT);
 	assert_int_equal(f->platform.clocksource_err, -ENOENT);
