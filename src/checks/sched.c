@@ -246,7 +246,7 @@ static void check_rt_group(const struct check_ctx *ctx, struct check_out *out)
 	case RTGROUP_SELF_HIDDEN:
 		strbuf_printf(&ev, "; this process's cgroup %s is charged to a group above this "
 			      "view (a cgroup namespace or container), whose RT budget cannot be "
-			      "read from here", g->self_group);
+			      "read from here", g->self_cgroup);
 		st = RTR_WARN;
 		break;
 	case RTGROUP_SELF_UNKNOWN:
@@ -256,7 +256,13 @@ static void check_rt_group(const struct check_ctx *ctx, struct check_out *out)
 		st = g->zero || g->truncated ? RTR_WARN : RTR_PASS;
 		break;
 	case RTGROUP_SELF_ROOT:
-		strbuf_printf(&ev, "; this process is in the root group (%s)", g->self_group);
+		if (g->self_cgroup[0] && strcmp(g->self_cgroup, "/") != 0)
+			strbuf_printf(&ev, "; this process's cgroup %s is charged to the root group "
+				      "(%s): no group above it takes the cpu controller",
+				      g->self_cgroup, g->self_group);
+		else
+			strbuf_printf(&ev, "; this process is in the root group (%s)",
+				      g->self_group);
 		st = RTR_PASS;
 		break;
 	default:
@@ -271,9 +277,18 @@ static void check_rt_group(const struct check_ctx *ctx, struct check_out *out)
 		strbuf_printf(&ev, ": a task there gets EPERM from sched_setscheduler/chrt for "
 			      "SCHED_FIFO and SCHED_RR");
 	} else {
-		strbuf_printf(&ev, "; %u group%s take%s the cpu controller, %u with no RT budget "
-			      "but none of those holds tasks", g->groups, g->groups == 1 ? "" : "s",
-			      g->groups == 1 ? "s" : "", g->zero);
+		if (g->groups == 0)
+			strbuf_printf(&ev, "; no group in view takes the cpu controller");
+		else
+			strbuf_printf(&ev, "; %u group%s take%s the cpu controller", g->groups,
+				      g->groups == 1 ? "" : "s", g->groups == 1 ? "s" : "");
+		if (g->groups == 0)
+			;
+		else if (g->zero)
+			strbuf_printf(&ev, ", %u with no RT budget, none of them holding tasks",
+				      g->zero);
+		else
+			strbuf_printf(&ev, ", all with an RT budget");
 		if (g->truncated) {
 			strbuf_printf(&ev, " (walk stopped at %u groups)", RTGROUP_MAX_DIRS);
 			if (st == RTR_PASS && g->self != RTGROUP_SELF_ROOT &&

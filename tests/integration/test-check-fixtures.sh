@@ -71,4 +71,18 @@ T
 expect vm "--rt-cpus 3" <<'T'
 cpu.maxcpus fail
 T
+
+# RT group scheduling on the cgroup layouts users have (tests/fixtures/cgroup/README.md).
+for t in v1-budget:pass v1-zero:fail v1-other:warn v2-cpu:fail v2-cpu-nothrottle:pass \
+	v2-root:warn v2-nocpu:pass v2-ns:warn; do
+	expect "cgroup/${t%%:*}" "--only sched.rt_group" <<<"sched.rt_group ${t#*:}"
+done
+# The evidence names the group, what it is charged to, and the controllers.
+"$RTREADY" check --root "$fx/cgroup/v2-cpu" --only sched.rt_group >"$tmp/v2" 2>&1
+tr -d '\n' <"$tmp/v2" | tr -s ' ' >"$tmp/v2.flat"
+for want in "/process_api/7f3e is charged to /sys/fs/cgroup/process_api" \
+	"cgroup.controllers: cpu memory pids" "/sys/fs/cgroup/cgroup.subtree_control" \
+	"echo \$\$ > /sys/fs/cgroup/cgroup.procs" "rt_group_sched=0 (this kernel has"; do
+	grep -qF -- "$want" "$tmp/v2.flat" || { cat "$tmp/v2"; fail "v2-cpu: no '$want'"; }
+done
 echo ok
