@@ -115,7 +115,9 @@ static void check_preempt(const struct check_ctx *ctx, struct check_out *out)
 		from = "PREEMPT_RT kernel";
 	} else if (dynamic && k->preempt_err == 0) {
 		m = model_of(k->preempt_active);
-		from = "/sys/kernel/debug/sched/preempt";
+		from = k->preempt_private ? "/sys/kernel/debug/sched/preempt, with debugfs mounted "
+					    "by rtready in a private mount namespace (nothing left "
+					    "mounted)" : "/sys/kernel/debug/sched/preempt";
 	} else if (dynamic && boot && model_of(boot) != PM_UNKNOWN) {
 		m = model_of(boot);
 		from = "preempt= on the command line";
@@ -138,7 +140,10 @@ static void check_preempt(const struct check_ctx *ctx, struct check_out *out)
 			strbuf_printf(&ev, "; PREEMPT_DYNAMIC modes: %s", k->preempt_modes);
 		else
 			strbuf_printf(&ev, "; PREEMPT_DYNAMIC mode not readable "
-				      "(/sys/kernel/debug/sched/preempt: %s)", strerror(-k->preempt_err));
+				      "(/sys/kernel/debug/sched/preempt: %s%s)", strerror(-k->preempt_err),
+				      k->preempt_err == -EPERM ? ", kernel lockdown refuses debugfs" :
+				      k->preempt_err == -ENOENT ? "; debugfs not mounted, and as root "
+				      "rtready mounts it privately" : "");
 	}
 	if (boot)
 		strbuf_printf(&ev, "; preempt=%s on the command line", boot);

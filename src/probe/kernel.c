@@ -149,8 +149,9 @@ static void probe_config(const struct rootfs *fs, struct kernel_facts *k)
 
 static void probe_preempt(const struct rootfs *fs, struct kernel_facts *k)
 {
-	k->preempt_err = rootfs_read_str(fs, "/sys/kernel/debug/sched/preempt", k->preempt_modes,
-					 sizeof(k->preempt_modes));
+	k->preempt_err = rootfs_read_debugfs(fs, "/sys/kernel/debug/sched/preempt",
+					     k->preempt_modes, sizeof(k->preempt_modes),
+					     &k->preempt_private);
 	knob_sanitize(k->preempt_modes);
 	if (k->preempt_err)
 		k->preempt_modes[0] = '\0';

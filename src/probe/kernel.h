@@ -32,6 +32,7 @@ struct kernel_facts {
 	int preempt_err;	/* /sys/kernel/debug/sched/preempt (debugfs, root) */
 	char preempt_modes[128];	/* as read: "(none) voluntary full lazy" */
 	char preempt_active[32];	/* "none", "voluntary", "full", "lazy" */
+	bool preempt_private;	/* read by mounting debugfs in a private mount namespace */
 
 	int config_err;		/* 0 when a config was parsed, else why not (of the last tried) */
 	char config_path[256];	/* where it was found */

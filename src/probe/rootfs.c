@@ -7,9 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/openat2.h>
@@ -439,6 +442,97 @@ int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t
 		fs->rec->on_file(fs->rec->ctx, path, buf, n);
 	buf[n] = '\0';
 	return text_end(buf, n);
+}
+
+#define DEBUGFS "/sys/kernel/debug"
+
+/*
+ * In a child: a mount namespace of its own, private, with debugfs mounted
+ * at its usual place; @path read there and sent back through @out as an
+ * int (0 or -errno) and the bytes. The namespace ends with the child, so
+ * nothing stays mounted on the host.
+ */
+static void __attribute__((noreturn)) debugfs_child(int out, const char *path, size_t len)
+{
+	char buf[4096];
+	int err = 0, fd;
+	ssize_t n = 0;
+
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("debugfs", DEBUGFS, "debugfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		err = -errno;
+	if (!err) {
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0)
+			err = -errno;
+		else if ((n = read(fd, buf, len < sizeof(buf) ? len : sizeof(buf))) < 0)
+			err = -errno;
+		if (fd >= 0)
+			close(fd);
+	}
+	if (err)
+		n = 0;
+	if (write(out, &err, sizeof(err)) == (ssize_t)sizeof(err) && n > 0 &&
+	    write(out, buf, (size_t)n) != n)
+		_exit(1);
+	_exit(0);
+}
+
+int rootfs_read_debugfs(const struct rootfs *fs, const char *path, char *buf, size_t len,
+			bool *privately)
+{
+	int err = rootfs_read_str(fs, path, buf, len), pipefd[2], status, child_err = -EIO;
+	size_t n = 0;
+	pid_t pid;
+
+	*privately = false;
+	if (err != -ENOENT || !fs->host || geteuid() != 0 || len == 0 ||
+	    strncmp(path, DEBUGFS "/", sizeof(DEBUGFS)) != 0)
+		return err;
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return err;
+	pid = fork();
+	if (pid == 0) {
+		close(pipefd[0]);
+		debugfs_child(pipefd[1], path, len);
+	}
+	close(pipefd[1]);
+	if (pid < 0) {
+		close(pipefd[0]);
+		return err;
+	}
+	for (;;) {
+		char *dst = n < sizeof(child_err) ? (char *)&child_err + n : buf + n - sizeof(child_err);
+		size_t room = n < sizeof(child_err) ? sizeof(child_err) - n :
+						      len - 1 - (n - sizeof(child_err));
+		ssize_t r;
+
+		if (room == 0)
+			break;
+		r = read(pipefd[0], dst, room);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (n < sizeof(child_err))
+		return err;
+	if (child_err)
+		return child_err == -ENOENT ? err : child_err;
+	n -= sizeof(child_err);
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
+		n--;
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n))
+		return -EINVAL;
+	*privately = true;
+	if (fs->rec && fs->rec->on_file)
+		fs->rec->on_file(fs->rec->ctx, path, buf, n);
+	return 0;
 }
 
 int rootfs_read_text(const struct rootfs *fs, const char *path, char *buf, size_t len)

@@ -96,6 +96,16 @@ int rootfs_read_str(const struct rootfs *fs, const char *path, char *buf, size_t
 	__attribute__((warn_unused_result));
 
 /*
+ * As rootfs_read_str(), for a file under /sys/kernel/debug. On the live
+ * root, as root, when debugfs is not mounted there, it is read in a child
+ * that mounts debugfs in a private mount namespace of its own, so nothing
+ * stays mounted; *@privately says so. Return: 0 or -errno (-EPERM: kernel
+ * lockdown refuses debugfs reads).
+ */
+int rootfs_read_debugfs(const struct rootfs *fs, const char *path, char *buf, size_t len,
+			bool *privately) __attribute__((warn_unused_result));
+
+/*
  * As rootfs_read_str(), for files the kernel never leaves empty (a release,
  * a DMI string, a cpu list of online CPUs): nothing but white space in it is
  * -ENODATA, so an emptied snapshot file reads as "no data", never as a value.
