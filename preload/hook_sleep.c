@@ -87,11 +87,29 @@ static int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+void pl_sleep_after_fork(void)
+{
+	struct pl_thread *t = &pl_self;
+
+	atomic_store(&pl_mlock_flags, 0);
+	pl_mlock_by_rtready = false;
+	atomic_store(&work_checked, false);
+	atomic_store(&pl_exiting, false);
+	t->periodic = false;
+	t->faults = t->own_faults = 0;
+	t->sampled_ns = 0;
+}
+
 void pl_wait(struct pl_thread *t, void *caller)
 {
 	int saved = errno;
 	struct rusage ru;
 	int64_t now = mono_ns();
+
+	/* What the thread did since its last wait was realtime work. */
+	if (t->npend)
+		pl_commit(t);
+	pl_rt_thread_waited(t);
 
 	if (t->periodic && now - t->sampled_ns < SAMPLE_EVERY_NS) {
 		errno = saved;

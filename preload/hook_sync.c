@@ -19,6 +19,10 @@
  * calls the mutex code directly, not through pthread_mutex_lock(), hence
  * hooks of its own.
  *
+ * A trylock never waits, so it cannot invert priorities: a realtime thread
+ * that only ever tries a lock (JACK's message buffer, jack_rec) takes no
+ * finding, and the try functions are not hooked at all.
+ *
  * Reader-writer locks have no priority inheritance at all (POSIX defines
  * no protocol attribute for them, and neither glibc nor musl boosts a
  * reader): any lock of one by a realtime thread is app.rwlock_no_pi.
@@ -31,7 +35,6 @@
 #include "internal.h"
 
 static int (*real_lock)(pthread_mutex_t *);
-static int (*real_trylock)(pthread_mutex_t *);
 static int (*real_timedlock)(pthread_mutex_t *, const struct timespec *);
 
 /*
@@ -65,13 +68,6 @@ PL_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 	return real_lock(m);
 }
 
-PL_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
-{
-	PL_REAL(real_trylock, "pthread_mutex_trylock");
-	check_mutex(m, "pthread_mutex_trylock", __builtin_return_address(0));
-	return real_trylock(m);
-}
-
 PL_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime)
 {
 	PL_REAL(real_timedlock, "pthread_mutex_timedlock");
@@ -95,7 +91,6 @@ PL_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk,
 /* ---- C11 mutexes ---- */
 
 static int (*real_mtx_lock)(mtx_t *);
-static int (*real_mtx_trylock)(mtx_t *);
 static int (*real_mtx_timedlock)(mtx_t *restrict, const struct timespec *restrict);
 
 static inline void check_mtx(const mtx_t *m, const char *fn, void *caller)
@@ -113,15 +108,6 @@ PL_EXPORT int mtx_lock(mtx_t *m)
 		return thrd_error;
 	check_mtx(m, "mtx_lock", __builtin_return_address(0));
 	return real_mtx_lock(m);
-}
-
-PL_EXPORT int mtx_trylock(mtx_t *m)
-{
-	PL_REAL(real_mtx_trylock, "mtx_trylock");
-	if (!real_mtx_trylock)
-		return thrd_error;
-	check_mtx(m, "mtx_trylock", __builtin_return_address(0));
-	return real_mtx_trylock(m);
 }
 
 PL_EXPORT int mtx_timedlock(mtx_t *restrict m, const struct timespec *restrict abstime)
@@ -170,8 +156,6 @@ static inline void check_rwlock(const pthread_rwlock_t *l, const char *fn, void 
 
 RWLOCK_HOOK(pthread_rwlock_rdlock)
 RWLOCK_HOOK(pthread_rwlock_wrlock)
-RWLOCK_HOOK(pthread_rwlock_tryrdlock)
-RWLOCK_HOOK(pthread_rwlock_trywrlock)
 RWLOCK_TIMED_HOOK(pthread_rwlock_timedrdlock)
 RWLOCK_TIMED_HOOK(pthread_rwlock_timedwrlock)
 

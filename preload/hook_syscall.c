@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * syscall(): programs reach sched_setattr (no libc wrapper before glibc
- * 2.41, none in musl) and tgkill through it. The six argument registers are
+ * 2.41, none in musl), tgkill and futex (libjack's waits) through it. The six argument registers are
  * passed on unchanged, as libc's own syscall() does; reading all six even
  * when fewer were passed is what that function does too.
  */
@@ -53,6 +53,19 @@ PL_EXPORT long syscall(long n, ...)
 				      __builtin_return_address(0));
 		sched = true;
 		break;
+	case SYS_futex:
+		pl_futex((int)a[1], (const void *)a[3], __builtin_return_address(0));
+		break;
+#ifdef SYS_futex_time64
+	case SYS_futex_time64:
+		pl_futex((int)a[1], (const void *)a[3], __builtin_return_address(0));
+		break;
+#endif
+#ifdef SYS_futex_waitv
+	case SYS_futex_waitv:
+		pl_maybe_wait(true, __builtin_return_address(0));
+		break;
+#endif
 	default:
 		break;
 	}

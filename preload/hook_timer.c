@@ -150,6 +150,8 @@ PL_EXPORT ssize_t read(int fd, void *buf, size_t n)
 	PL_REAL(real_read, "read");
 	if (pl_unlikely(pl_is_timerfd(fd)))
 		pl_timerfd_read(fd, __builtin_return_address(0));
+	else
+		pl_fd_read(fd, __builtin_return_address(0));
 	return real_read(fd, buf, n);
 }
 
@@ -164,6 +166,8 @@ PL_EXPORT ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
 	PL_REAL(real_read_chk, "__read_chk");
 	if (pl_unlikely(pl_is_timerfd(fd)))
 		pl_timerfd_read(fd, __builtin_return_address(0));
+	else
+		pl_fd_read(fd, __builtin_return_address(0));
 	return real_read_chk(fd, buf, n, buflen);
 }
 #endif
@@ -171,6 +175,7 @@ PL_EXPORT ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen)
 PL_EXPORT int close(int fd)
 {
 	PL_REAL(real_close, "close");
+	pl_fd_forget(fd);
 	if (pl_unlikely(pl_is_timerfd(fd))) {
 		fd_mark(pl_timerfds, fd, false);
 		fd_mark(wall_timerfds, fd, false);

@@ -183,8 +183,13 @@ static int (*real_sem_destroy)(sem_t *);
 
 PL_EXPORT int sem_wait(sem_t *s)
 {
+	void *caller = __builtin_return_address(0);
+	struct pl_thread *t;
+
 	PL_REAL(real_sem_wait, "sem_wait");
-	(void)sem_waiter(s, "sem_wait", __builtin_return_address(0));
+	t = sem_waiter(s, "sem_wait", caller);
+	if (t)
+		pl_wait(t, caller);
 	return real_sem_wait(s);
 }
 
@@ -244,17 +249,7 @@ PL_EXPORT int sem_destroy(sem_t *s)
 
 /* ---- the poll family, epoll, message queues ---- */
 
-/* A call that may block (@blocks) by a realtime thread is a wait. */
-static inline void maybe_wait(bool blocks, void *caller)
-{
-	struct pl_thread *t;
-
-	if (!blocks)
-		return;
-	t = pl_rt_thread();
-	if (t)
-		pl_wait(t, caller);
-}
+#define maybe_wait pl_maybe_wait
 
 static inline bool ts_blocks(const struct timespec *ts)
 {
@@ -283,11 +278,41 @@ PL_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
 	return real_poll(fds, n, timeout_ms);
 }
 
+/*
+ * pselect() and ppoll() take a relative timeout. When the same timeout
+ * expires twice in a row on a realtime thread, it paces the loop like a
+ * relative sleep, with the same drift (app.relative_sleep). An event loop
+ * that computes each timeout from an absolute deadline passes a different
+ * value each time, and is not flagged.
+ */
+static void relative_timeout(int rc, const struct timespec *ts, const char *fn, void *caller)
+{
+	struct pl_thread *t;
+	int64_t ns;
+	int saved = errno;
+
+	if (rc != 0 || !ts || !ts_blocks(ts))
+		return;
+	t = pl_rt_thread();
+	if (!t)
+		return;
+	ns = (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+	if (ns == t->last_timeout_ns)
+		pl_note(t, PL_RELATIVE_SLEEP, fn, 0, 1, caller);
+	t->last_timeout_ns = ns;
+	errno = saved;
+}
+
 PL_EXPORT int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask)
 {
+	void *caller = __builtin_return_address(0);
+	int rc;
+
 	PL_REAL(real_ppoll, "ppoll");
-	maybe_wait(ts_blocks(ts), __builtin_return_address(0));
-	return real_ppoll(fds, n, ts, mask);
+	maybe_wait(ts_blocks(ts), caller);
+	rc = real_ppoll(fds, n, ts, mask);
+	relative_timeout(rc, ts, "ppoll", caller);
+	return rc;
 }
 
 PL_EXPORT int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
@@ -300,9 +325,14 @@ PL_EXPORT int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
 PL_EXPORT int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct timespec *ts,
 		      const sigset_t *mask)
 {
+	void *caller = __builtin_return_address(0);
+	int rc;
+
 	PL_REAL(real_pselect, "pselect");
-	maybe_wait(ts_blocks(ts), __builtin_return_address(0));
-	return real_pselect(n, r, w, e, ts, mask);
+	maybe_wait(ts_blocks(ts), caller);
+	rc = real_pselect(n, r, w, e, ts, mask);
+	relative_timeout(rc, ts, "pselect", caller);
+	return rc;
 }
 
 PL_EXPORT int epoll_wait(int ep, struct epoll_event *ev, int max, int timeout_ms)
@@ -340,6 +370,23 @@ PL_EXPORT int pl_epoll_pwait2(int ep, struct epoll_event *ev, int max, const str
 }
 #endif
 
+/*
+ * A message queue's timed calls take an absolute CLOCK_REALTIME deadline,
+ * like sem_timedwait(): a wall-clock step makes them time out early or
+ * late (pmqtest's loop). A realtime thread using one is app.realtime_clock.
+ */
+static void mq_timed(const char *fn, const struct timespec *abstime, bool waits, void *caller)
+{
+	struct pl_thread *t = pl_rt_thread();
+
+	if (!t)
+		return;
+	if (waits)
+		pl_wait(t, caller);
+	if (abstime)
+		pl_note(t, PL_REALTIME_CLOCK, fn, CLOCK_REALTIME, 1, caller);
+}
+
 PL_EXPORT ssize_t mq_timedreceive(mqd_t q, char *msg, size_t len, unsigned *prio,
 				  const struct timespec *abstime)
 {
@@ -348,6 +395,22 @@ PL_EXPORT ssize_t mq_timedreceive(mqd_t q, char *msg, size_t len, unsigned *prio
 		errno = ENOSYS;
 		return -1;
 	}
-	maybe_wait(true, __builtin_return_address(0));
+	mq_timed("mq_timedreceive", abstime, true, __builtin_return_address(0));
 	return real_mq_timedreceive(q, msg, len, prio, abstime);
+}
+
+PL_EXPORT int mq_timedsend(mqd_t q, const char *msg, size_t len, unsigned prio,
+			   const struct timespec *abstime)
+{
+	static int (*real_mq_timedsend)(mqd_t, const char *, size_t, unsigned,
+					const struct timespec *);
+
+	PL_REAL(real_mq_timedsend, "mq_timedsend");
+	if (!real_mq_timedsend) {
+		errno = ENOSYS;
+		return -1;
+	}
+	/* A send waits only on a full queue: no period boundary, but the same clock. */
+	mq_timed("mq_timedsend", abstime, false, __builtin_return_address(0));
+	return real_mq_timedsend(q, msg, len, prio, abstime);
 }

@@ -133,6 +133,8 @@ void pl_refresh_sched(struct pl_thread *t)
 		policy &= ~SCHED_RESET_ON_FORK;
 	t->rt = policy == SCHED_FIFO || policy == SCHED_RR || policy == SCHED_DEADLINE;
 	t->sched_gen = gen;
+	if (t->rt && pl_enabled)
+		pl_rt_thread_seen(t);
 }
 
 static void atfork_child(void)
@@ -142,6 +144,7 @@ static void atfork_child(void)
 		return;
 	pl_reset_after_fork();
 	pl_sem_forget_all();
+	pl_sleep_after_fork();
 	pl_hello();
 }
 

@@ -50,6 +50,9 @@ enum pl_kind {
 
 const char *pl_kind_id(enum pl_kind k);
 
+/* Records of one thread with occurrences waiting for its next wait. */
+#define PL_PEND 16
+
 /*
  * Per-thread state. initial-exec TLS: a preloaded library is part of the
  * static TLS block, so reaching it is one instruction and never calls
@@ -65,7 +68,13 @@ struct pl_thread {
 	long faults;		/* minor + major faults at the last sleep */
 	long own_faults;	/* faults taken by the checker itself since then */
 	int64_t sampled_ns;	/* CLOCK_MONOTONIC time of that sample */
-	short slot[PL_KIND_COUNT];	/* index + 1 of this thread's record of each kind */
+	short slot[PL_KIND_COUNT];	/* index + 1 of this thread's last record of each kind */
+	short head[PL_KIND_COUNT];	/* index + 1 of its first record of each kind (chain) */
+	short pend[PL_PEND];	/* records with occurrences not yet committed */
+	unsigned char npend;
+	short rt_index;		/* index + 1 in the table of realtime threads; -1: full */
+	bool waited;		/* it waited at a boundary (told the table once) */
+	int64_t last_timeout_ns;	/* relative timeout of its last pselect/ppoll that expired */
 };
 
 extern _Thread_local struct pl_thread pl_self __attribute__((tls_model("initial-exec")));
@@ -115,13 +124,32 @@ static inline void pl_sched_changed(void)
 
 /*
  * Record one occurrence of @kind in the calling thread. The first one of a
- * kind per thread takes a slot with the thread's name, @detail (a short
- * ASCII text), @arg and a raw backtrace (only the caller's address inside
- * a signal handler); later ones only count. @weight is added to the
- * slot's running total (faults for PL_PAGE_FAULT_IN_RT, else 1).
+ * kind at one site (@arg for the lock kinds: the lock; else @caller) per
+ * thread takes a slot with the thread's name, @detail (a short ASCII
+ * text), @arg and a raw backtrace (only the caller's address inside a
+ * signal handler); later ones only count. @weight is added to the slot's
+ * running total (faults for PL_PAGE_FAULT_IN_RT, else 1).
+ *
+ * Occurrences in a thread's work (allocation, stdio, locks, re-armed
+ * timers) stay pending until the thread waits again (pl_commit()): what a
+ * thread does after its last wait is teardown (exit handlers, result
+ * printing, pthread_exit), not realtime work, and is never reported.
  */
 void pl_note(struct pl_thread *t, enum pl_kind kind, const char *detail, long arg, long weight,
 	     void *caller);
+
+/* Count the pending occurrences of @t: it waits, so they were realtime work. */
+void pl_commit(struct pl_thread *t);
+
+/*
+ * @t is realtime: remember it in the table of realtime threads, so that a
+ * thread that never waits in a call the checker knows is reported as not
+ * judged (app.checker) rather than passing in silence.
+ */
+void pl_rt_thread_seen(struct pl_thread *t);
+
+/* @t waited at a boundary the checker knows (the table of realtime threads). */
+void pl_rt_thread_waited(struct pl_thread *t);
 
 /* app.prio99 checks shared by the scheduling and syscall hooks (hook_sched.c). */
 void pl_check_prio(const char *fn, int prio, void *caller);
@@ -195,6 +223,40 @@ void pl_hello(void);
 
 /* After fork(), in the child: forget the parent's records. */
 void pl_reset_after_fork(void);
+
+/*
+ * After fork(), in the child: the kernel carries neither mlockall() nor
+ * its MCL_FUTURE into a child, and the child's periodic work starts anew
+ * (hook_sleep.c).
+ */
+void pl_sleep_after_fork(void);
+
+/*
+ * Whether a read of @fd can block: a pipe, socket, eventfd, signalfd,
+ * character device (not a regular file, directory or block device).
+ * Found with one fstat() per descriptor number and kept until close() or
+ * dup2() replaces it (hook_block.c).
+ */
+bool pl_fd_may_block(int fd);
+void pl_fd_forget(int fd);
+
+/* A read() of @fd that is no timerfd: a wait when the descriptor can block. */
+void pl_fd_read(int fd, void *caller);
+
+/* A call by the calling thread that blocks (@blocks): a wait when it is realtime. */
+static inline void pl_maybe_wait(bool blocks, void *caller)
+{
+	struct pl_thread *t;
+
+	if (!blocks)
+		return;
+	t = pl_rt_thread();
+	if (t)
+		pl_wait(t, caller);
+}
+
+/* futex(2) through syscall(): a wait when @op waits (hook_block.c). */
+void pl_futex(int op, const void *timeout, void *caller);
 
 /* After fork(), in the child: forget which threads waited on which semaphore (hook_wait.c). */
 void pl_sem_forget_all(void);

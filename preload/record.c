@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <unwind.h>
 
@@ -36,6 +37,9 @@
 struct pl_slot {
 	_Atomic int state;	/* 0 free, 1 being filled, 2 ready */
 	enum pl_kind kind;
+	long key;		/* the site: the lock for lock kinds, else the caller */
+	short next;		/* index + 1 of the thread's next record of this kind */
+	long pending, pending_total;	/* not yet committed (owner thread only) */
 	pid_t tid;
 	bool from_signal;	/* recorded inside a signal handler: one frame only */
 	_Atomic long count;
@@ -49,6 +53,20 @@ struct pl_slot {
 
 static struct pl_slot slots[PL_SLOTS];
 static _Atomic unsigned n_slots;
+
+/* Sites kept per thread and kind; more go to the last one. */
+#define PL_SITES 64
+
+/* Realtime threads seen, for the report of those never judged. */
+#define PL_RT_THREADS 512
+struct pl_rt {
+	_Atomic pid_t tid;
+	_Atomic long waits;
+	char name[16];
+};
+static struct pl_rt rt_threads[PL_RT_THREADS];
+static _Atomic unsigned n_rt;
+static _Atomic unsigned long rt_overflow;
 static _Atomic unsigned long dropped;
 static char report_path[4096];
 
@@ -237,19 +255,79 @@ void pl_record_init(void)
 	(void)capture(frames, 4);
 }
 
+/* Kinds judged in the work between two waits: pending until the next wait. */
+static bool pending_kind(enum pl_kind k)
+{
+	return k == PL_ALLOC_IN_RT || k == PL_STDIO_IN_RT || k == PL_MUTEX_NO_PI ||
+	       k == PL_MTX_NO_PI || k == PL_RWLOCK || k == PL_RELATIVE_TIMER;
+}
+
+static bool lock_kind(enum pl_kind k)
+{
+	return k == PL_MUTEX_NO_PI || k == PL_MTX_NO_PI || k == PL_RWLOCK || k == PL_SEM_SHARED;
+}
+
+void pl_commit(struct pl_thread *t)
+{
+	for (unsigned i = 0; i < t->npend; i++) {
+		struct pl_slot *s = &slots[t->pend[i] - 1];
+
+		atomic_fetch_add_explicit(&s->total, s->pending_total, memory_order_relaxed);
+		atomic_fetch_add_explicit(&s->count, s->pending, memory_order_release);
+		s->pending = s->pending_total = 0;
+	}
+	t->npend = 0;
+}
+
+/* One occurrence in slot @idx (index + 1) of the calling thread. */
+static void count(struct pl_thread *t, short idx, long weight)
+{
+	struct pl_slot *s = &slots[idx - 1];
+
+	if (!pending_kind(s->kind)) {
+		atomic_fetch_add_explicit(&s->count, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&s->total, weight, memory_order_relaxed);
+		return;
+	}
+	if (s->pending == 0) {
+		if (t->npend == PL_PEND)
+			pl_commit(t);	/* too many sites in one period: count them now */
+		t->pend[t->npend++] = idx;
+	}
+	s->pending++;
+	s->pending_total += weight;
+}
+
+/* This thread's record of @kind at @key, index + 1; 0 when new; the last one past PL_SITES. */
+static short find(struct pl_thread *t, enum pl_kind kind, long key)
+{
+	short idx = t->slot[kind], last = 0;
+	unsigned n = 0;
+
+	if (idx > 0 && slots[idx - 1].key == key)
+		return idx;
+	for (idx = t->head[kind]; idx > 0; idx = slots[idx - 1].next) {
+		if (slots[idx - 1].key == key)
+			return idx;
+		last = idx;
+		n++;
+	}
+	return n >= PL_SITES ? last : 0;
+}
+
 void pl_note(struct pl_thread *t, enum pl_kind kind, const char *detail, long arg, long weight,
 	     void *caller)
 {
-	short idx = t->slot[kind];
+	long key = lock_kind(kind) ? arg : (long)(uintptr_t)caller;
+	short idx = t->slot[kind] < 0 ? t->slot[kind] : find(t, kind, key);
 	struct pl_slot *s;
 	struct rusage before, after;
 	unsigned i;
 	int saved;
 
 	if (idx > 0) {
-		s = &slots[idx - 1];
-		atomic_fetch_add_explicit(&s->count, 1, memory_order_relaxed);
-		atomic_fetch_add_explicit(&s->total, weight, memory_order_relaxed);
+		t->slot[kind] = idx;
+		count(t, idx, weight);
 		return;
 	}
 	if (idx < 0) {
@@ -273,6 +351,9 @@ void pl_note(struct pl_thread *t, enum pl_kind kind, const char *detail, long ar
 	s = &slots[i];
 	atomic_store_explicit(&s->state, 1, memory_order_relaxed);
 	s->kind = kind;
+	s->key = key;
+	s->next = 0;
+	s->pending = s->pending_total = 0;
 	s->tid = gettid();
 	s->arg = arg;
 	s->thread[0] = '\0';
@@ -301,15 +382,54 @@ void pl_note(struct pl_thread *t, enum pl_kind kind, const char *detail, long ar
 		if (caller && !seen && s->nframes < PL_FRAMES)
 			s->frames[s->nframes++] = caller;
 	}
-	atomic_store_explicit(&s->count, 1, memory_order_relaxed);
-	atomic_store_explicit(&s->total, weight, memory_order_relaxed);
-	atomic_store_explicit(&s->state, 2, memory_order_release);
+	atomic_store_explicit(&s->count, 0, memory_order_relaxed);
+	atomic_store_explicit(&s->total, 0, memory_order_relaxed);
+	/* Chain it behind the thread's last record of this kind. */
+	if (t->head[kind] == 0) {
+		t->head[kind] = (short)(i + 1);
+	} else {
+		short last = t->head[kind];
+
+		while (slots[last - 1].next)
+			last = slots[last - 1].next;
+		slots[last - 1].next = (short)(i + 1);
+	}
 	t->slot[kind] = (short)(i + 1);
+	count(t, (short)(i + 1), weight);
+	atomic_store_explicit(&s->state, 2, memory_order_release);
 	if (getrusage(RUSAGE_THREAD, &after) == 0)
 		t->own_faults += (after.ru_minflt + after.ru_majflt) -
 				 (before.ru_minflt + before.ru_majflt);
 	t->busy--;
 	errno = saved;
+}
+
+void pl_rt_thread_seen(struct pl_thread *t)
+{
+	unsigned i;
+
+	if (t->rt_index)
+		return;
+	i = atomic_fetch_add_explicit(&n_rt, 1, memory_order_relaxed);
+	if (i >= PL_RT_THREADS) {
+		t->rt_index = -1;
+		atomic_fetch_add_explicit(&rt_overflow, 1, memory_order_relaxed);
+		return;
+	}
+	(void)prctl(PR_GET_NAME, rt_threads[i].name, 0, 0, 0);
+	rt_threads[i].name[sizeof(rt_threads[i].name) - 1] = '\0';
+	atomic_store_explicit(&rt_threads[i].waits, 0, memory_order_relaxed);
+	atomic_store_explicit(&rt_threads[i].tid, gettid(), memory_order_release);
+	t->rt_index = (short)(i + 1);
+}
+
+void pl_rt_thread_waited(struct pl_thread *t)
+{
+	/* Once per thread: a store on every wait would bounce a shared cache line. */
+	if (t->rt_index > 0 && !t->waited) {
+		t->waited = true;
+		atomic_store_explicit(&rt_threads[t->rt_index - 1].waits, 1, memory_order_relaxed);
+	}
 }
 
 /* ---- writing (outside hooks) ---- */
@@ -360,6 +480,8 @@ static void write_slot(const struct pl_slot *s, const void *self_base)
 	pl_put_json_str(&b, pl_kind_id(s->kind));
 	put_key(&b, "tid");
 	pl_put_i64(&b, s->tid);
+	put_key(&b, "site");
+	pl_put_i64(&b, (int64_t)(s - slots));
 	put_key(&b, "thread");
 	pl_put_json_str(&b, s->thread);
 	put_key(&b, "count");
@@ -411,6 +533,128 @@ void pl_hello(void)
 	write_line(&b);
 }
 
+static void unjudged_line(pid_t tid, const char *fallback)
+{
+	char line[256], name[32], path[64];
+	struct pl_buf b = { line, 0, sizeof(line) - 2 }, pb = { path, 0, sizeof(path) };
+	ssize_t len;
+	int fd;
+
+	pl_strlcpy(name, fallback, sizeof(name));
+	pl_put(&pb, "/proc/self/task/");
+	pl_put_i64(&pb, tid);
+	pl_put(&pb, "/comm");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		len = read(fd, name, sizeof(name) - 1);
+		if (len > 0) {
+			name[len] = '\0';
+			if (name[len - 1] == '\n')
+				name[len - 1] = '\0';
+		}
+		close(fd);
+	}
+	pl_put(&b, "{\"type\":\"unjudged\"");
+	put_key(&b, "pid");
+	pl_put_i64(&b, pl_pid);
+	put_key(&b, "tid");
+	pl_put_i64(&b, tid);
+	put_key(&b, "thread");
+	pl_put_json_str(&b, name);
+	pl_put(&b, "}");
+	write_line(&b);
+}
+
+/* The scheduling policy of thread @tid, from field 41 of its stat; -1 unknown. */
+static int task_policy(pid_t tid)
+{
+	char path[64], buf[1024];
+	struct pl_buf pb = { path, 0, sizeof(path) };
+	ssize_t n;
+	int fd, field = 2, policy = 0;
+	char *p;
+
+	pl_put(&pb, "/proc/self/task/");
+	pl_put_i64(&pb, tid);
+	pl_put(&pb, "/stat");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "tid (comm) S ...": count fields after the last ')', the comm may hold any byte. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	for (p++; *p && field < 41; p++)
+		if (*p == ' ')
+			field++;
+	while (*p >= '0' && *p <= '9')
+		policy = policy * 10 + (*p++ - '0');
+	return field == 41 ? policy : -1;
+}
+
+static bool tracked(pid_t tid, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (atomic_load_explicit(&rt_threads[i].tid, memory_order_relaxed) == tid)
+			return true;
+	return false;
+}
+
+/*
+ * Realtime threads that never waited where the checker sees it: their work
+ * was not judged. Those the hooks met are in the table; a live realtime
+ * thread that never called a hooked function is found in /proc/self/task.
+ */
+static void write_unjudged(void)
+{
+	unsigned n = atomic_load_explicit(&n_rt, memory_order_acquire);
+	char dents[4096];
+	long got;
+	int dir;
+
+	if (n > PL_RT_THREADS)
+		n = PL_RT_THREADS;
+	for (unsigned i = 0; i < n; i++) {
+		struct pl_rt *r = &rt_threads[i];
+		pid_t tid = atomic_load_explicit(&r->tid, memory_order_acquire);
+
+		if (tid && atomic_load_explicit(&r->waits, memory_order_relaxed) == 0)
+			unjudged_line(tid, r->name);
+	}
+	dir = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return;
+	/* getdents64, not readdir(): opendir() allocates. */
+	while ((got = syscall(SYS_getdents64, dir, dents, sizeof(dents))) > 0) {
+		for (long off = 0; off < got;) {
+			struct {
+				uint64_t ino;
+				int64_t off;
+				unsigned short reclen;
+				unsigned char type;
+				char name[];
+			} *d = (void *)(dents + off);
+			pid_t tid = 0;
+			int policy;
+
+			off += d->reclen;
+			for (const char *c = d->name; *c >= '0' && *c <= '9'; c++)
+				tid = tid * 10 + (*c - '0');
+			if (tid <= 0 || tracked(tid, n))
+				continue;
+			policy = task_policy(tid);
+			if (policy == 1 || policy == 2 || policy == 6)	/* FIFO, RR, DEADLINE */
+				unjudged_line(tid, "?");
+		}
+	}
+	close(dir);
+}
+
 void pl_flush(const char *why)
 {
 	struct pl_thread *t = &pl_self;
@@ -429,8 +673,10 @@ void pl_flush(const char *why)
 	if (n > PL_SLOTS)
 		n = PL_SLOTS;
 	for (unsigned i = 0; i < n; i++)
-		if (atomic_load_explicit(&slots[i].state, memory_order_acquire) == 2)
+		if (atomic_load_explicit(&slots[i].state, memory_order_acquire) == 2 &&
+		    atomic_load_explicit(&slots[i].count, memory_order_acquire) > 0)
 			write_slot(&slots[i], self_base);
+	write_unjudged();
 	pl_put(&b, "{\"type\":\"bye\"");
 	put_key(&b, "pid");
 	pl_put_i64(&b, pl_pid);
@@ -440,6 +686,8 @@ void pl_flush(const char *why)
 	pl_put_u64(&b, n);
 	put_key(&b, "dropped");
 	pl_put_u64(&b, atomic_load_explicit(&dropped, memory_order_relaxed));
+	put_key(&b, "rt_threads_untracked");
+	pl_put_u64(&b, atomic_load_explicit(&rt_overflow, memory_order_relaxed));
 	put_key(&b, "mlockall");
 	pl_put_i64(&b, atomic_load(&pl_mlock_flags));
 	put_key(&b, "mmap_max_zero");
@@ -460,5 +708,12 @@ void pl_reset_after_fork(void)
 	atomic_store(&n_slots, 0);
 	atomic_store(&dropped, 0);
 	for (int k = 0; k < PL_KIND_COUNT; k++)
-		t->slot[k] = 0;
+		t->slot[k] = t->head[k] = 0;
+	t->npend = 0;
+	memset(rt_threads, 0, sizeof(rt_threads));
+	atomic_store(&n_rt, 0);
+	atomic_store(&rt_overflow, 0);
+	t->rt_index = 0;
+	t->waited = false;
+	t->sched_gen = 0;	/* re-read: the child registers itself when realtime */
 }

@@ -216,6 +216,7 @@ static int add_bye(struct app_check *c, json_t *o)
 		return -ENOMEM;
 	p->bye = true;
 	p->dropped += get_long(o, "dropped");
+	p->rt_untracked += get_long(o, "rt_threads_untracked");
 	return 0;
 }
 
@@ -233,6 +234,7 @@ static int fill_rec(struct app_record *r, json_t *o)
 
 	r->pid = get_long(o, "pid");
 	r->tid = get_long(o, "tid");
+	r->site = get_long(o, "site");
 	r->count = get_long(o, "count");
 	r->total = get_long(o, "total");
 	r->arg = get_long(o, "arg");
@@ -247,7 +249,7 @@ static int fill_rec(struct app_record *r, json_t *o)
 static int add_finding(struct app_check *c, json_t *o)
 {
 	const char *id = json_string_value(json_object_get(o, "id"));
-	long pid = get_long(o, "pid"), tid = get_long(o, "tid");
+	long pid = get_long(o, "pid"), tid = get_long(o, "tid"), site = get_long(o, "site");
 	struct app_record *r;
 
 	if (!id || !kind_of(id)) {
@@ -256,7 +258,7 @@ static int add_finding(struct app_check *c, json_t *o)
 	}
 	for (size_t i = 0; i < c->n_recs; i++) {
 		r = &c->recs[i];
-		if (r->pid == pid && r->tid == tid && strcmp(r->id, id) == 0) {
+		if (r->pid == pid && r->tid == tid && r->site == site && strcmp(r->id, id) == 0) {
 			/* Written again (exec that failed, then exit): keep the later counts. */
 			if (get_long(o, "count") > r->count) {
 				rec_free(r);
@@ -273,6 +275,28 @@ static int add_finding(struct app_check *c, json_t *o)
 	r = &c->recs[c->n_recs++];
 	memset(r, 0, sizeof(*r));
 	return fill_rec(r, o);
+}
+
+static int add_unjudged(struct app_check *c, json_t *o)
+{
+	long pid = get_long(o, "pid"), tid = get_long(o, "tid");
+	struct app_unjudged *u;
+
+	for (size_t i = 0; i < c->n_unjudged; i++)
+		if (c->unjudged[i].pid == pid && c->unjudged[i].tid == tid)
+			return 0;	/* written again (a failed exec, then exit) */
+	u = realloc(c->unjudged, (c->n_unjudged + 1) * sizeof(*u));
+	if (!u)
+		return -ENOMEM;
+	c->unjudged = u;
+	u = &c->unjudged[c->n_unjudged];
+	u->pid = pid;
+	u->tid = tid;
+	u->thread = dup_str(o, "thread");
+	if (!u->thread)
+		return -ENOMEM;
+	c->n_unjudged++;
+	return 0;
 }
 
 int app_check_parse(const char *text, size_t len, struct app_check *out)
@@ -295,6 +319,8 @@ int app_check_parse(const char *text, size_t len, struct app_check *out)
 			rc = add_bye(out, o);
 		else if (strcmp(type, "finding") == 0)
 			rc = add_finding(out, o);
+		else if (strcmp(type, "unjudged") == 0)
+			rc = add_unjudged(out, o);
 		else
 			out->bad_lines++;
 		json_decref(o);
@@ -313,6 +339,9 @@ void app_check_free(struct app_check *c)
 	}
 	for (size_t i = 0; i < c->n_recs; i++)
 		rec_free(&c->recs[i]);
+	for (size_t i = 0; i < c->n_unjudged; i++)
+		free(c->unjudged[i].thread);
+	free(c->unjudged);
 	free(c->procs);
 	free(c->recs);
 	memset(c, 0, sizeof(*c));
@@ -510,9 +539,10 @@ static int cmp_rec(const void *a, const void *b)
 
 static json_t *extra_of(const struct app_record *r)
 {
-	return json_pack("{s:I, s:s, s:I, s:I, s:b, s:O}", "pid", (json_int_t)r->pid, "thread",
-			 r->thread, "count", (json_int_t)r->count, "total", (json_int_t)r->total,
-			 "in_signal_handler", r->in_signal_handler, "backtrace", r->frames);
+	return json_pack("{s:I, s:s, s:I, s:I, s:I, s:b, s:O}", "pid", (json_int_t)r->pid,
+			 "thread", r->thread, "site", (json_int_t)r->site, "count",
+			 (json_int_t)r->count, "total", (json_int_t)r->total, "in_signal_handler",
+			 r->in_signal_handler, "backtrace", r->frames);
 }
 
 /* Why the checker has nothing to say about the program, or NULL when it has. */
@@ -545,28 +575,86 @@ static char *checker_gap(const struct app_check *c, const struct app_context *ct
 		strbuf_puts(&sb, ": findings of its last process image are missing");
 		return strbuf_take(&sb);
 	}
-	for (size_t i = 0; i < c->n_procs; i++)
-		if (c->procs[i].dropped) {
-			strbuf_printf(&sb, "attached, but %ld occurrences in process %ld found the "
-					   "record table full and are not listed",
-				      c->procs[i].dropped, c->procs[i].pid);
-			return strbuf_take(&sb);
-		}
 	return NULL;
+}
+
+/* A gap of process @p other than the program itself, or NULL. */
+static char *process_gap(const struct app_process *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!p->bye)
+		strbuf_printf(&sb, "process %ld (%s, child of %ld) ended before writing its records "
+			      "(killed, e.g. by SIGKILL, which cannot be caught): its findings are "
+			      "missing", p->pid, p->exe ? p->exe : "?", p->ppid);
+	else if (p->dropped)
+		strbuf_printf(&sb, "attached, but %ld occurrences in process %ld found the record "
+			      "table full and are not listed", p->dropped, p->pid);
+	else if (p->rt_untracked)
+		strbuf_printf(&sb, "%ld realtime threads of process %ld came after the checker's "
+			      "table of threads was full: whether they were judged is not known",
+			      p->rt_untracked, p->pid);
+	else
+		return NULL;
+	return strbuf_take(&sb);
+}
+
+static int add_gap(struct report *r, json_t *extras, char *text, long tid)
+{
+	const struct app_kind *k = kind_of("app.checker");
+	int rc;
+
+	if (!text)
+		return -ENOMEM;
+	rc = report_add(r, k->id, "app", k->status, tid, k->title, text, k->why, k->fix);
+	if (!rc && json_array_append_new(extras, json_object()) < 0)
+		rc = -ENOMEM;
+	free(text);
+	return rc;
+}
+
+/* Every way the checker's view is incomplete, one app.checker finding each. */
+static int add_gaps(const struct app_check *c, const struct app_context *ctx, struct report *r,
+		    json_t *extras)
+{
+	char *gap = checker_gap(c, ctx);
+	int rc = 0;
+
+	if (gap)
+		rc = add_gap(r, extras, gap, 0);
+	for (size_t i = 0; i < c->n_procs && !rc; i++) {
+		/* The program's own missing records are the gap above. */
+		if (c->procs[i].pid == ctx->pid && !c->procs[i].bye)
+			continue;
+		gap = process_gap(&c->procs[i]);
+		if (gap)
+			rc = add_gap(r, extras, gap, 0);
+	}
+	for (size_t i = 0; i < c->n_unjudged && !rc; i++) {
+		const struct app_unjudged *u = &c->unjudged[i];
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_printf(&sb, "realtime thread '%s' (tid %ld", u->thread, u->tid);
+		if (u->pid != ctx->pid)
+			strbuf_printf(&sb, " of child process %ld (%s)", u->pid,
+				      proc_name(c, u->pid));
+		strbuf_puts(&sb, ") ran, but never waited in a call the checker knows (a sleep, "
+				 "a condvar, semaphore, barrier or futex wait, a signal wait, the "
+				 "poll family, a read of a pipe, socket or timerfd): its work was "
+				 "not judged, and no finding of it means nothing");
+		rc = add_gap(r, extras, strbuf_take(&sb), u->tid);
+	}
+	return rc;
 }
 
 int app_check_to_report(const struct app_check *c, const struct app_context *ctx,
 			struct report *r, json_t *extras)
 {
 	const struct app_record **order = calloc(c->n_recs + 1, sizeof(*order));
-	const struct app_kind *k = kind_of("app.checker");
-	char *gap = checker_gap(c, ctx);
 	int rc = 0;
 
-	if (!order) {
-		free(gap);
+	if (!order)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < c->n_recs; i++)
 		order[i] = &c->recs[i];
 	qsort(order, c->n_recs, sizeof(*order), cmp_rec);
@@ -581,12 +669,8 @@ int app_check_to_report(const struct app_check *c, const struct app_context *ctx
 			rc = -ENOMEM;
 		free(ev);
 	}
-	if (!rc && gap) {
-		rc = report_add(r, k->id, "app", k->status, 0, k->title, gap, k->why, k->fix);
-		if (!rc && json_array_append_new(extras, json_object()) < 0)
-			rc = -ENOMEM;
-	}
-	free(gap);
+	if (!rc)
+		rc = add_gaps(c, ctx, r, extras);
 	free(order);
 	return rc;
 }

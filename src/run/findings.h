@@ -25,11 +25,13 @@ struct app_process {
 	bool bye;		/* its last record was written */
 	char *why;		/* "exit", "exec" or "_exit" of the last bye */
 	long dropped;		/* records lost to a full table */
+	long rt_untracked;	/* realtime threads past the checker's table */
 	bool mlock_by_rtready;
 };
 
 struct app_record {
 	long pid, tid;
+	long site;		/* the record's slot in its process: one per site */
 	char *id;
 	char *thread;
 	long count, total, arg;
@@ -38,9 +40,17 @@ struct app_record {
 	json_t *frames;		/* array of {addr, obj, off, sym, symoff} */
 };
 
+/* A realtime thread that never waited where the checker sees it. */
+struct app_unjudged {
+	long pid, tid;
+	char *thread;
+};
+
 struct app_check {
 	struct app_process *procs;
 	size_t n_procs;
+	struct app_unjudged *unjudged;
+	size_t n_unjudged;
 	struct app_record *recs;
 	size_t n_recs;
 	size_t bad_lines;	/* lines that were not records (truncated, foreign) */

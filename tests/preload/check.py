@@ -95,8 +95,8 @@ def main():
             if f["id"] == k and f["backtrace"][0].get("sym") != name:
                 fail("%s: first frame %s, expected function %s" %
                      (k, f["backtrace"][0], name), report)
-    if len({(f["id"], f.get("tid")) for f in found}) != len(found):
-        fail("duplicate (id, tid) records", report)
+    if len({(f["id"], f.get("tid"), f.get("site")) for f in found}) != len(found):
+        fail("duplicate (id, tid, site) records", report)
     if attached == "yes":
         for f in found:
             if not f.get("backtrace"):
