@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "internal.h"
 
@@ -140,5 +141,64 @@ PL_EXPORT int pl_sched_setattr(pid_t pid, void *attr, unsigned flags)
 	pl_check_setattr(attr, __builtin_return_address(0));
 	rc = real_sched_setattr(pid, attr, flags);
 	pl_sched_changed();
+	return rc;
+}
+
+/*
+ * Threads. A thread created realtime (an explicit policy in its attributes)
+ * is entered in the table of realtime threads as it starts, before the
+ * app's start routine runs: a thread that then never calls a function the
+ * checker hooks (it spins, or waits in a raw system call) is still
+ * reported as not judged, even after it has ended. The start routine and
+ * its argument travel in a small block of the real allocator.
+ */
+struct pl_start {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+static int (*real_pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
+				  void *);
+
+static void *start_thread(void *p)
+{
+	struct pl_start s = *(struct pl_start *)p;
+	struct pl_thread *t = &pl_self;
+	void *ret;
+
+	t->busy++;
+	free(p);
+	t->busy--;
+	if (pl_enabled)
+		pl_refresh_sched(t);
+	ret = s.fn(s.arg);
+	if (pl_enabled)
+		pl_rt_thread_ending(t);
+	return ret;
+}
+
+PL_EXPORT int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *),
+			     void *arg)
+{
+	struct pl_thread *t = &pl_self;
+	struct pl_start *s;
+	int rc;
+
+	PL_REAL(real_pthread_create, "pthread_create");
+	if (!pl_enabled || t->busy)
+		return real_pthread_create(th, attr, fn, arg);
+	t->busy++;
+	s = malloc(sizeof(*s));
+	t->busy--;
+	if (!s)
+		return real_pthread_create(th, attr, fn, arg);
+	s->fn = fn;
+	s->arg = arg;
+	rc = real_pthread_create(th, attr, start_thread, s);
+	if (rc) {
+		t->busy++;
+		free(s);
+		t->busy--;
+	}
 	return rc;
 }

@@ -62,8 +62,18 @@ static void wrapper(int sig, siginfo_t *si, void *uc)
 	 */
 	t->in_signal++;
 	rt = pl_rt_thread();
-	if (rt)
-		pl_note(rt, PL_SIGNAL, "handler ran on an RT thread", sig, 1, fn);
+	if (rt) {
+		/* Where the signal came from: the report must not blame the app's threads. */
+		const char *from = "from outside the app";
+
+		if (!si || si->si_code == SI_KERNEL || si->si_code > 0)
+			from = "from the kernel";
+		else if (si->si_code == SI_TIMER)
+			from = "from a timer";
+		else if (si->si_pid == pl_pid)
+			from = "from the app itself";
+		pl_note(rt, PL_SIGNAL, from, sig, 1, fn);
+	}
 	errno = saved;
 	if (fn == NULL) {
 		/* Reset under us (SA_RESETHAND raced with sigaction): nothing to call. */

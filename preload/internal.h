@@ -148,6 +148,9 @@ void pl_commit(struct pl_thread *t);
  */
 void pl_rt_thread_seen(struct pl_thread *t);
 
+/* The start routine of @t returned: keep its final name for the report. */
+void pl_rt_thread_ending(struct pl_thread *t);
+
 /* @t waited at a boundary the checker knows (the table of realtime threads). */
 void pl_rt_thread_waited(struct pl_thread *t);
 

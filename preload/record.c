@@ -423,6 +423,13 @@ void pl_rt_thread_seen(struct pl_thread *t)
 	t->rt_index = (short)(i + 1);
 }
 
+void pl_rt_thread_ending(struct pl_thread *t)
+{
+	/* The name it has now: threads are often named after they start. */
+	if (t->rt_index > 0 && !t->waited)
+		(void)prctl(PR_GET_NAME, rt_threads[t->rt_index - 1].name, 0, 0, 0);
+}
+
 void pl_rt_thread_waited(struct pl_thread *t)
 {
 	/* Once per thread: a store on every wait would bounce a shared cache line. */

@@ -56,7 +56,7 @@ static const struct app_kind kinds[] = {
 	  "The wall clock is stepped by NTP, by an administrator or at boot; every deadline "
 	  "computed on it moves with it, early or late.",
 	  "Compute deadlines and sleep on CLOCK_MONOTONIC." },
-	{ "app.signal", RTR_WARN, "Signals are used between threads of the app",
+	{ "app.signal", RTR_WARN, "A signal reaches an RT thread, or the app signals itself",
 	  "A signal handler runs in the middle of whatever the thread was doing, in a context "
 	  "where little is allowed, and delivery to a realtime thread delays its work.",
 	  "Wake threads with a condition variable on a PI mutex; block signals in RT threads "
@@ -457,8 +457,10 @@ static void describe(struct strbuf *sb, const struct app_record *r)
 	else if (strcmp(r->id, "app.stdio_in_rt") == 0)
 		strbuf_printf(sb, "%s() in the periodic work", r->detail);
 	else if (strcmp(r->id, "app.signal") == 0 && r->in_signal_handler)
-		strbuf_printf(sb, "a handler for %s ran on an RT thread",
-			      signal_name(r->arg, sig, sizeof(sig)));
+		strbuf_printf(sb, "a handler for %s ran on an RT thread (the signal came %s)",
+			      signal_name(r->arg, sig, sizeof(sig)),
+			      strncmp(r->detail, "handler", 7) == 0 ? "from an unknown sender" :
+			      r->detail);
 	else if (strcmp(r->id, "app.signal") == 0)
 		strbuf_printf(sb, "%s() sent %s to the app itself", r->detail,
 			      signal_name(r->arg, sig, sizeof(sig)));
