@@ -731,6 +731,7 @@ static void test_boot(void **st)
 	struct strbuf cmd = STRBUF_INIT, conf = STRBUF_INIT, unit = STRBUF_INIT;
 	struct tune_settings s;
 	struct boot_settings b;
+	const char *bad;
 
 	(void)st;
 	settings(&s, "1");
@@ -745,11 +746,32 @@ static void test_boot(void **st)
 	assert_non_null(strstr(strbuf_str(&conf), "\nkernel.sched_rt_runtime_us = -1\n"));
 	assert_non_null(strstr(strbuf_str(&conf), "\nkernel.watchdog_cpumask = 0\n"));
 	assert_null(strstr(strbuf_str(&conf), "timer_migration"));
-	boot_unit(&b, &unit);
+	assert_int_equal(boot_unit(&b, &unit, &bad), 0);
 	assert_non_null(strstr(strbuf_str(&unit),
 			       "ExecStart=/usr/bin/rtready tune --apply --rt-cpus 1 --no-irqs "
 			       "--no-timer-migration\n"));
 	assert_null(strstr(strbuf_str(&unit), "--state-dir"));
+
+	/* A state directory as systemd must read it back: one word, no specifier, no $VAR. */
+	strbuf_reset(&unit);
+	b.state_dir = "/srv/rt state/%h/$HOME/a\\b\"c";
+	b.binary = "/opt/rt ready/bin/rtready";
+	assert_int_equal(boot_unit(&b, &unit, &bad), 0);
+	assert_non_null(strstr(strbuf_str(&unit),
+			       "\nExecStop=\"/opt/rt ready/bin/rtready\" tune --revert "
+			       "--state-dir \"/srv/rt state/%%h/$$HOME/a\\\\b\\\"c\"\n"));
+	/* A newline would start a new key (ExecStartPre=...): refused, nothing emitted. */
+	strbuf_reset(&unit);
+	b.state_dir = "/srv/x\nExecStartPre=/bin/false";
+	assert_int_equal(boot_unit(&b, &unit, &bad), -EINVAL);
+	assert_string_equal(bad, "--state-dir");
+	assert_string_equal(strbuf_str(&unit), "");
+	b.state_dir = "/srv/\xff";
+	assert_int_equal(boot_unit(&b, &unit, &bad), -EINVAL);
+	b.state_dir = "/var/lib/rtready";
+	b.binary = "/opt/a\tb/rtready";
+	assert_int_equal(boot_unit(&b, &unit, &bad), -EINVAL);
+	assert_string_equal(bad, "binary");
 	strbuf_free(&cmd);
 	strbuf_free(&conf);
 	strbuf_free(&unit);
