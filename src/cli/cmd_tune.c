@@ -767,9 +767,10 @@ static void warn_tuned(const struct rootfs *fs)
 
 int cmd_tune(int argc, char **argv)
 {
-	struct cpus c = {0};
+	/* On the heap: ~30 KiB of CPU lists and paths would not fit under ulimit -s 32. */
+	struct cpus *c = calloc(1, sizeof(*c));
+	struct rootfs *fs = calloc(1, sizeof(*fs));
 	struct tune_opts o;
-	struct rootfs fs;
 	char err[512] = "";
 	int rc = EXIT_USAGE;
 
@@ -777,39 +778,52 @@ int cmd_tune(int argc, char **argv)
 	rc = cli_parsed("tune", rc, err, o.help, o.version, usage_text);
 	if (rc >= 0) {
 		tune_opts_free(&o);
+		free(c);
+		free(fs);
 		return rc;
 	}
-	rc = rootfs_open(&fs, o.root);
+	if (!c || !fs) {
+		cli_error("tune", "out of memory");
+		tune_opts_free(&o);
+		free(c);
+		free(fs);
+		return EXIT_USAGE;
+	}
+	rc = rootfs_open(fs, o.root);
 	if (rc) {
 		cli_error("tune", "cannot open root directory %s: %s", o.root, strerror(-rc));
 		tune_opts_free(&o);
+		free(c);
+		free(fs);
 		return EXIT_USAGE;
 	}
 	rc = EXIT_USAGE; /* unless a mode runs */
 	if (cli_resolve_rt_cpus("tune", "--rt-cpus", o.root, o.rt_auto, &o.rt_cpus))
 		goto out;
-	if (probe_host_rt(&fs, o.rt_cpus_given ? &o.rt_cpus : NULL, o.rt_auto != 0, &c.h) ==
+	if (probe_host_rt(fs, o.rt_cpus_given ? &o.rt_cpus : NULL, o.rt_auto != 0, &c->h) ==
 	    -ENOMEM) {
 		cli_error("tune", "out of memory");
 		goto out;
 	}
 	if (o.mode == TUNE_MODE_REVERT) {
-		rc = mode_revert(&o, &fs, &c.h);
+		rc = mode_revert(&o, fs, &c->h);
 	} else if (o.mode == TUNE_MODE_STATUS) {
-		rc = mode_status(&o, &fs, &c.h);
-	} else if (resolve_cpus(&o, &c) == 0) {
+		rc = mode_status(&o, fs, &c->h);
+	} else if (resolve_cpus(&o, c) == 0) {
 		if (o.mode != TUNE_MODE_EMIT_BOOT)
-			warn_tuned(&fs);
+			warn_tuned(fs);
 		if (o.mode == TUNE_MODE_APPLY)
-			rc = mode_apply(&o, &fs, &c);
+			rc = mode_apply(&o, fs, c);
 		else if (o.mode == TUNE_MODE_EMIT_BOOT)
-			rc = mode_emit_boot(&o, &c);
+			rc = mode_emit_boot(&o, c);
 		else
-			rc = mode_plan(&o, &fs, &c);
+			rc = mode_plan(&o, fs, c);
 	}
 out:
-	cpus_free(&c);
-	rootfs_close(&fs);
+	cpus_free(c);
+	free(c);
+	rootfs_close(fs);
+	free(fs);
 	tune_opts_free(&o);
 	return rc;
 }

@@ -153,6 +153,18 @@ int plan_read_file(const struct rootfs *fs, const char *path, char **out)
 }
 
 /*
+ * On the live system a process always sees itself under /proc: when it
+ * does not, /proc is not mounted or something empty hides it, and a
+ * missing /proc file says nothing about the kernel.
+ */
+static bool proc_unreadable(const struct rootfs *fs)
+{
+	return fs->host && !rootfs_exists(fs, "/proc/self/stat");
+}
+
+#define PROC_UNREADABLE "/proc is unreadable here (not mounted, or an empty file system over it)"
+
+/*
  * Plan one file of @t: read, compute, and either add a change or say why
  * not in *why (a reason for a note; "" when a change was added).
  * Return: 0, or -ENOMEM (the only error that stops the plan).
@@ -170,6 +182,11 @@ static int plan_file(const struct rootfs *fs, const struct tune_ctx *ctx, const 
 	if (!old)
 		return -ENOMEM;
 	rc = plan_read_value(fs, t, path, old, TUNE_VALUE_MAX);
+	if (rc == -ENOENT && strncmp(path, "/proc/", 6) == 0 && proc_unreadable(fs)) {
+		snprintf(why, whylen, "skipped: cannot read %s: " PROC_UNREADABLE, path);
+		rc = 0;
+		goto out;
+	}
 	if (rc == -ENOENT) {
 		snprintf(why, whylen, "skipped: %s is not present", path);
 		rc = 0;
@@ -291,7 +308,7 @@ static int plan_irqs(const struct rootfs *fs, const struct tune_ctx *ctx, const 
 		return err;
 	if (err)
 		return tune_plan_note(out, t->id, "skipped: cannot list /proc/irq: %s",
-				      strerror(-err));
+				      proc_unreadable(fs) ? PROC_UNREADABLE : strerror(-err));
 	for (size_t i = 0; i < n && err == 0; i++) {
 		char path[64], label[256];
 
@@ -542,8 +559,8 @@ static int plan_tasks(const struct rootfs *fs, const struct tune_ctx *ctx, const
 				     rt_user);
 	/* rtready itself is a task: none at all means /proc could not be read. */
 	if (err == 0 && tf.n == 0)
-		err = tune_plan_note(out, t->id, "skipped: no task found under /proc: /proc is "
-				     "unreadable here (not mounted, or an empty file system over it)");
+		err = tune_plan_note(out, t->id, "skipped: no task found under /proc: "
+				     PROC_UNREADABLE);
 	free(old);
 	probe_tasks_free(&tf);
 	return err;
