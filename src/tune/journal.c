@@ -186,6 +186,17 @@ static json_t *journal_to_json(const struct journal *j)
 		}
 	}
 	json_object_set_new(o, "changes", arr);
+	/* Why the rest was left alone: --status says it as the dry run and apply did. */
+	arr = json_array();
+	for (size_t i = 0; arr && i < j->plan.n_notes; i++)
+		json_array_append_new(arr, json_pack("{s:s, s:s}", "tunable",
+						     tunable_get(j->plan.notes[i].id)->name, "text",
+						     j->plan.notes[i].text));
+	if (!arr) {
+		json_decref(o);
+		return NULL;
+	}
+	json_object_set_new(o, "notes", arr);
 	return o;
 }
 
@@ -415,6 +426,18 @@ int journal_load(int dirfd, struct journal *j, char *why, size_t whylen)
 		err = err ? err : tune_plan_add(&j->plan, &c);
 		if (!err && legacy)
 			err = legacy_text(&j->plan.changes[j->plan.n - 1]);
+	}
+	/* Notes are optional (journals before them have none); one that is not ours is dropped. */
+	arr = json_object_get(root, "notes");
+	for (size_t i = 0; err == 0 && json_is_array(arr) && i < json_array_size(arr) &&
+			   i < JOURNAL_NOTES_MAX;
+	     i++) {
+		json_t *n = json_array_get(arr, i);
+		const char *name = get_str(n, "tunable"), *text = get_str(n, "text");
+		const struct tunable *t = name ? tunable_by_name(name) : NULL;
+
+		if (t && text && strlen(text) < 4096)
+			err = tune_plan_note(&j->plan, t->id, "%s", text);
 	}
 out:
 	json_decref(root);
