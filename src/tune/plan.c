@@ -174,13 +174,14 @@ static int plan_file(const struct rootfs *fs, const struct tune_ctx *ctx, const 
 		     size_t whylen)
 {
 	/* Off the stack: tune must run under a small stack limit (ulimit -s 32). */
-	char *old = malloc(2 * TUNE_VALUE_MAX), *nw = old + TUNE_VALUE_MAX;
+	char *old = malloc(2 * TUNE_VALUE_MAX), *nw;
 	struct tune_change c = {.id = t->id};
 	int rc;
 
 	why[0] = '\0';
 	if (!old)
 		return -ENOMEM;
+	nw = old + TUNE_VALUE_MAX;
 	rc = plan_read_value(fs, t, path, old, TUNE_VALUE_MAX);
 	if (rc == -ENOENT && strncmp(path, "/proc/", 6) == 0 && proc_unreadable(fs)) {
 		snprintf(why, whylen, "skipped: cannot read %s: " PROC_UNREADABLE, path);
