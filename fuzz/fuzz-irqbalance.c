@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer target: the irqbalance environment file parser. */
+/* libFuzzer target: the irqbalance environment file parser and its setting finder. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -10,6 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct irqbalance_conf c;
+	struct irqbalance_setting s;
 
 	if (irqbalance_conf_parse((const char *)data, size, &c) == 0) {
 		/* A value is either parsed or carries its error, never both. */
@@ -19,5 +20,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 	}
 	irqbalance_conf_free(&c);
+	/* The span the rewriter replaces lies in the input, the text inside the value. */
+	irqbalance_find((const char *)data, size, "IRQBALANCE_BANNED_CPULIST", &s);
+	if (s.form == IRQBALANCE_SET &&
+	    (s.value_off + s.value_len > size || s.text_off < s.value_off ||
+	     s.text_off + s.text_len > s.value_off + s.value_len))
+		__builtin_trap();
+	if (s.form == IRQBALANCE_UNREADABLE && !s.why)
+		__builtin_trap();
 	return 0;
 }

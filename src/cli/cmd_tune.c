@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,9 +25,9 @@
 #include "tune/boot.h"
 #include "tune/journal.h"
 #include "tune/plan.h"
-#include "tune/tune-config.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 
 static const char usage_text[] =
     "Usage: rtready tune [--rt-cpus LIST] [--apply | --revert | --status | --emit-boot DIR]\n"
@@ -676,24 +677,58 @@ out:
 	return rc;
 }
 
+/* Say why the boot unit cannot name @path (@what: "--state-dir" or "binary"). */
+static void unit_refused(const char *what, const char *path)
+{
+	char shown[512];
+
+	/* Control characters as '?': the message must not carry them either. */
+	utf8_scrub(shown, sizeof(shown), path, strlen(path), UTF8_SCRUB_CONTROLS);
+	cli_error("tune",
+		  "--emit-boot: %s '%s' holds a newline, another control character or bytes "
+		  "that are not UTF-8, which a systemd unit line cannot carry; %s",
+		  strcmp(what, "binary") == 0 ? "the path of this rtready binary" : "--state-dir",
+		  shown,
+		  strcmp(what, "binary") == 0 ? "install rtready under another directory"
+					      : "choose another state directory");
+}
+
 static int mode_emit_boot(const struct tune_opts *o, const struct cpus *c)
 {
+	char *self = malloc(PATH_MAX);
 	struct boot_settings s = {&c->rt,	&c->nonrt,  o->enabled, o->idle_max_latency_us,
-				  o->state_dir, TUNE_BINARY};
+				  o->state_dir, self};
 	struct strbuf cmd = STRBUF_INIT, conf = STRBUF_INIT, unit = STRBUF_INIT;
-	int err = 0, rc = EXIT_USAGE;
+	const char *bad = NULL;
+	int err = self ? 0 : -ENOMEM, rc = EXIT_USAGE;
 
-	if (mkdir(o->boot_dir, 0755) < 0 && errno != EEXIST) {
-		cli_error("tune", "--emit-boot: cannot create %s: %s", o->boot_dir,
-			  strerror(errno));
-		return EXIT_USAGE;
+	/* The unit runs this very binary: a relocated tarball names its own place. */
+	err = err ? err : boot_self_binary(self, PATH_MAX);
+	if (err) {
+		cli_error("tune",
+			  "--emit-boot: cannot tell where this rtready binary is "
+			  "(/proc/self/exe: %s), and the boot unit must name it",
+			  err == -ENOENT ? "the binary was deleted or replaced since it started"
+					 : strerror(-err));
+		goto out;
 	}
 	boot_cmdline(&s, &cmd);
 	boot_sysctl_conf(&s, &conf);
-	boot_unit(&s, &unit);
-	if (cmd.err || conf.err || unit.err)
-		err = -ENOMEM;
-	err = err ? err : boot_write_file(o->boot_dir, BOOT_SYSCTL_NAME, strbuf_str(&conf));
+	err = boot_unit(&s, &unit, &bad);
+	if (err == -EINVAL) {
+		unit_refused(bad, strcmp(bad, "binary") == 0 ? self : o->state_dir);
+		goto out;
+	}
+	if (err || cmd.err || conf.err) {
+		cli_error("tune", "out of memory");
+		goto out;
+	}
+	if (mkdir(o->boot_dir, 0755) < 0 && errno != EEXIST) {
+		cli_error("tune", "--emit-boot: cannot create %s: %s", o->boot_dir,
+			  strerror(errno));
+		goto out;
+	}
+	err = boot_write_file(o->boot_dir, BOOT_SYSCTL_NAME, strbuf_str(&conf));
 	err = err ? err : boot_write_file(o->boot_dir, BOOT_UNIT_NAME, strbuf_str(&unit));
 	if (err) {
 		cli_error("tune", "--emit-boot: cannot write into %s: %s", o->boot_dir,
@@ -713,6 +748,7 @@ out:
 	strbuf_free(&cmd);
 	strbuf_free(&conf);
 	strbuf_free(&unit);
+	free(self);
 	return rc;
 }
 
@@ -731,9 +767,10 @@ static void warn_tuned(const struct rootfs *fs)
 
 int cmd_tune(int argc, char **argv)
 {
-	struct cpus c = {0};
+	/* On the heap: ~30 KiB of CPU lists and paths would not fit under ulimit -s 32. */
+	struct cpus *c = calloc(1, sizeof(*c));
+	struct rootfs *fs = calloc(1, sizeof(*fs));
 	struct tune_opts o;
-	struct rootfs fs;
 	char err[512] = "";
 	int rc = EXIT_USAGE;
 
@@ -741,39 +778,52 @@ int cmd_tune(int argc, char **argv)
 	rc = cli_parsed("tune", rc, err, o.help, o.version, usage_text);
 	if (rc >= 0) {
 		tune_opts_free(&o);
+		free(c);
+		free(fs);
 		return rc;
 	}
-	rc = rootfs_open(&fs, o.root);
+	if (!c || !fs) {
+		cli_error("tune", "out of memory");
+		tune_opts_free(&o);
+		free(c);
+		free(fs);
+		return EXIT_USAGE;
+	}
+	rc = rootfs_open(fs, o.root);
 	if (rc) {
 		cli_error("tune", "cannot open root directory %s: %s", o.root, strerror(-rc));
 		tune_opts_free(&o);
+		free(c);
+		free(fs);
 		return EXIT_USAGE;
 	}
 	rc = EXIT_USAGE; /* unless a mode runs */
 	if (cli_resolve_rt_cpus("tune", "--rt-cpus", o.root, o.rt_auto, &o.rt_cpus))
 		goto out;
-	if (probe_host_rt(&fs, o.rt_cpus_given ? &o.rt_cpus : NULL, o.rt_auto != 0, &c.h) ==
+	if (probe_host_rt(fs, o.rt_cpus_given ? &o.rt_cpus : NULL, o.rt_auto != 0, &c->h) ==
 	    -ENOMEM) {
 		cli_error("tune", "out of memory");
 		goto out;
 	}
 	if (o.mode == TUNE_MODE_REVERT) {
-		rc = mode_revert(&o, &fs, &c.h);
+		rc = mode_revert(&o, fs, &c->h);
 	} else if (o.mode == TUNE_MODE_STATUS) {
-		rc = mode_status(&o, &fs, &c.h);
-	} else if (resolve_cpus(&o, &c) == 0) {
+		rc = mode_status(&o, fs, &c->h);
+	} else if (resolve_cpus(&o, c) == 0) {
 		if (o.mode != TUNE_MODE_EMIT_BOOT)
-			warn_tuned(&fs);
+			warn_tuned(fs);
 		if (o.mode == TUNE_MODE_APPLY)
-			rc = mode_apply(&o, &fs, &c);
+			rc = mode_apply(&o, fs, c);
 		else if (o.mode == TUNE_MODE_EMIT_BOOT)
-			rc = mode_emit_boot(&o, &c);
+			rc = mode_emit_boot(&o, c);
 		else
-			rc = mode_plan(&o, &fs, &c);
+			rc = mode_plan(&o, fs, c);
 	}
 out:
-	cpus_free(&c);
-	rootfs_close(&fs);
+	cpus_free(c);
+	free(c);
+	rootfs_close(fs);
+	free(fs);
 	tune_opts_free(&o);
 	return rc;
 }

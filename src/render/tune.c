@@ -111,16 +111,17 @@ static void text_status(FILE *out, const struct tune_view *v)
 		v->this_boot ? "this boot"
 			     : "an EARLIER boot (its runtime values were reset by the reboot)");
 	fprintf(out, "%zu of %zu change(s) in effect.\n", live, j->plan.n);
-	if (!live)
-		return;
-	fputs("\n", out);
-	for (size_t i = 0; i < j->plan.n; i++) {
+	if (live)
+		fputs("\n", out);
+	for (size_t i = 0; live && i < j->plan.n; i++) {
 		const struct tune_change *c = &j->plan.changes[i];
 
 		if (!journal_change_live(c) || !c->current)
 			continue;
 		text_change(out, c, true, strcmp(c->current, c->new_value) ? c->current : NULL);
 	}
+	/* What the apply left alone, and why: as its dry run and its own output said. */
+	text_notes(out, &j->plan);
 }
 
 int tune_text_write(FILE *out, const struct tune_view *v)
@@ -240,6 +241,7 @@ json_t *tune_to_json(const struct tune_view *v)
 					      (json_int_t)j->created_s, "rt_cpus", j->rt_cpus, "live",
 					      (json_int_t)journal_live_count(j)));
 		json_object_set_new(o, "changes", json_changes(&j->plan));
+		json_object_set_new(o, "notes", json_notes(&j->plan));
 		break;
 	case TUNE_VIEW_NO_JOURNAL:
 		json_object_set_new(o, "journal", json_null());

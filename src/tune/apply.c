@@ -39,20 +39,9 @@ static int write_value(const struct rootfs *fs, const struct tunable *t, const c
 
 	if (!tunable_path_allowed(t, path))
 		return -EPERM;
-	/* A configuration file: whole, with its final newline, never torn by a crash. */
-	if (t->kind == TUNE_VAL_FILE) {
-		size_t n = strlen(value);
-		char *buf = malloc(n + 2);
-		int err;
-
-		if (!buf)
-			return -ENOMEM;
-		memcpy(buf, value, n);
-		buf[n] = '\n';
-		err = rootfs_replace(fs, path, buf, n + 1);
-		free(buf);
-		return err;
-	}
+	/* A configuration file: whole and byte for byte, never torn by a crash. */
+	if (t->kind == TUNE_VAL_FILE)
+		return rootfs_replace(fs, path, value, strlen(value));
 	return rootfs_write(fs, path, data, strlen(data));
 }
 
@@ -116,29 +105,43 @@ static int task_set_list(int tid, const char *list)
 	return err;
 }
 
-int apply_current(const struct rootfs *fs, const struct tune_change *c, char *out, size_t len)
+int apply_current(const struct rootfs *fs, const struct tune_change *c, char **out)
 {
 	int err;
 
+	*out = NULL;
+	if (c->path && tunable_get(c->id)->kind == TUNE_VAL_FILE)
+		return plan_read_file(fs, c->path, out);
+	*out = malloc(TUNE_VALUE_MAX);
+	if (!*out)
+		return -ENOMEM;
 	if (!c->path) {
 		err = task_same(fs, c);
-		return err ? err : task_get_list(c->tid, out, len);
+		err = err ? err : task_get_list(c->tid, *out, TUNE_VALUE_MAX);
+	} else {
+		err = plan_read_value(fs, tunable_get(c->id), c->path, *out, TUNE_VALUE_MAX);
 	}
-	return plan_read_value(fs, tunable_get(c->id), c->path, out, len);
+	if (err) {
+		free(*out);
+		*out = NULL;
+	}
+	return err;
 }
 
 int apply_read_current(const struct rootfs *fs, struct tune_plan *p)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		struct tune_change *c = &p->changes[i];
-		char cur[TUNE_VALUE_MAX];
+		char *cur;
+		int err;
 
 		if (!journal_change_live(c))
 			continue;
-		if (apply_current(fs, c, cur, sizeof(cur)))
-			snprintf(cur, sizeof(cur), "gone");
+		err = apply_current(fs, c, &cur);
+		if (err == -ENOMEM)
+			return err;
 		free(c->current);
-		c->current = strdup(cur);
+		c->current = err ? strdup("gone") : cur;
 		if (!c->current)
 			return -ENOMEM;
 	}
@@ -153,7 +156,7 @@ int apply_read_current(const struct rootfs *fs, struct tune_plan *p)
 static void verify_irq(const struct rootfs *fs, struct tune_change *c, const char *rt_cpus)
 {
 	struct rtr_cpuset eff = RTR_CPUSET_INIT, rt = RTR_CPUSET_INIT;
-	char path[128], val[TUNE_VALUE_MAX];
+	char path[128], val[1024];
 	size_t n = strlen(c->path);
 	const char *suffix = "smp_affinity_list";
 
@@ -201,7 +204,7 @@ static void restart_irqbalance(const struct rootfs *fs, struct tune_change *c)
 static void apply_one(const struct rootfs *fs, struct tune_change *c, const char *rt_cpus)
 {
 	const struct tunable *t = tunable_get(c->id);
-	char back[TUNE_VALUE_MAX];
+	char *back;
 	int err;
 
 	if (!c->path) {
@@ -224,8 +227,9 @@ static void apply_one(const struct rootfs *fs, struct tune_change *c, const char
 		return;
 	}
 	/* The kernel may normalize or quietly refuse: say what it holds now. */
-	if (apply_current(fs, c, back, sizeof(back)) == 0 && strcmp(back, c->new_value) != 0)
+	if (apply_current(fs, c, &back) == 0 && strcmp(back, c->new_value) != 0)
 		(void)tune_change_set_note(c, "reads back as '%.200s'", back);
+	free(back);
 	if (c->id == TUNE_IRQS)
 		verify_irq(fs, c, rt_cpus);
 	if (c->id == TUNE_IRQBALANCE)
@@ -307,9 +311,13 @@ int apply_run(const struct rootfs *fs, int dirfd, struct journal *j, struct appl
 static int revert_one(const struct rootfs *fs, struct tune_change *c)
 {
 	const struct tunable *t = tunable_get(c->id);
-	char cur[TUNE_VALUE_MAX];
-	int err = apply_current(fs, c, cur, sizeof(cur));
+	char *cur;
+	int err = apply_current(fs, c, &cur);
+	bool same = err == 0 && strcmp(cur, c->old_value) == 0;
 
+	free(cur);
+	if (err == -ENOMEM)
+		return err;
 	(void)tune_change_set_note(c, NULL); /* what apply saw is stale now */
 	if (err == -ESRCH || err == -ENOENT) {
 		(void)tune_change_set_note(
@@ -319,7 +327,7 @@ static int revert_one(const struct rootfs *fs, struct tune_change *c)
 	}
 	if (err && !c->path)
 		return err; /* a task we cannot identify is never touched */
-	if (err == 0 && strcmp(cur, c->old_value) == 0)
+	if (same)
 		return 0;
 	err = c->path ? write_value(fs, t, c->path, c->old_value)
 		      : task_set_list(c->tid, c->old_value);
@@ -407,11 +415,18 @@ int apply_carry_persistent(const struct rootfs *fs, const struct journal *old,
 	for (size_t i = 0; i < old->plan.n; i++) {
 		const struct tune_change *c = &old->plan.changes[i];
 		struct tune_change *now = NULL;
-		char cur[TUNE_VALUE_MAX];
+		char *cur;
+		int err;
+		bool ours;
 
 		if (!persistent(c) || !journal_change_live(c))
 			continue;
-		if (apply_current(fs, c, cur, sizeof(cur)) || strcmp(cur, c->new_value) != 0) {
+		err = apply_current(fs, c, &cur);
+		if (err == -ENOMEM)
+			return err;
+		ours = err == 0 && strcmp(cur, c->new_value) == 0;
+		free(cur);
+		if (!ours) {
 			(*dropped)++;	/* changed by someone since: theirs now */
 			continue;
 		}
@@ -428,7 +443,6 @@ int apply_carry_persistent(const struct rootfs *fs, const struct journal *old,
 			now->old_value = o;
 		} else {
 			struct tune_change copy = *c;
-			int err;
 
 			copy.state = CHANGE_PENDING;
 			copy.err = 0;

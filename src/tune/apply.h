@@ -78,10 +78,12 @@ int apply_carry_persistent(const struct rootfs *fs, const struct journal *old,
 	__attribute__((warn_unused_result));
 
 /*
- * The current value of what @c changed (a file's normalized content, a
- * task's CPU list). Return: 0, -ESRCH (task gone or tid reused), -errno.
+ * The current value of what @c changed (a kernel file's normalized value,
+ * a configuration file's exact text, a task's CPU list) in a new string
+ * *@out (free it; NULL on error).
+ * Return: 0, -ESRCH (task gone or tid reused), -ENOMEM, -errno.
  */
-int apply_current(const struct rootfs *fs, const struct tune_change *c, char *out, size_t len)
+int apply_current(const struct rootfs *fs, const struct tune_change *c, char **out)
     __attribute__((warn_unused_result));
 
 /*

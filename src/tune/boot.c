@@ -12,9 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "probe/rootfs.h"
 #include "tune/boot.h"
 #include "tune/journal.h"
 #include "tune/plan.h"
+#include "util/utf8.h"
 
 static void list(const struct rtr_cpuset *set, char *buf, size_t len)
 {
@@ -71,11 +73,72 @@ void boot_sysctl_conf(const struct boot_settings *s, struct strbuf *out)
 	}
 }
 
-void boot_unit(const struct boot_settings *s, struct strbuf *out)
+int boot_self_binary(char *buf, size_t len)
+{
+	static const char deleted[] = " (deleted)";
+	struct rootfs fs;
+	size_t n;
+	int err = rootfs_open(&fs, "/");
+
+	if (err)
+		return err;
+	err = rootfs_readlink(&fs, "/proc/self/exe", buf, len);
+	rootfs_close(&fs);
+	if (err)
+		return err;
+	n = strlen(buf);
+	if (n + 1 >= len)
+		return -ENAMETOOLONG; /* readlink filled the buffer: maybe cut */
+	/* The kernel marks a binary unlinked (or replaced by a package update) so. */
+	if (buf[0] != '/' ||
+	    (n >= sizeof(deleted) - 1 && strcmp(buf + n - (sizeof(deleted) - 1), deleted) == 0))
+		return -ENOENT;
+	return 0;
+}
+
+/*
+ * One word of an ExecStart= line, as systemd splits and unescapes it: bare
+ * when it has only characters that no rule touches, else in double quotes
+ * with '\\' and '"' escaped by a backslash; '%' (a specifier) and '$' (an
+ * environment variable) are doubled either way. Return: 0, or -EINVAL for
+ * a control character or bytes that are not UTF-8.
+ */
+static int unit_word(struct strbuf *out, const char *s)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789/_.,:+=@-";
+	size_t n = strlen(s);
+	bool bare = n > 0 && strspn(s, plain) == n;
+
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t k = utf8_decode((const unsigned char *)s + i, n - i, &cp);
+
+		if (k == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+			return -EINVAL;
+		i += k;
+	}
+	if (!bare)
+		strbuf_puts(out, "\"");
+	for (const char *p = s; *p; p++) {
+		if (*p == '%' || *p == '$')
+			strbuf_add(out, p, 1); /* doubled */
+		else if (*p == '\\' || *p == '"')
+			strbuf_puts(out, "\\");
+		strbuf_add(out, p, 1);
+	}
+	if (!bare)
+		strbuf_puts(out, "\"");
+	return 0;
+}
+
+int boot_unit(const struct boot_settings *s, struct strbuf *out, const char **bad)
 {
 	char rt[4096];
-	struct strbuf args = STRBUF_INIT, state = STRBUF_INIT;
+	struct strbuf args = STRBUF_INIT, state = STRBUF_INIT, bin = STRBUF_INIT;
+	int err = 0;
 
+	*bad = NULL;
 	list(s->rt, rt, sizeof(rt));
 	strbuf_printf(&args, "--rt-cpus %s", rt);
 	for (int id = 0; id < TUNE_COUNT; id++) {
@@ -89,8 +152,19 @@ void boot_unit(const struct boot_settings *s, struct strbuf *out)
 	}
 	if (s->idle_max_latency_us != TUNE_IDLE_MAX_LATENCY_US_DEFAULT)
 		strbuf_printf(&args, " --idle-max-latency %lld", (long long)s->idle_max_latency_us);
-	if (s->state_dir && strcmp(s->state_dir, TUNE_STATE_DIR_DEFAULT) != 0)
-		strbuf_printf(&state, " --state-dir %s", s->state_dir);
+	if (unit_word(&bin, s->binary)) {
+		*bad = "binary";
+		err = -EINVAL;
+		goto out;
+	}
+	if (s->state_dir && strcmp(s->state_dir, TUNE_STATE_DIR_DEFAULT) != 0) {
+		strbuf_puts(&state, " --state-dir ");
+		if (unit_word(&state, s->state_dir)) {
+			*bad = "--state-dir";
+			err = -EINVAL;
+			goto out;
+		}
+	}
 	strbuf_printf(out,
 		      "# Written by rtready tune --emit-boot.\n"
 		      "# Install into /etc/systemd/system/ and run: systemctl enable %s\n"
@@ -110,10 +184,15 @@ void boot_unit(const struct boot_settings *s, struct strbuf *out)
 		      "\n"
 		      "[Install]\n"
 		      "WantedBy=sysinit.target\n",
-		      BOOT_UNIT_NAME, rt, s->binary, strbuf_str(&args), strbuf_str(&state),
-		      s->binary, strbuf_str(&state));
+		      BOOT_UNIT_NAME, rt, strbuf_str(&bin), strbuf_str(&args), strbuf_str(&state),
+		      strbuf_str(&bin), strbuf_str(&state));
+out:
+	if (!err && (args.err || state.err || bin.err || out->err))
+		err = -ENOMEM;
 	strbuf_free(&args);
 	strbuf_free(&state);
+	strbuf_free(&bin);
+	return err;
 }
 
 int boot_write_file(const char *dir, const char *name, const char *text)

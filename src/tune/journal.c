@@ -18,6 +18,7 @@
 #include <jansson.h>
 
 #include "tune/journal.h"
+#include "tune/plan.h"
 
 #define JOURNAL_TMP JOURNAL_NAME ".tmp"
 
@@ -142,6 +143,12 @@ json_t *journal_change_to_json(const struct tune_change *c)
 
 		json_object_set_new(o, "old", old ? old : jstr(c->old_value));
 		json_object_set_new(o, "new", nw ? nw : jstr(c->new_value));
+		/*
+		 * Byte for byte, final newline included. Journals before this
+		 * field kept the text without its trailing blanks and wrote it
+		 * back with one newline: load reads them so.
+		 */
+		json_object_set_new(o, "text", json_string("exact"));
 	} else {
 		json_object_set_new(o, "old", jstr(c->old_value));
 		json_object_set_new(o, "new", jstr(c->new_value));
@@ -179,6 +186,17 @@ static json_t *journal_to_json(const struct journal *j)
 		}
 	}
 	json_object_set_new(o, "changes", arr);
+	/* Why the rest was left alone: --status says it as the dry run and apply did. */
+	arr = json_array();
+	for (size_t i = 0; arr && i < j->plan.n_notes; i++)
+		json_array_append_new(arr, json_pack("{s:s, s:s}", "tunable",
+						     tunable_get(j->plan.notes[i].id)->name, "text",
+						     j->plan.notes[i].text));
+	if (!arr) {
+		json_decref(o);
+		return NULL;
+	}
+	json_object_set_new(o, "notes", arr);
 	return o;
 }
 
@@ -267,9 +285,11 @@ static const char *get_str(json_t *o, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static int change_from_json(json_t *o, size_t i, struct tune_change *c, char *why, size_t len)
+static int change_from_json(json_t *o, size_t i, struct tune_change *c, bool *legacy_text,
+			    char *why, size_t len)
 {
-	const char *name = get_str(o, "tunable"), *path = get_str(o, "path");
+	const char *name = get_str(o, "tunable"), *path = get_str(o, "path"), *text;
+	size_t max;
 	const char *state = get_str(o, "state");
 	const struct tunable *t = name ? tunable_by_name(name) : NULL;
 	json_t *tid = json_object_get(o, "tid"), *start = json_object_get(o, "start_ticks");
@@ -298,15 +318,37 @@ static int change_from_json(json_t *o, size_t i, struct tune_change *c, char *wh
 	c->old_value = (char *)get_str(o, "old");
 	c->new_value = (char *)get_str(o, "new");
 	c->note = (char *)get_str(o, "note");
-	if (!c->old_value || !c->new_value || strlen(c->old_value) >= 8192 ||
-	    strlen(c->new_value) >= 8192)
+	max = t->kind == TUNE_VAL_FILE ? 2 * TUNE_FILE_MAX : TUNE_VALUE_MAX;
+	if (!c->old_value || !c->new_value || strlen(c->old_value) >= max ||
+	    strlen(c->new_value) >= max)
 		return bad(why, len, -EINVAL, "change %zu: old or new value missing", i);
+	text = get_str(o, "text");
+	*legacy_text = t->kind == TUNE_VAL_FILE && !(text && strcmp(text, "exact") == 0);
 	st = state ? change_state_parse(state) : -EINVAL;
 	if (st < 0)
 		return bad(why, len, -EINVAL, "change %zu: unknown state", i);
 	c->state = (enum change_state)st;
 	if (json_is_integer(e))
 		c->err = (int)json_integer_value(e);
+	return 0;
+}
+
+/*
+ * A file's text in a journal of an older rtready: without its trailing
+ * blanks, and written back (and read back) with one newline after it.
+ */
+static int legacy_text(struct tune_change *c)
+{
+	char *o = NULL, *n = NULL;
+
+	if (asprintf(&o, "%s\n", c->old_value) < 0 || asprintf(&n, "%s\n", c->new_value) < 0) {
+		free(o);
+		return -ENOMEM;
+	}
+	free(c->old_value);
+	free(c->new_value);
+	c->old_value = o;
+	c->new_value = n;
 	return 0;
 }
 
@@ -378,9 +420,24 @@ int journal_load(int dirfd, struct journal *j, char *why, size_t whylen)
 	}
 	for (size_t i = 0; i < json_array_size(arr) && err == 0; i++) {
 		struct tune_change c;
+		bool legacy = false;
 
-		err = change_from_json(json_array_get(arr, i), i, &c, why, whylen);
+		err = change_from_json(json_array_get(arr, i), i, &c, &legacy, why, whylen);
 		err = err ? err : tune_plan_add(&j->plan, &c);
+		if (!err && legacy)
+			err = legacy_text(&j->plan.changes[j->plan.n - 1]);
+	}
+	/* Notes are optional (journals before them have none); one that is not ours is dropped. */
+	arr = json_object_get(root, "notes");
+	for (size_t i = 0; err == 0 && json_is_array(arr) && i < json_array_size(arr) &&
+			   i < JOURNAL_NOTES_MAX;
+	     i++) {
+		json_t *n = json_array_get(arr, i);
+		const char *name = get_str(n, "tunable"), *text = get_str(n, "text");
+		const struct tunable *t = name ? tunable_by_name(name) : NULL;
+
+		if (t && text && strlen(text) < 4096)
+			err = tune_plan_note(&j->plan, t->id, "%s", text);
 	}
 out:
 	json_decref(root);

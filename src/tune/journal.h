@@ -28,6 +28,8 @@
 #define JOURNAL_VERSION	       1
 /* A journal larger than this is not ours (30,000 tasks need ~6 MiB). */
 #define JOURNAL_CAP (64u << 20)
+/* Notes read back from a journal, at most (a plan has a few dozen). */
+#define JOURNAL_NOTES_MAX 4096
 
 enum journal_state {
 	JOURNAL_APPLYING,  /* apply started: changes may be in any state */

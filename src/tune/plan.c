@@ -128,13 +128,41 @@ int tune_change_set_note(struct tune_change *c, const char *fmt, ...)
 int plan_read_value(const struct rootfs *fs, const struct tunable *t, const char *path, char *out,
 		    size_t len)
 {
-	char buf[TUNE_VALUE_MAX];
-	int err = rootfs_read_str(fs, path, buf, sizeof(buf));
+	int err = rootfs_read_str(fs, path, out, len);
 
 	if (err)
 		return err;
-	return tunable_normalize(t->kind, buf, out, len);
+	return tunable_normalize(t->kind, out, out, len);
 }
+
+int plan_read_file(const struct rootfs *fs, const char *path, char **out)
+{
+	size_t len;
+	int err = rootfs_read(fs, path, TUNE_FILE_MAX, out, &len);
+
+	if (err) {
+		*out = NULL;
+		return err;
+	}
+	if (strlen(*out) != len) {
+		free(*out);
+		*out = NULL;
+		return -EILSEQ; /* a NUL byte: not a text file */
+	}
+	return 0;
+}
+
+/*
+ * On the live system a process always sees itself under /proc: when it
+ * does not, /proc is not mounted or something empty hides it, and a
+ * missing /proc file says nothing about the kernel.
+ */
+static bool proc_unreadable(const struct rootfs *fs)
+{
+	return fs->host && !rootfs_exists(fs, "/proc/self/stat");
+}
+
+#define PROC_UNREADABLE "/proc is unreadable here (not mounted, or an empty file system over it)"
 
 /*
  * Plan one file of @t: read, compute, and either add a change or say why
@@ -145,38 +173,53 @@ static int plan_file(const struct rootfs *fs, const struct tune_ctx *ctx, const 
 		     const char *path, const char *label, struct tune_plan *out, char *why,
 		     size_t whylen)
 {
-	char old[TUNE_VALUE_MAX], nw[TUNE_VALUE_MAX];
+	/* Off the stack: tune must run under a small stack limit (ulimit -s 32). */
+	char *old = malloc(2 * TUNE_VALUE_MAX), *nw;
 	struct tune_change c = {.id = t->id};
 	int rc;
 
 	why[0] = '\0';
-	rc = plan_read_value(fs, t, path, old, sizeof(old));
+	if (!old)
+		return -ENOMEM;
+	nw = old + TUNE_VALUE_MAX;
+	rc = plan_read_value(fs, t, path, old, TUNE_VALUE_MAX);
+	if (rc == -ENOENT && strncmp(path, "/proc/", 6) == 0 && proc_unreadable(fs)) {
+		snprintf(why, whylen, "skipped: cannot read %s: " PROC_UNREADABLE, path);
+		rc = 0;
+		goto out;
+	}
 	if (rc == -ENOENT) {
 		snprintf(why, whylen, "skipped: %s is not present", path);
-		return 0;
+		rc = 0;
+		goto out;
 	}
 	if (rc) {
 		snprintf(why, whylen, "skipped: cannot read %s: %s", path, strerror(-rc));
-		return 0;
+		rc = 0;
+		goto out;
 	}
-	rc = t->compute(ctx, old, nw, sizeof(nw));
+	rc = t->compute(ctx, old, nw, TUNE_VALUE_MAX);
 	if (rc == -ENOMEM)
-		return rc;
+		goto out;
 	if (rc < 0) {
 		snprintf(why, whylen, "skipped: %s holds '%.64s', which rtready does not know",
 			 path, old);
-		return 0;
+		rc = 0;
+		goto out;
 	}
 	if (rc == 0) {
 		snprintf(why, whylen, "already right: %s is '%.64s'", path, old);
-		return 0;
+		goto out;
 	}
 	c.path = (char *)path;
 	c.label = (char *)label;
 	c.old_value = old;
 	c.new_value = nw;
 	c.state = CHANGE_PENDING;
-	return tune_plan_add(out, &c);
+	rc = tune_plan_add(out, &c);
+out:
+	free(old);
+	return rc;
 }
 
 /* A tunable with exactly one file: its note, if any, goes into the plan. */
@@ -266,7 +309,7 @@ static int plan_irqs(const struct rootfs *fs, const struct tune_ctx *ctx, const 
 		return err;
 	if (err)
 		return tune_plan_note(out, t->id, "skipped: cannot list /proc/irq: %s",
-				      strerror(-err));
+				      proc_unreadable(fs) ? PROC_UNREADABLE : strerror(-err));
 	for (size_t i = 0; i < n && err == 0; i++) {
 		char path[64], label[256];
 
@@ -437,6 +480,7 @@ static int plan_tasks(const struct rootfs *fs, const struct tune_ctx *ctx, const
 {
 	size_t per_cpu = 0, pinned = 0, rt_user = 0, fine = 0;
 	struct tasks_facts tf = {0};
+	char *old, *nw;
 	int err = 0;
 
 	if (!fs->host)
@@ -453,9 +497,15 @@ static int plan_tasks(const struct rootfs *fs, const struct tune_ctx *ctx, const
 		probe_tasks_free(&tf);
 		return err;
 	}
+	/* Off the stack: tune must run under a small stack limit (ulimit -s 32). */
+	old = malloc(2 * TUNE_VALUE_MAX);
+	if (!old) {
+		probe_tasks_free(&tf);
+		return -ENOMEM;
+	}
+	nw = old + TUNE_VALUE_MAX;
 	for (size_t i = 0; i < tf.n && err == 0; i++) {
 		const struct task_info *ti = &tf.tasks[i];
-		char old[TUNE_VALUE_MAX], nw[TUNE_VALUE_MAX];
 		struct tune_change c = {.id = t->id};
 		int rc;
 
@@ -477,8 +527,8 @@ static int plan_tasks(const struct rootfs *fs, const struct tune_ctx *ctx, const
 			rt_user++;
 			continue;
 		}
-		rtr_cpuset_format_list(&ti->allowed, old, sizeof(old));
-		rc = t->compute(ctx, old, nw, sizeof(nw));
+		rtr_cpuset_format_list(&ti->allowed, old, TUNE_VALUE_MAX);
+		rc = t->compute(ctx, old, nw, TUNE_VALUE_MAX);
 		if (rc == -ENOMEM)
 			err = rc;
 		if (rc != 1)
@@ -508,6 +558,11 @@ static int plan_tasks(const struct rootfs *fs, const struct tune_ctx *ctx, const
 				     "left alone: %zu realtime user task(s) allowed on all CPUs; "
 				     "pin them to the RT CPUs yourself",
 				     rt_user);
+	/* rtready itself is a task: none at all means /proc could not be read. */
+	if (err == 0 && tf.n == 0)
+		err = tune_plan_note(out, t->id, "skipped: no task found under /proc: "
+				     PROC_UNREADABLE);
+	free(old);
 	probe_tasks_free(&tf);
 	return err;
 }
@@ -572,18 +627,37 @@ static int plan_irqbalance(const struct rootfs *fs, const struct tune_ctx *ctx,
 {
 	static const char *const files[] = { "/etc/default/irqbalance",
 					     "/etc/sysconfig/irqbalance" };
-	char old[TUNE_VALUE_MAX], nw[TUNE_VALUE_MAX], summary[600];
+	char summary[600], target[256];
+	char *old = NULL, *nw = NULL;
 	struct tune_change c = {.id = t->id};
 	const char *path = NULL;
 	int rc;
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && !path; i++)
-		if (rootfs_exists(fs, files[i]))
+		if (rootfs_exists(fs, files[i]) || rootfs_readlink(fs, files[i], target,
+								   sizeof(target)) == 0)
 			path = files[i];
 	if (!path)
 		return tune_plan_note(out, t->id, "skipped: irqbalance is not installed here "
 				      "(no /etc/default/irqbalance or /etc/sysconfig/irqbalance)");
-	rc = plan_read_value(fs, t, path, old, sizeof(old));
+	/*
+	 * The file is replaced whole (a new file renamed over it): that would
+	 * turn a link into a file and leave its target as it was, so a link is
+	 * left alone, and the dry run says so as apply would.
+	 */
+	if (rootfs_readlink(fs, path, target, sizeof(target)) == 0)
+		return tune_plan_note(out, t->id, "left alone: %s is a symbolic link (to %s); "
+				      "rtready replaces the file whole and does not replace a "
+				      "link: set IRQBALANCE_BANNED_CPULIST in the file it names, "
+				      "or make %s a regular file", path, target, path);
+	rc = plan_read_file(fs, path, &old);
+	if (rc == -EFBIG)
+		return tune_plan_note(out, t->id, "skipped: %s is larger than %u KiB, more than "
+				      "an environment file holds; rtready does not rewrite it",
+				      path, TUNE_FILE_MAX >> 10);
+	if (rc == -EILSEQ)
+		return tune_plan_note(out, t->id, "skipped: %s holds NUL bytes: not a text file",
+				      path);
 	if (rc)
 		return tune_plan_note(out, t->id, "skipped: cannot read %s: %s", path,
 				      strerror(-rc));
@@ -593,35 +667,42 @@ static int plan_irqbalance(const struct rootfs *fs, const struct tune_ctx *ctx,
 		char *scrubbed = malloc(n + 1);
 		bool clean;
 
-		if (!scrubbed)
+		if (!scrubbed) {
+			free(old);
 			return -ENOMEM;
+		}
 		utf8_scrub(scrubbed, n + 1, old, n, 0);
 		clean = strcmp(scrubbed, old) == 0;
 		free(scrubbed);
-		if (!clean)
+		if (!clean) {
+			free(old);
 			return tune_plan_note(out, t->id, "skipped: %s is not UTF-8 text", path);
+		}
 	}
-	rc = tune_irqbalance_compute(ctx->rt, old, nw, sizeof(nw), summary, sizeof(summary));
-	if (rc == -ENOMEM)
-		return rc;
+	rc = tune_irqbalance_compute(ctx->rt, old, &nw, summary, sizeof(summary));
 	if (rc == -EEXIST)
-		return tune_plan_note(out, t->id,
-				      "left alone: %s bans CPUs with the IRQBALANCE_BANNED_CPUS "
-				      "mask; replace it with IRQBALANCE_BANNED_CPULIST= listing "
-				      "those CPUs and the RT CPUs, then restart irqbalance",
-				      path);
-	if (rc < 0)
-		return tune_plan_note(out, t->id, "skipped: %s has an IRQBALANCE_BANNED_CPULIST "
-				      "that is not a CPU list", path);
-	if (rc == 0)
-		return tune_plan_note(out, t->id, "already right: %s bans the RT CPUs "
-				      "(IRQBALANCE_BANNED_CPULIST)", path);
-	c.path = (char *)path;
-	c.label = summary;
-	c.old_value = old;
-	c.new_value = nw;
-	c.state = CHANGE_PENDING;
-	return tune_plan_add(out, &c);
+		rc = tune_plan_note(out, t->id,
+				    "left alone: %s bans CPUs with the IRQBALANCE_BANNED_CPUS "
+				    "mask; replace it with IRQBALANCE_BANNED_CPULIST= listing "
+				    "those CPUs and the RT CPUs, then restart irqbalance",
+				    path);
+	else if (rc < 0 && rc != -ENOMEM)
+		rc = tune_plan_note(out, t->id, "skipped: %s, %s; set the RT CPUs there yourself",
+				    path, summary);
+	else if (rc == 0)
+		rc = tune_plan_note(out, t->id, "already right: %s bans the RT CPUs "
+				    "(IRQBALANCE_BANNED_CPULIST)", path);
+	else if (rc == 1) {
+		c.path = (char *)path;
+		c.label = summary;
+		c.old_value = old;
+		c.new_value = nw;
+		c.state = CHANGE_PENDING;
+		rc = tune_plan_add(out, &c);
+	}
+	free(old);
+	free(nw);
+	return rc;
 }
 
 int plan_build(const struct rootfs *fs, const struct tune_settings *s, struct tune_plan *out)

@@ -18,6 +18,12 @@
 /* Values are CPU masks and lists at most; 8192 CPUs as a mask is ~2.3 KiB. */
 #define TUNE_VALUE_MAX 8192
 
+/*
+ * A configuration file tune rewrites (irqbalance's) is read whole up to
+ * this: such a file is a few KiB; more is refused with a note, never cut.
+ */
+#define TUNE_FILE_MAX (64u << 10)
+
 /* Idle states that take longer than this to leave are disabled on RT CPUs. */
 #define TUNE_IDLE_MAX_LATENCY_US_DEFAULT 10
 
@@ -39,6 +45,16 @@ struct tune_settings {
  */
 int plan_read_value(const struct rootfs *fs, const struct tunable *t, const char *path, char *out,
 		    size_t len) __attribute__((warn_unused_result));
+
+/*
+ * Read a configuration file (TUNE_VAL_FILE) byte for byte: line endings,
+ * trailing blanks and the final newline or its absence are kept, so that
+ * revert writes back exactly what was there.
+ * Return: 0 with *@out (free it), -EFBIG above TUNE_FILE_MAX, -EILSEQ for
+ * a NUL byte, or the -errno of the read (-ENOENT when absent).
+ */
+int plan_read_file(const struct rootfs *fs, const char *path, char **out)
+	__attribute__((warn_unused_result));
 
 /*
  * Fill @out with every change @s asks for, and a note for each tunable

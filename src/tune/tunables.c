@@ -13,6 +13,7 @@
 
 #include "probe/irqbalance.h"
 #include "tune/tune.h"
+#include "util/strbuf.h"
 
 static int put(char *out, size_t len, const char *s)
 {
@@ -171,83 +172,108 @@ static int compute_ksm(const struct tune_ctx *ctx, const char *old, char *out, s
 	return put(out, len, "2");
 }
 
-/*
- * The last line that sets IRQBALANCE_BANNED_CPULIST (the one the shell
- * keeps), commented lines aside: where its key starts (after any indent
- * and "export ", which stay) in *@at, and the line's end in *@end.
- */
-static bool find_cpulist_line(const char *text, const char **at, const char **end)
+/* The line ending of @text: CRLF where its lines end so, else LF. */
+static const char *eol_of(const char *text)
 {
-	static const char key[] = "IRQBALANCE_BANNED_CPULIST=";
-	bool found = false;
+	const char *nl = strchr(text, '\n');
 
-	for (const char *p = text; *p;) {
-		const char *nl = strchr(p, '\n'), *e = nl ? nl : p + strlen(p), *k = p;
-
-		k += strspn(k, " \t");
-		if (strncmp(k, "export", 6) == 0 && (k[6] == ' ' || k[6] == '\t'))
-			k += 6 + strspn(k + 6, " \t");
-		if ((size_t)(e - k) >= sizeof(key) - 1 && strncmp(k, key, sizeof(key) - 1) == 0) {
-			*at = k;
-			*end = e;
-			found = true;
-		}
-		p = nl ? nl + 1 : e;
-	}
-	return found;
+	return nl && nl > text && nl[-1] == '\r' ? "\r\n" : "\n";
 }
 
-int tune_irqbalance_compute(const struct rtr_cpuset *rt, const char *old, char *out, size_t len,
+int tune_irqbalance_compute(const struct rtr_cpuset *rt, const char *old, char **out,
 			    char *summary, size_t slen)
 {
+	static const char key[] = "IRQBALANCE_BANNED_CPULIST";
 	struct irqbalance_conf conf;
+	struct irqbalance_setting set;
 	struct rtr_cpuset banned = RTR_CPUSET_INIT;
-	const char *at, *end;
-	char was[256] = "unset", now[256];
-	size_t n;
+	struct strbuf text = STRBUF_INIT;
+	size_t len = strlen(old), need;
+	char was[256] = "unset", *now = NULL;
 	int rc;
 
-	/* The values as irqbalance reads them: the project's one parser of this file. */
-	rc = irqbalance_conf_parse(old, strlen(old), &conf);
+	*out = NULL;
+	summary[0] = '\0';
+	/*
+	 * The values as irqbalance reads them, and the span of the line to
+	 * rewrite: both from the project's one grammar of this file.
+	 */
+	rc = irqbalance_conf_parse(old, len, &conf);
 	if (rc)
 		return rc;
-	if (conf.has_mask)
+	irqbalance_find(old, len, key, &set);
+	if (conf.has_mask) {
 		rc = -EEXIST;
-	else if (conf.has_cpulist && conf.cpulist_err)
+	} else if (set.form == IRQBALANCE_UNREADABLE) {
+		snprintf(summary, slen, "line %zu names %s in a form rtready does not read: %s",
+			 set.line_no, key, set.why);
 		rc = -EINVAL;
-	else if (conf.has_cpulist)
+	} else if (conf.has_cpulist && conf.cpulist_err) {
+		snprintf(summary, slen, "line %zu: %s=%.*s is not a CPU list", set.line_no, key,
+			 set.text_len > 64 ? 64 : (int)set.text_len, old + set.text_off);
+		rc = -EINVAL;
+	} else if (conf.has_cpulist) {
 		rc = rtr_cpuset_copy(&banned, &conf.cpulist);
-	if (!rc && conf.has_cpulist)
 		rtr_cpuset_format_list(&conf.cpulist, was, sizeof(was));
+	}
 	irqbalance_conf_free(&conf);
 	if (!rc && rtr_cpuset_is_subset(rt, &banned))
 		rc = 1;	/* covered already */
 	if (!rc)
 		rc = rtr_cpuset_or(&banned, rt);
-	if (!rc && rtr_cpuset_format_list(&banned, now, sizeof(now)) >= sizeof(now))
-		rc = -ENOSPC;
+	if (!rc) {
+		need = rtr_cpuset_format_list(&banned, NULL, 0) + 1;
+		now = malloc(need);
+		if (now)
+			rtr_cpuset_format_list(&banned, now, need);
+		else
+			rc = -ENOMEM;
+	}
 	rtr_cpuset_free(&banned);
-	if (rc)
+	if (rc) {
+		free(now);
 		return rc == 1 ? 0 : rc;
-	if (find_cpulist_line(old, &at, &end))
-		n = (size_t)snprintf(out, len, "%.*sIRQBALANCE_BANNED_CPULIST=%s%s",
-				     (int)(at - old), old, now, end);
-	else
-		n = (size_t)snprintf(out, len,
-				     "%s\n# rtready tune: no interrupt balancing onto the RT CPUs\n"
-				     "IRQBALANCE_BANNED_CPULIST=%s",
-				     old, now);
-	if (n >= len)
-		return -ENOSPC;
-	snprintf(summary, slen, "IRQBALANCE_BANNED_CPULIST: %s -> %s", was, now);
+	}
+	if (set.form == IRQBALANCE_SET) {
+		/* Only the value changes: indent, export, quotes, comment and line end stay. */
+		strbuf_add(&text, old, set.value_off);
+		if (set.quote)
+			strbuf_add(&text, &set.quote, 1);
+		strbuf_puts(&text, now);
+		if (set.quote)
+			strbuf_add(&text, &set.quote, 1);
+		strbuf_puts(&text, old + set.value_off + set.value_len);
+	} else {
+		const char *eol = eol_of(old);
+
+		strbuf_puts(&text, old);
+		if (len && old[len - 1] != '\n')
+			strbuf_puts(&text, eol);
+		strbuf_printf(&text, "# rtready tune: no interrupt balancing onto the RT CPUs%s"
+			      "%s=%s%s", eol, key, now, eol);
+	}
+	snprintf(summary, slen, "%s: %.200s -> %.200s%s", key, was, now,
+		 strlen(now) > 200 ? "..." : "");
+	free(now);
+	if (text.err) {
+		strbuf_free(&text);
+		return -ENOMEM;
+	}
+	*out = strbuf_take(&text);
 	return 1;
 }
 
 static int compute_irqbalance(const struct tune_ctx *ctx, const char *old, char *out, size_t len)
 {
-	char summary[600];
+	char summary[600], *text;
+	int rc = tune_irqbalance_compute(ctx->rt, old, &text, summary, sizeof(summary));
 
-	return tune_irqbalance_compute(ctx->rt, old, out, len, summary, sizeof(summary));
+	if (rc == 1 && strlen(text) >= len)
+		rc = -ENOSPC;
+	if (rc == 1)
+		strcpy(out, text);
+	free(text);
+	return rc;
 }
 
 /* One row per tunable reads better than one field per line. */
@@ -447,7 +473,7 @@ int tunable_normalize(enum tune_value_kind kind, const char *content, char *out,
 	}
 	if (n >= len)
 		return -ENOSPC;
-	memcpy(out, content, n);
+	memmove(out, content, n); /* @out may be @content */
 	out[n] = '\0';
 	return 0;
 }

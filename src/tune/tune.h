@@ -75,13 +75,18 @@ struct tunable {
 
 /*
  * irqbalance's environment file with IRQBALANCE_BANNED_CPULIST covering the
- * RT CPUs (added to what it bans already). Return: as compute(); -EEXIST
- * when the file bans CPUs with the older IRQBALANCE_BANNED_CPUS mask, which
- * rtready does not rewrite. *@summary (@slen bytes) says what changes, one
- * line, for the text output.
+ * RT CPUs (added to what it bans already): the value of the line that sets
+ * it is replaced (every other byte stays), or two lines are added at the
+ * end in the file's line ending. Line and value come from irqbalance_find(),
+ * the grammar the reader uses too.
+ * Return: 1 with the new text in *@out (free it), 0 already right, -EEXIST
+ * when the file bans CPUs with the older IRQBALANCE_BANNED_CPUS mask
+ * (rtready does not rewrite it), -EINVAL when the setting is outside the
+ * grammar or not a CPU list (*@summary says which line and why), -ENOMEM.
+ * On 1, *@summary (@slen bytes) says what changes, one line.
  */
-int tune_irqbalance_compute(const struct rtr_cpuset *rt, const char *old, char *out, size_t len,
-			    char *summary, size_t slen);
+int tune_irqbalance_compute(const struct rtr_cpuset *rt, const char *old, char **out,
+			    char *summary, size_t slen) __attribute__((warn_unused_result));
 
 /* The table, indexed by enum tune_id. */
 const struct tunable *tunable_get(enum tune_id id);

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "cli/cmd_tune.h"
+#include "probe/irqbalance.h"
 #include "tune/apply.h"
 #include "tune/boot.h"
 #include "tune/journal.h"
@@ -220,47 +221,145 @@ static void test_values(void **st)
 	rtr_cpuset_free(&set);
 }
 
+/* tune_irqbalance_compute() of @old gives @want_rc and, on 1, the text @want. */
+static void irqb(const struct rtr_cpuset *rt, const char *old, int want_rc, const char *want)
+{
+	char sum[600], *out = NULL;
+
+	assert_int_equal(tune_irqbalance_compute(rt, old, &out, sum, sizeof(sum)), want_rc);
+	if (want_rc == 1)
+		assert_string_equal(out, want);
+	else
+		assert_null(out);
+	free(out);
+}
+
 /* irqbalance's environment file: the RT CPUs join the banned list, nothing else changes. */
 static void test_irqbalance_compute(void **st)
 {
 	struct rtr_cpuset rt = RTR_CPUSET_INIT;
-	char out[1024], sum[256];
+	char sum[600], *out;
 
 	(void)st;
 	assert_int_equal(rtr_cpuset_parse_list(&rt, "2-3"), 0);
 	/* Debian's file: every line a comment; the list is added at the end. */
 	assert_int_equal(tune_irqbalance_compute(&rt, "# x\n#IRQBALANCE_BANNED_CPULIST=\n#IRQBALANCE_ARGS=",
-						 out, sizeof(out), sum, sizeof(sum)), 1);
+						 &out, sum, sizeof(sum)), 1);
 	assert_string_equal(out, "# x\n#IRQBALANCE_BANNED_CPULIST=\n#IRQBALANCE_ARGS=\n"
 				 "# rtready tune: no interrupt balancing onto the RT CPUs\n"
-				 "IRQBALANCE_BANNED_CPULIST=2-3");
+				 "IRQBALANCE_BANNED_CPULIST=2-3\n");
 	assert_string_equal(sum, "IRQBALANCE_BANNED_CPULIST: unset -> 2-3");
-	/* A list set already: that line gets the union, in place. */
+	free(out);
+	/* A list set already: that line gets the union, in place, quotes kept. */
 	assert_int_equal(tune_irqbalance_compute(&rt, "A=1\n  IRQBALANCE_BANNED_CPULIST=\"5\"\nB=2",
-						 out, sizeof(out), sum, sizeof(sum)), 1);
-	assert_string_equal(out, "A=1\n  IRQBALANCE_BANNED_CPULIST=2-3,5\nB=2");
+						 &out, sum, sizeof(sum)), 1);
+	assert_string_equal(out, "A=1\n  IRQBALANCE_BANNED_CPULIST=\"2-3,5\"\nB=2");
 	assert_string_equal(sum, "IRQBALANCE_BANNED_CPULIST: 5 -> 2-3,5");
+	free(out);
 	/* "export " and the indent stay; the last setting is the one the shell keeps. */
-	assert_int_equal(tune_irqbalance_compute(&rt, "IRQBALANCE_BANNED_CPULIST=0\n"
-						 "export IRQBALANCE_BANNED_CPULIST=1", out,
-						 sizeof(out), sum, sizeof(sum)), 1);
-	assert_string_equal(out, "IRQBALANCE_BANNED_CPULIST=0\nexport IRQBALANCE_BANNED_CPULIST=1-3");
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=0\nexport IRQBALANCE_BANNED_CPULIST=1", 1,
+	     "IRQBALANCE_BANNED_CPULIST=0\nexport IRQBALANCE_BANNED_CPULIST=1-3");
+	/* export and a tab: the admin's 0 is read, and kept (issue 24, 3.1). */
+	irqb(&rt, "export\tIRQBALANCE_BANNED_CPULIST=0\n", 1,
+	     "export\tIRQBALANCE_BANNED_CPULIST=0,2-3\n");
+	/* Blanks, single quotes, a comment and CRLF around the value all stay. */
+	irqb(&rt, "\t export  IRQBALANCE_BANNED_CPULIST='0' \t# admin's\r\nX=1\r\n", 1,
+	     "\t export  IRQBALANCE_BANNED_CPULIST='0,2-3' \t# admin's\r\nX=1\r\n");
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=\r\n", 1, "IRQBALANCE_BANNED_CPULIST=2-3\r\n");
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=''  \n", 1, "IRQBALANCE_BANNED_CPULIST='2-3'  \n");
+	/* "export KEY" alone sets nothing; a longer key is another key. */
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=0\nexport IRQBALANCE_BANNED_CPULIST # x\n", 1,
+	     "IRQBALANCE_BANNED_CPULIST=0,2-3\nexport IRQBALANCE_BANNED_CPULIST # x\n");
+	/* Added lines take the file's line ending, after its unended last line. */
+	irqb(&rt, "A=1\r\nIRQBALANCE_BANNED_CPULIST2=0   ", 1,
+	     "A=1\r\nIRQBALANCE_BANNED_CPULIST2=0   \r\n"
+	     "# rtready tune: no interrupt balancing onto the RT CPUs\r\n"
+	     "IRQBALANCE_BANNED_CPULIST=2-3\r\n");
+	irqb(&rt, "", 1, "# rtready tune: no interrupt balancing onto the RT CPUs\n"
+			 "IRQBALANCE_BANNED_CPULIST=2-3\n");
+	/* Outside the grammar: neither read nor rewritten, and the reason says why. */
+	assert_int_equal(tune_irqbalance_compute(&rt, "A=1\nIRQBALANCE_BANNED_CPULIST = 0\n", &out,
+						 sum, sizeof(sum)), -EINVAL);
+	assert_non_null(strstr(sum, "line 2 names IRQBALANCE_BANNED_CPULIST"));
+	assert_non_null(strstr(sum, "no '='"));
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=$CPUS\n", -EINVAL, NULL);
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=\"0\"1\n", -EINVAL, NULL);
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=\"$X\"\n", -EINVAL, NULL);
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=0\\\n", -EINVAL, NULL);
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=0 true\n", -EINVAL, NULL);
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=\"0\n1\"\n", -EINVAL, NULL);
+	irqb(&rt, "readonly IRQBALANCE_BANNED_CPULIST=0\n", -EINVAL, NULL);
+	irqb(&rt, "export\vIRQBALANCE_BANNED_CPULIST=0\n", -EINVAL, NULL);
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=0#1\n", -EINVAL, NULL);
+	/* ... but a later setting in the grammar is what counts. */
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=$X\nIRQBALANCE_BANNED_CPULIST=1\n", 1,
+	     "IRQBALANCE_BANNED_CPULIST=$X\nIRQBALANCE_BANNED_CPULIST=1-3\n");
 	/* Covered already, or not ours to rewrite. */
-	assert_int_equal(tune_irqbalance_compute(&rt, "IRQBALANCE_BANNED_CPULIST=1-3", out,
-						 sizeof(out), sum, sizeof(sum)), 0);
-	assert_int_equal(tune_irqbalance_compute(&rt, "IRQBALANCE_BANNED_CPUS=0000000c", out,
-						 sizeof(out), sum, sizeof(sum)), -EEXIST);
-	assert_int_equal(tune_irqbalance_compute(&rt, "IRQBALANCE_BANNED_CPUS=\n", out,
-						 sizeof(out), sum, sizeof(sum)), 1);
-	assert_int_equal(tune_irqbalance_compute(&rt, "IRQBALANCE_BANNED_CPULIST=x-y", out,
-						 sizeof(out), sum, sizeof(sum)), -EINVAL);
-	assert_int_equal(tune_irqbalance_compute(&rt, "# a long file", out, 8, sum, sizeof(sum)),
-			 -ENOSPC);
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=1-3", 0, NULL);
+	irqb(&rt, "IRQBALANCE_BANNED_CPUS=0000000c", -EEXIST, NULL);
+	irqb(&rt, "IRQBALANCE_BANNED_CPUS=\n", 1,
+	     "IRQBALANCE_BANNED_CPUS=\n# rtready tune: no interrupt balancing onto the RT CPUs\n"
+	     "IRQBALANCE_BANNED_CPULIST=2-3\n");
+	irqb(&rt, "IRQBALANCE_BANNED_CPULIST=x-y", -EINVAL, NULL);
 	assert_true(tunable_path_allowed(tunable_get(TUNE_IRQBALANCE), "/etc/default/irqbalance"));
 	assert_true(tunable_path_allowed(tunable_get(TUNE_IRQBALANCE),
 					 "/etc/sysconfig/irqbalance"));
 	assert_false(tunable_path_allowed(tunable_get(TUNE_IRQBALANCE), "/etc/passwd"));
 	assert_false(tunable_path_allowed(tunable_get(TUNE_THP), "/etc/default/irqbalance"));
+	rtr_cpuset_free(&rt);
+}
+
+/*
+ * Reader and rewriter agree: whatever the reader makes of a file, the
+ * rewritten file reads as that plus the RT CPUs, and a file the reader
+ * cannot use is not rewritten.
+ */
+static void test_irqbalance_agree(void **st)
+{
+	static const char *const files[] = {
+		"export\tIRQBALANCE_BANNED_CPULIST=0\n",
+		"  IRQBALANCE_BANNED_CPULIST=\"0,5\"   # x\r\n",
+		"IRQBALANCE_BANNED_CPULIST='7'\nexport IRQBALANCE_BANNED_CPULIST\n",
+		"#IRQBALANCE_BANNED_CPULIST=0\n\tIRQBALANCE_BANNED_CPULIST=1\n",
+		"IRQBALANCE_BANNED_CPULIST=0\n  # IRQBALANCE_BANNED_CPULIST=9\n",
+		"IRQBALANCE_BANNED_CPULIST=0 #",
+		"export  \t IRQBALANCE_BANNED_CPULIST=\n",
+		"IRQBALANCE_BANNED_CPULIST=0;X=1\n",
+		"IRQBALANCE_BANNED_CPULIST=0 ;\n",
+		"IRQBALANCE_BANNED_CPULISTX=0\n",
+		"X=IRQBALANCE_BANNED_CPULIST=0\n",
+		"IRQBALANCE_BANNED_CPULIST='0'\"1\"\n",
+		"IRQBALANCE_BANNED_CPULIST=`echo 0`\n",
+		"IRQBALANCE_BANNED_CPULIST=(0)\n",
+	};
+	struct rtr_cpuset rt = RTR_CPUSET_INIT;
+
+	(void)st;
+	assert_int_equal(rtr_cpuset_parse_list(&rt, "2-3"), 0);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct irqbalance_conf before, after;
+		char sum[600], *out = NULL;
+		int rc;
+
+		assert_int_equal(irqbalance_conf_parse(files[i], strlen(files[i]), &before), 0);
+		rc = tune_irqbalance_compute(&rt, files[i], &out, sum, sizeof(sum));
+		if (before.has_cpulist && before.cpulist_err) {
+			assert_int_equal(rc, -EINVAL);
+		} else {
+			assert_int_equal(rc, 1);
+			assert_int_equal(irqbalance_conf_parse(out, strlen(out), &after), 0);
+			assert_true(after.has_cpulist);
+			assert_int_equal(after.cpulist_err, 0);
+			assert_true(rtr_cpuset_is_subset(&rt, &after.cpulist));
+			assert_true(rtr_cpuset_is_subset(&before.cpulist, &after.cpulist));
+			rtr_cpuset_andnot(&after.cpulist, &rt);
+			rtr_cpuset_andnot(&after.cpulist, &before.cpulist);
+			assert_true(rtr_cpuset_is_empty(&after.cpulist));
+			irqbalance_conf_free(&after);
+		}
+		irqbalance_conf_free(&before);
+		free(out);
+	}
 	rtr_cpuset_free(&rt);
 }
 
@@ -567,7 +666,7 @@ static void test_persistent_across_boots(void **st)
 	assert_int_equal(dropped, 0);
 	assert_non_null(find(&p, "/etc/default/irqbalance"));
 	assert_string_equal(find(&p, "/etc/default/irqbalance")->old_value,
-			    "# irqbalance's file\n#IRQBALANCE_BANNED_CPULIST=");
+			    original);
 	tune_plan_free(&p);
 
 	/* Revert after the reboot: the file goes back, the runtime values are left. */
@@ -717,6 +816,22 @@ static void test_journal_tamper(void **st)
 	assert_null(k.plan.changes[0].path);
 	journal_free(&k);
 
+	/* A file's text journaled by an older rtready: stripped, and written back with "\n". */
+	f = fopen(p, "w");
+	fputs("{\"format\":\"rtready-tune-journal\",\"version\":1,\"boot_id\":\"b\",\"created\":0,"
+	      "\"rt_cpus\":\"1\",\"state\":\"applied\",\"changes\":[{\"tunable\":\"irqbalance\","
+	      "\"path\":\"/etc/default/irqbalance\",\"old\":\"A=1\",\"new\":\"A=1\\nB=2\","
+	      "\"state\":\"applied\"},{\"tunable\":\"irqbalance\",\"path\":\"/etc/default/irqbalance\","
+	      "\"old\":\"A=1\\r\\n \",\"new\":\"B\",\"text\":\"exact\",\"state\":\"applied\"}]}",
+	      f);
+	fclose(f);
+	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), 0);
+	assert_string_equal(k.plan.changes[0].old_value, "A=1\n");
+	assert_string_equal(k.plan.changes[0].new_value, "A=1\nB=2\n");
+	assert_string_equal(k.plan.changes[1].old_value, "A=1\r\n ");
+	assert_string_equal(k.plan.changes[1].new_value, "B");
+	journal_free(&k);
+
 	f = fopen(p, "w");
 	fputs("{\"format\":\"rtready-tune-journal\",", f);
 	fclose(f);
@@ -731,6 +846,7 @@ static void test_boot(void **st)
 	struct strbuf cmd = STRBUF_INIT, conf = STRBUF_INIT, unit = STRBUF_INIT;
 	struct tune_settings s;
 	struct boot_settings b;
+	const char *bad;
 
 	(void)st;
 	settings(&s, "1");
@@ -745,11 +861,32 @@ static void test_boot(void **st)
 	assert_non_null(strstr(strbuf_str(&conf), "\nkernel.sched_rt_runtime_us = -1\n"));
 	assert_non_null(strstr(strbuf_str(&conf), "\nkernel.watchdog_cpumask = 0\n"));
 	assert_null(strstr(strbuf_str(&conf), "timer_migration"));
-	boot_unit(&b, &unit);
+	assert_int_equal(boot_unit(&b, &unit, &bad), 0);
 	assert_non_null(strstr(strbuf_str(&unit),
 			       "ExecStart=/usr/bin/rtready tune --apply --rt-cpus 1 --no-irqs "
 			       "--no-timer-migration\n"));
 	assert_null(strstr(strbuf_str(&unit), "--state-dir"));
+
+	/* A state directory as systemd must read it back: one word, no specifier, no $VAR. */
+	strbuf_reset(&unit);
+	b.state_dir = "/srv/rt state/%h/$HOME/a\\b\"c";
+	b.binary = "/opt/rt ready/bin/rtready";
+	assert_int_equal(boot_unit(&b, &unit, &bad), 0);
+	assert_non_null(strstr(strbuf_str(&unit),
+			       "\nExecStop=\"/opt/rt ready/bin/rtready\" tune --revert "
+			       "--state-dir \"/srv/rt state/%%h/$$HOME/a\\\\b\\\"c\"\n"));
+	/* A newline would start a new key (ExecStartPre=...): refused, nothing emitted. */
+	strbuf_reset(&unit);
+	b.state_dir = "/srv/x\nExecStartPre=/bin/false";
+	assert_int_equal(boot_unit(&b, &unit, &bad), -EINVAL);
+	assert_string_equal(bad, "--state-dir");
+	assert_string_equal(strbuf_str(&unit), "");
+	b.state_dir = "/srv/\xff";
+	assert_int_equal(boot_unit(&b, &unit, &bad), -EINVAL);
+	b.state_dir = "/var/lib/rtready";
+	b.binary = "/opt/a\tb/rtready";
+	assert_int_equal(boot_unit(&b, &unit, &bad), -EINVAL);
+	assert_string_equal(bad, "binary");
 	strbuf_free(&cmd);
 	strbuf_free(&conf);
 	strbuf_free(&unit);
@@ -818,6 +955,7 @@ int main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_compute),
 		cmocka_unit_test(test_irqbalance_compute),
+		cmocka_unit_test(test_irqbalance_agree),
 		cmocka_unit_test(test_plan),
 		cmocka_unit_test(test_apply_revert),
 		cmocka_unit_test(test_persistent_across_boots),
