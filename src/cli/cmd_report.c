@@ -211,14 +211,14 @@ static int load_all(const struct report_opts *o, struct result *res)
 			result_free(&r);
 			goto fail;
 		}
-		e = n ? result_merge(&res[n - 1], &r) : -EEXIST;
+		e = n ? result_merge(&res[n - 1], &r, err, sizeof(err)) : -EEXIST;
 		if (e == -EEXIST) {
 			res[n++] = r;
 			continue;
 		}
 		result_free(&r);
 		if (e) {
-			cli_error("report", "%s", strerror(-e));
+			cli_error("report", "%s", e == -EXDEV ? err : strerror(-e));
 			goto fail;
 		}
 	}

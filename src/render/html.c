@@ -56,6 +56,7 @@ static const char css[] =
 	"vertical-align:top}\n"
 	"td.n,th.n{text-align:right}\n"
 	"td.over{color:var(--fail);font-weight:700}\n"
+	".nosamples{color:var(--warn);font-weight:600}\n"
 	"figure{margin:0;border:1px solid var(--line);border-radius:6px;padding:.4rem;"
 	"break-inside:avoid}\n"
 	"figcaption{font-size:.9em;margin-bottom:.2rem}\n"
@@ -748,6 +749,11 @@ static void figure(FILE *out, const struct result *r, int cpu, bool label,
 
 		if (!t)
 			continue;
+		if (!t->samples) {
+			fprintf(out, " <span class=\"nosamples\">\xc2\xb7 %s: no samples (not "
+				     "measured)</span>", p ? "loaded" : "idle");
+			continue;
+		}
 		fmt_us(a, sizeof(a), t->max_ns);
 		fmt_us(b, sizeof(b), t->p99_ns);
 		fprintf(out, " <span class=\"muted\">\xc2\xb7 %s: max %s \xc2\xb5s, p99 %s \xc2\xb5s"
@@ -818,6 +824,12 @@ static void pct_row(FILE *out, const struct result *r, enum result_phase p,
 		fputs("<td><strong>all</strong></td>", out);
 	fprintf(out, "<td>%s</td><td class=\"n\">%llu</td>", p == PHASE_LOAD ? "loaded" : "idle",
 		(unsigned long long)t->samples);
+	if (!t->samples) {
+		/* Zeros would read as a perfect run: say it was not measured. */
+		fprintf(out, "<td colspan=\"6\" class=\"nosamples\">no samples (not measured)</td>"
+			     "<td class=\"n\">%llu</td></tr>\n", (unsigned long long)t->overflows);
+		return;
+	}
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		fmt_us(buf, sizeof(buf), v[i]);
 		fprintf(out, "<td class=\"n\">%s</td>", buf);

@@ -832,7 +832,87 @@ void result_free(struct result *r)
 	free(r->cpus_online);
 	free(r->rt_cpus);
 	free(r->root);
+	for (int f = 0; f < HOST_FACTS; f++)
+		free(r->host_from[f]);
 	memset(r, 0, sizeof(*r));
+}
+
+static const char *const host_fact_names[HOST_FACTS] = { "hostname", "kernel", "cpus_online",
+							 "root" };
+
+static char **host_fact(struct result *r, enum result_host_fact f)
+{
+	switch (f) {
+	case HOST_HOSTNAME: return &r->hostname;
+	case HOST_KERNEL: return &r->kernel;
+	case HOST_CPUS_ONLINE: return &r->cpus_online;
+	case HOST_ROOT: return &r->root;
+	case HOST_FACTS: break;
+	}
+	return NULL;
+}
+
+/* The file @r's fact @f was read from. */
+static const char *host_origin(const struct result *r, enum result_host_fact f)
+{
+	return r->host_from[f] ? r->host_from[f] : r->label;
+}
+
+/*
+ * Whether @a and @b may be one host: no fact that both carry differs. If
+ * not, "A and B are results of different hosts (kernel "x" and "y", ...)"
+ * in @err.
+ */
+static bool same_host(struct result *a, struct result *b, char *err, size_t errlen)
+{
+	size_t used = 0;
+	int n = 0;
+
+	for (int f = 0; f < HOST_FACTS; f++) {
+		const char *x = *host_fact(a, f), *y = *host_fact(b, f);
+		const char *from = host_origin(a, f);
+
+		if (!x || !y || !x[0] || !y[0] || strcmp(x, y) == 0)
+			continue;
+		if (!n++)
+			used = (size_t)snprintf(err, errlen, "%s and %s are results of different "
+						"hosts (", from, b->label);
+		if (used < errlen)
+			used += (size_t)snprintf(err + used, errlen - used, "%s%s \"%.80s\" and "
+						 "\"%.80s\"", n > 1 ? ", " : "",
+						 host_fact_names[f], x, y);
+	}
+	if (n && used < errlen)
+		snprintf(err + used, errlen - used, "): one report of both would mix two "
+			 "machines; report them separately");
+	return n == 0;
+}
+
+/*
+ * Take @src's fact @f when @dst has none, remembering the file it came
+ * from; and name @dst's own file as the origin of what it has, before its
+ * label becomes a list of files.
+ */
+static int take_fact(struct result *dst, struct result *src, enum result_host_fact f)
+{
+	char **d = host_fact(dst, f), **s = host_fact(src, f);
+	char **from = &dst->host_from[f];
+
+	if (*d && (*d)[0]) {
+		if (!*from && !(*from = strdup(dst->label)))
+			return -ENOMEM;
+		return 0;
+	}
+	if (!*s || !(*s)[0])
+		return 0;
+	free(*from);
+	*from = strdup(host_origin(src, f));
+	if (!*from)
+		return -ENOMEM;
+	free(*d);
+	*d = *s;
+	*s = NULL;
+	return 0;
 }
 
 /* Take @src's string when @dst's is empty. */
@@ -856,9 +936,9 @@ static int join(char **dst, const char *sep, const char *add)
 	return 0;
 }
 
-int result_merge(struct result *dst, struct result *src)
+int result_merge(struct result *dst, struct result *src, char *err, size_t errlen)
 {
-	int err;
+	int rc = 0;
 
 	if (strcmp(dst->command, "verify") == 0 || strcmp(src->command, "verify") == 0 ||
 	    dst->verdict.present || src->verdict.present)
@@ -868,12 +948,14 @@ int result_merge(struct result *dst, struct result *src)
 	for (int p = 0; p < PHASE_COUNT; p++)
 		if (dst->lat[p].present && src->lat[p].present)
 			return -EEXIST;
-	if (dst->hostname[0] && src->hostname[0] && strcmp(dst->hostname, src->hostname) != 0)
-		return -EEXIST;
-	err = join(&dst->label, " + ", src->label);
-	err = err ?: join(&dst->command, " + ", src->command);
-	if (err)
-		return err;
+	if (!same_host(dst, src, err, errlen))
+		return -EXDEV;
+	for (int f = 0; f < HOST_FACTS && !rc; f++)
+		rc = take_fact(dst, src, f);
+	rc = rc ?: join(&dst->label, " + ", src->label);
+	rc = rc ?: join(&dst->command, " + ", src->command);
+	if (rc)
+		return rc;
 	if (src->has_checks) {
 		dst->checks = src->checks;
 		dst->n_checks = src->n_checks;
@@ -889,11 +971,7 @@ int result_merge(struct result *dst, struct result *src)
 		memset(&src->lat[p], 0, sizeof(src->lat[p]));
 	}
 	take_if_empty(&dst->version, &src->version);
-	take_if_empty(&dst->hostname, &src->hostname);
-	take_if_empty(&dst->kernel, &src->kernel);
-	take_if_empty(&dst->cpus_online, &src->cpus_online);
 	take_if_empty(&dst->rt_cpus, &src->rt_cpus);
-	take_if_empty(&dst->root, &src->root);
 	return 0;
 }
 
