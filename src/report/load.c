@@ -324,6 +324,7 @@ static int load_histogram(struct ld *ld, const json_t *h, const char *where, int
 	if (!json_is_object(h))
 		return bad(ld, "%s.histogram: not an object", where);
 	err = get_count(ld, h, where, "bucket_ns", true, &t->bucket_ns);
+	err = err ?: get_count(ld, h, where, "range_ns", false, &t->range_ns);
 	if (err)
 		return err;
 	if (t->bucket_ns == 0 || t->bucket_ns > 1000000000ull)
@@ -332,6 +333,50 @@ static int load_histogram(struct ld *ld, const json_t *h, const char *where, int
 	if (!json_is_array(counts))
 		return bad(ld, "%s.histogram.counts: not an array", where);
 	return version >= 2 ? load_sparse(ld, counts, where, t) : load_dense(ld, counts, where, t);
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y) - (x > y);
+}
+
+/*
+ * "outliers": the exact values of the largest samples past the histogram
+ * (latency keeps a few), in any order. There cannot be more than the
+ * overflows; they count against the file's bucket budget.
+ */
+static int load_outliers(struct ld *ld, const json_t *a, const char *where,
+			 struct result_thread *t)
+{
+	size_t n;
+
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a))
+		return bad(ld, "%s.outliers: not an array", where);
+	n = json_array_size(a);
+	if (n > t->overflows)
+		return bad(ld, "%s.outliers: %zu values, but only %llu samples overflowed", where,
+			   n, (unsigned long long)t->overflows);
+	if (n > RESULT_MAX_VALUES - ld->buckets)
+		return bad(ld, "%s.outliers: the file holds more than %u values in all", where,
+			   RESULT_MAX_VALUES);
+	ld->buckets += n;
+	t->outliers = calloc(n ? n : 1, sizeof(*t->outliers));
+	if (!t->outliers)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *v = json_array_get(a, i);
+
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return bad(ld, "%s.outliers[%zu]: not a non-negative integer", where, i);
+		t->outliers[i] = (uint64_t)json_integer_value(v);
+	}
+	t->n_outliers = n;
+	qsort(t->outliers, n, sizeof(*t->outliers), cmp_desc);
+	return 0;
 }
 
 static int load_thread(struct ld *ld, const json_t *o, const char *where, bool need_cpu,
@@ -359,6 +404,7 @@ static int load_thread(struct ld *ld, const json_t *o, const char *where, bool n
 	err = err ?: get_num(ld, o, where, "p99_ns", false, &t->p99_ns);
 	err = err ?: get_num(ld, o, where, "p999_ns", false, &t->p999_ns);
 	err = err ?: load_histogram(ld, json_object_get(o, "histogram"), where, version, t);
+	err = err ?: load_outliers(ld, json_object_get(o, "outliers"), where, t);
 	return err;
 }
 
@@ -367,6 +413,9 @@ static void thread_free(struct result_thread *t)
 	free(t->counts);
 	t->counts = NULL;
 	t->n_counts = 0;
+	free(t->outliers);
+	t->outliers = NULL;
+	t->n_outliers = 0;
 }
 
 /* "none", "", absent or false: the run was idle. */

@@ -56,8 +56,12 @@ struct result_thread {
 	uint64_t overflows;	/* samples past the histogram's range */
 	double min_ns, avg_ns, max_ns, p50_ns, p99_ns, p999_ns;
 	uint64_t bucket_ns;	/* 0: no histogram */
+	uint64_t range_ns;	/* where the buckets end (0: not given) */
 	uint64_t *counts;
 	size_t n_counts;
+	/* The largest overflowing values, exactly, largest first (at most overflows). */
+	uint64_t *outliers;
+	size_t n_outliers;
 };
 
 struct result_latency {

@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "cli/cmd_report.h"
+#include "render/exceed.h"
 #include "render/html.h"
 #include "render/junit.h"
 #include "render/prometheus.h"
@@ -465,8 +466,16 @@ static void test_html(void **state)
 	assert_null(strstr(html, "href=\"http"));
 	/* One plot per CPU, idle and loaded overlaid in each. */
 	assert_int_equal(count(html, "<svg class=\"hist\""), 2);
-	assert_int_equal(count(html, "<path class=\"idle\""), 2);
-	assert_int_equal(count(html, "<path class=\"load\""), 2);
+	/* And its exceedance plot, with an accessible name. */
+	assert_int_equal(count(html, "<svg class=\"exceed\""), 2);
+	assert_int_equal(count(html, "role=\"img\""), 4);
+	assert_non_null(strstr(html, "<title>Exceedance plot of CPU 1: fraction of wake-ups later "
+				     "than each latency, log-log</title>"));
+	/* Curves: 2 histograms and 2 exceedance curves; CPU 1's overflows are dotted. */
+	assert_int_equal(count(html, "<path class=\"idle\""), 4);
+	assert_int_equal(count(html, "<path class=\"load\""), 4);
+	assert_int_equal(count(html, "<path class=\"load unk\""), 1);
+	assert_null(strstr(html, "d=\"\"/>"));
 	/* The limit line, and CPU 0's loaded max (30 us) marked over it in the table. */
 	assert_non_null(strstr(html, "class=\"lim\""));
 	assert_int_equal(count(html, "class=\"n over\""), 1);
@@ -513,6 +522,132 @@ static void test_histogram_svg(void **state)
 	assert_null(strstr(buf, "nan"));
 	assert_null(strstr(buf, "inf"));
 	free(buf);
+}
+
+/* One exceedance plot of @idle (and @load) on a scale covering both, as text. */
+static char *exceed_text(const struct result_thread *idle, const struct result_thread *load)
+{
+	struct exceed_scale sc = EXCEED_SCALE_INIT;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	exceed_scale_cover(&sc, idle, 0);
+	exceed_scale_cover(&sc, load, 0);
+	exceed_write(f, &sc, idle, load, 0, "CPU <0> exceedance");
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The points of the @n-th <path class="@cls..."> of @svg: x never goes back
+ * and y never goes up (a later latency is never exceeded more often).
+ * Return: the number of points; the last one in *lx, *ly.
+ */
+static size_t path_points(const char *svg, const char *cls, int n, double *lx, double *ly)
+{
+	char key[64];
+	const char *p = svg;
+	double px = -1, py = -1;
+	size_t pts = 0;
+
+	snprintf(key, sizeof(key), "<path class=\"%s", cls);
+	for (int i = 0; i <= n; i++) {
+		p = strstr(p, key);
+		assert_non_null(p);
+		p += strlen(key);
+	}
+	p = strstr(p, "d=\"") + 3;
+	while (*p == 'M' || *p == 'L') {
+		double x, y;
+		int used;
+
+		assert_int_equal(sscanf(p + 1, "%lf %lf%n", &x, &y, &used), 2);
+		if (pts && (x < px - 0.05 || y < py - 0.05))
+			fail_msg("%s path goes back at point %zu: %.1f %.1f after %.1f %.1f", cls, pts,
+				 x, y, px, py);
+		px = x;
+		py = y;
+		pts++;
+		p += 1 + used;
+	}
+	assert_int_equal(*p, '"');
+	*lx = px;
+	*ly = py;
+	return pts;
+}
+
+static void test_exceedance_svg(void **state)
+{
+	/* 1 us buckets: bulk at 2-4 us, a few at 50 us; two overflows, one kept (30 ms). */
+	uint64_t counts[51] = { [2] = 500, [3] = 400, [4] = 95, [50] = 3 };
+	uint64_t kept[] = { 30000000 };
+	struct result_thread t = { .cpu = 0, .samples = 1000, .min_ns = 2100, .max_ns = 30000000,
+				   .overflows = 2, .bucket_ns = 1000, .range_ns = 10000000,
+				   .counts = counts, .n_counts = 51, .outliers = kept,
+				   .n_outliers = 1 };
+	uint64_t *big;
+	double x, y, x2, y2;
+	char *svg;
+
+	(void)state;
+	svg = exceed_text(&t, NULL);
+	assert_non_null(strstr(svg, "<svg class=\"exceed\""));
+	assert_non_null(strstr(svg, "role=\"img\""));
+	assert_non_null(strstr(svg, "<title>CPU &lt;0&gt; exceedance</title>"));
+	/* Log-log: decades from 1 us to past 30 ms, fractions down to 1e-3 (1 in 1000). */
+	assert_non_null(strstr(svg, ">1 \xc2\xb5s<"));
+	assert_non_null(strstr(svg, ">10 ms<"));
+	assert_non_null(strstr(svg, ">1e-3<"));
+	/* Solid to the range, dotted over the overflow not kept, solid to the exact maximum. */
+	path_points(svg, "idle\"", 0, &x, &y);
+	path_points(svg, "idle unk", 0, &x2, &y2);
+	assert_true(x2 > x);
+	path_points(svg, "idle\"", 1, &x, &y);
+	assert_true(y > 245.9 && y < 246.1);	/* at the bottom: nothing later than the max */
+	assert_non_null(strstr(svg, "max idle 30000 \xc2\xb5s"));
+	assert_null(strstr(svg, "nan"));
+	free(svg);
+
+	/* Every overflow kept exactly: no dotted stretch. */
+	t.overflows = 1;
+	t.counts[50] = 4;
+	svg = exceed_text(&t, NULL);
+	assert_null(strstr(svg, "idle unk"));
+	free(svg);
+
+	/* No overflow: the curve ends at the maximum, inside its bucket. */
+	t.overflows = 0;
+	t.n_outliers = 0;
+	t.max_ns = 50500;
+	svg = exceed_text(&t, NULL);
+	path_points(svg, "idle\"", 0, &x, &y);
+	assert_true(y > 245.9 && y < 246.1);
+	free(svg);
+
+	/* A million non-empty buckets draw as a bounded path, still monotonic. */
+	big = calloc(1u << 20, sizeof(*big));
+	assert_non_null(big);
+	for (size_t i = 0; i < (1u << 20); i++)
+		big[i] = 1 + i % 7;
+	t.counts = big;
+	t.n_counts = 1u << 20;
+	t.samples = 4u << 20;
+	t.max_ns = (double)(1u << 20) * 1000 - 1;
+	svg = exceed_text(&t, &t);
+	assert_true(path_points(svg, "idle\"", 0, &x, &y) < 4000);
+	path_points(svg, "load\"", 0, &x, &y);
+	assert_true(strlen(svg) < 200000);
+	free(svg);
+	free(big);
+
+	/* Nothing to draw: axes and a note, no curve. */
+	t.samples = 0;
+	svg = exceed_text(&t, NULL);
+	assert_non_null(strstr(svg, "no histogram in this result"));
+	assert_null(strstr(svg, "<path"));
+	free(svg);
 }
 
 static int junit_default(FILE *f, const struct result *const *rs, size_t n)
@@ -861,6 +996,7 @@ int main(void)
 		cmocka_unit_test(test_unmeasured),
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_histogram_svg),
+		cmocka_unit_test(test_exceedance_svg),
 		cmocka_unit_test(test_junit),
 		cmocka_unit_test(test_exposition_checker),
 		cmocka_unit_test(test_prometheus),
