@@ -307,8 +307,10 @@ void exceed_write(FILE *out, const struct exceed_scale *scale, const struct resu
 	      "text{fill:#1f2328}</style>\n", out);
 	axes(out, &s);
 	if (!has_curve(idle) && !has_curve(load))
-		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no histogram in this "
-			     "result</text>\n", ML + (PW - ML - MR) / 2, MT + (PH - MB - MT) / 2);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+			ML + (PW - ML - MR) / 2, MT + (PH - MB - MT) / 2,
+			(idle && !idle->samples) || (load && !load->samples) ?
+			"no samples: not measured" : "no histogram in this result");
 	for (int i = 0; i < 2; i++)
 		if (has_curve(th[i]))
 			curve(out, &s, th[i], i ? "load" : "idle");

@@ -341,8 +341,10 @@ static void plot_histogram(FILE *out, const struct result_thread *idle,
 	      "text{fill:#1f2328}</style>\n", out);
 	axes(out, &p);
 	if (!maxc) {
-		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no histogram in this "
-			     "result</text>\n", ML + (PW - ML - MR) / 2, MT + (PH - MB - MT) / 2);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+			ML + (PW - ML - MR) / 2, MT + (PH - MB - MT) / 2,
+			(idle && !idle->samples) || (load && !load->samples) ?
+			"no samples: not measured" : "no histogram in this result");
 	}
 	for (int i = 0; i < 2; i++)
 		if (has_hist(th[i]))

@@ -645,7 +645,7 @@ static void test_exceedance_svg(void **state)
 	/* Nothing to draw: axes and a note, no curve. */
 	t.samples = 0;
 	svg = exceed_text(&t, NULL);
-	assert_non_null(strstr(svg, "no histogram in this result"));
+	assert_non_null(strstr(svg, "no samples: not measured"));
 	assert_null(strstr(svg, "<path"));
 	free(svg);
 }
