@@ -261,10 +261,10 @@ static void axes(FILE *out, const struct exceed_scale *s)
 				     "stroke=\"#8c959f\"/>\n", x, x, PH - MB, PH - MB + 4);
 		}
 	}
-	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">later than x "
-		     "(x: latency, log scale)</text>\n", ML + (PW - ML - MR) / 2, PH - 8);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">latency x (log scale)"
+		     "</text>\n", ML + (PW - ML - MR) / 2, PH - 8);
 	fprintf(out, "<text x=\"14\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">"
-		     "fraction of wake-ups (log)</text>\n", MT + (PH - MB - MT) / 2,
+		     "fraction later than x (log)</text>\n", MT + (PH - MB - MT) / 2,
 		MT + (PH - MB - MT) / 2);
 }
 
