@@ -69,6 +69,12 @@ row "report --strict of a run without samples: exit 1" 1 "" \
 	"$R" report -m 100 zero.json --junit strict.xml --strict
 assert "JUnit --strict: a failure per CPU" grep -q '<failure type="warn" message="no samples' \
 	strict.xml
+if command -v xmllint >/dev/null; then
+	for f in zero.xml strict.xml; do
+		assert "$f validates against junit-10.xsd" xmllint --noout --schema \
+			"$SRCDIR/tests/schema/junit-10.xsd" "$f"
+	done
+fi
 # No limit, and a check beside it whose every item passes: still a warning.
 edit zero.json clean.json 'd.update(command="check", checks=[{"id": "mem.swap", "status": "pass"}])
 for k in ("threads", "summary", "config"): d.pop(k, None)'
