@@ -161,7 +161,9 @@ static void describe_latency(struct strbuf *sb, const struct result *r,
 		any = true;
 		break;
 	}
-	if (!any && v->max_latency_us > 0)
+	/* A run that took no sample is named by describe_unmeasured(). */
+	if (!any && v->max_latency_us > 0 && !r->lat[PHASE_IDLE].present &&
+	    !r->lat[PHASE_LOAD].present)
 		strbuf_puts(sb, "; no latency was measured to judge against the limit");
 }
 
