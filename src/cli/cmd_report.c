@@ -26,9 +26,10 @@ static const char usage_text[] =
 	"Render results of 'rtready check', 'rtready latency' and 'rtready verify'\n"
 	"(written with --format json) as one self-contained HTML page, JUnit XML and\n"
 	"Prometheus text. Files in a row that complement each other (a check, an idle\n"
-	"and a loaded latency run of one host) form one result; other results are shown\n"
-	"side by side in the order given (e.g. before and after tuning). '-' reads a\n"
-	"result from standard input.\n"
+	"and a loaded latency run of one host) form one result; such files of two hosts\n"
+	"(kernel, online CPUs, root or hostname differ) are refused. Other results are\n"
+	"shown side by side in the order given (e.g. before and after tuning). '-' reads\n"
+	"a result from standard input.\n"
 	"\n"
 	"  -o, --output FILE      the HTML page (default: report.html when no other\n"
 	"                         output is asked for; '-' for standard output)\n"
@@ -199,7 +200,7 @@ int report_results_exit(const struct result *const *rs, size_t n, bool strict)
  */
 static int load_all(const struct report_opts *o, struct result *res)
 {
-	char err[512] = "";
+	char err[1536] = "";
 	int n = 0;
 
 	for (size_t i = 0; i < o->n_inputs; i++) {
@@ -211,14 +212,14 @@ static int load_all(const struct report_opts *o, struct result *res)
 			result_free(&r);
 			goto fail;
 		}
-		e = n ? result_merge(&res[n - 1], &r) : -EEXIST;
+		e = n ? result_merge(&res[n - 1], &r, err, sizeof(err)) : -EEXIST;
 		if (e == -EEXIST) {
 			res[n++] = r;
 			continue;
 		}
 		result_free(&r);
 		if (e) {
-			cli_error("report", "%s", strerror(-e));
+			cli_error("report", "%s", e == -EXDEV ? err : strerror(-e));
 			goto fail;
 		}
 	}

@@ -5,7 +5,10 @@
  * markup_escape(), numbers are formatted here. The plots follow the style
  * engineers know from the OSADL latency plots: latency on a linear x axis,
  * sample counts on a logarithmic y axis, so the rare late wake-ups (the
- * ones that matter) stay visible next to millions of on-time ones.
+ * ones that matter) stay visible next to millions of on-time ones. Under
+ * each histogram an exceedance plot (exceed.c) shows the same runs on
+ * log-log axes, where one late spike no longer squeezes the bulk into one
+ * pixel column.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/exceed.h"
 #include "render/html.h"
 #include "render/markup.h"
 
@@ -56,10 +60,12 @@ static const char css[] =
 	"vertical-align:top}\n"
 	"td.n,th.n{text-align:right}\n"
 	"td.over{color:var(--fail);font-weight:700}\n"
+	".nosamples{color:var(--warn);font-weight:600}\n"
 	"figure{margin:0;border:1px solid var(--line);border-radius:6px;padding:.4rem;"
 	"break-inside:avoid}\n"
 	"figcaption{font-size:.9em;margin-bottom:.2rem}\n"
-	"svg.hist{display:block;width:100%;height:auto;max-width:640px}\n"
+	"svg.hist,svg.exceed{display:block;width:100%;height:auto;max-width:640px}\n"
+	"svg.exceed{margin-top:.4rem}\n"
 	".wrap{overflow-x:auto}\n"
 	"@media print{body{font-size:10pt;max-width:none;padding:0}"
 	"h2{break-after:avoid}h3{break-after:avoid}.check,figure,tr{break-inside:avoid}"
@@ -335,8 +341,10 @@ static void plot_histogram(FILE *out, const struct result_thread *idle,
 	      "text{fill:#1f2328}</style>\n", out);
 	axes(out, &p);
 	if (!maxc) {
-		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no histogram in this "
-			     "result</text>\n", ML + (PW - ML - MR) / 2, MT + (PH - MB - MT) / 2);
+		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+			ML + (PW - ML - MR) / 2, MT + (PH - MB - MT) / 2,
+			(idle && !idle->samples) || (load && !load->samples) ?
+			"no samples: not measured" : "no histogram in this result");
 	}
 	for (int i = 0; i < 2; i++)
 		if (has_hist(th[i]))
@@ -730,7 +738,7 @@ static int cpu_union(const struct result *const *rs, size_t n, int **cpus, size_
 }
 
 static void figure(FILE *out, const struct result *r, int cpu, bool label,
-		   const struct plot *shared)
+		   const struct plot *shared, const struct exceed_scale *ex)
 {
 	const struct result_thread *idle = find_cpu(&r->lat[PHASE_IDLE], cpu);
 	const struct result_thread *load = find_cpu(&r->lat[PHASE_LOAD], cpu);
@@ -748,6 +756,11 @@ static void figure(FILE *out, const struct result *r, int cpu, bool label,
 
 		if (!t)
 			continue;
+		if (!t->samples) {
+			fprintf(out, " <span class=\"nosamples\">\xc2\xb7 %s: no samples (not "
+				     "measured)</span>", p ? "loaded" : "idle");
+			continue;
+		}
 		fmt_us(a, sizeof(a), t->max_ns);
 		fmt_us(b, sizeof(b), t->p99_ns);
 		fprintf(out, " <span class=\"muted\">\xc2\xb7 %s: max %s \xc2\xb5s, p99 %s \xc2\xb5s"
@@ -756,10 +769,14 @@ static void figure(FILE *out, const struct result *r, int cpu, bool label,
 	}
 	fputs("</figcaption>\n", out);
 	snprintf(title, sizeof(title), "Wake-up latency histogram of CPU %d", cpu);
-	if (!idle && !load)
+	if (!idle && !load) {
 		fputs("<p class=\"muted\">not measured in this result</p>", out);
-	else
+	} else {
 		plot_histogram(out, idle, load, r->verdict.max_latency_us * 1000.0, title, shared);
+		snprintf(title, sizeof(title), "Exceedance plot of CPU %d: fraction of wake-ups "
+			 "later than each latency, log-log", cpu);
+		exceed_write(out, ex, idle, load, r->verdict.max_latency_us * 1000.0, title);
+	}
 	fputs("</figure>\n", out);
 }
 
@@ -787,6 +804,20 @@ static struct plot shared_scale(const struct result *const *lr, size_t nl, const
 				cover_count(&p, &maxc, find_cpu(&lr[i]->lat[ph], cpus[c]));
 	plot_set_count(&p, maxc);
 	return p;
+}
+
+/* The same for the exceedance plots. */
+static struct exceed_scale shared_exceed(const struct result *const *lr, size_t nl,
+					 const int *cpus, size_t nc)
+{
+	struct exceed_scale s = EXCEED_SCALE_INIT;
+
+	for (size_t i = 0; i < nl; i++)
+		for (size_t c = 0; c < nc; c++)
+			for (int ph = 0; ph < PHASE_COUNT; ph++)
+				exceed_scale_cover(&s, find_cpu(&lr[i]->lat[ph], cpus[c]),
+						   lr[i]->verdict.max_latency_us * 1000.0);
+	return s;
 }
 
 static bool over_limit(const struct result *r, enum result_phase p, int cpu)
@@ -818,6 +849,12 @@ static void pct_row(FILE *out, const struct result *r, enum result_phase p,
 		fputs("<td><strong>all</strong></td>", out);
 	fprintf(out, "<td>%s</td><td class=\"n\">%llu</td>", p == PHASE_LOAD ? "loaded" : "idle",
 		(unsigned long long)t->samples);
+	if (!t->samples) {
+		/* Zeros would read as a perfect run: say it was not measured. */
+		fprintf(out, "<td colspan=\"6\" class=\"nosamples\">no samples (not measured)</td>"
+			     "<td class=\"n\">%llu</td></tr>\n", (unsigned long long)t->overflows);
+		return;
+	}
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		fmt_us(buf, sizeof(buf), v[i]);
 		fprintf(out, "<td class=\"n\">%s</td>", buf);
@@ -831,6 +868,7 @@ static void pct_row(FILE *out, const struct result *r, enum result_phase p,
 static int write_latency(FILE *out, const struct result *const *rs, size_t n)
 {
 	const struct result *lr[64];
+	struct exceed_scale ex;
 	struct plot shared;
 	size_t nl = 0, nc;
 	int *cpus, err;
@@ -846,19 +884,24 @@ static int write_latency(FILE *out, const struct result *const *rs, size_t n)
 	fputs("<section id=\"latency\"><h2>Wake-up latency</h2>\n<p class=\"muted\">How late a "
 	      "realtime thread woke up after its timer, per CPU: counts on a logarithmic scale, "
 	      "so the rare late wake-ups stay visible. Blue: idle machine; orange: under load. "
-	      "Dashed lines mark each run's maximum.</p>\n", out);
+	      "Dashed lines mark each run's maximum. Under each histogram, its exceedance plot: "
+	      "the fraction of wake-ups later than x, with both axes logarithmic, so the bulk "
+	      "and the tail read at once (a point at 100 \xc2\xb5s and 1e-4 means one wake-up in "
+	      "ten thousand was later than 100 \xc2\xb5s). A dotted stretch holds samples past "
+	      "the histogram whose exact values were not kept.</p>\n", out);
 	shared = shared_scale(lr, nl, cpus, nc);
+	ex = shared_exceed(lr, nl, cpus, nc);
 	if (nl == 1) {
 		fputs("<div class=\"plots\">\n", out);
 		for (size_t c = 0; c < nc; c++)
-			figure(out, lr[0], cpus[c], false, &shared);
+			figure(out, lr[0], cpus[c], false, &shared, &ex);
 		fputs("</div>\n", out);
 	} else {
 		/* Side by side: one column per result, one row per CPU. */
 		fprintf(out, "<div class=\"cols\" style=\"--n:%d\">\n", n_cols(nl));
 		for (size_t c = 0; c < nc; c++)
 			for (size_t i = 0; i < nl; i++)
-				figure(out, lr[i], cpus[c], true, &shared);
+				figure(out, lr[i], cpus[c], true, &shared, &ex);
 		fputs("</div>\n", out);
 	}
 	fputs("<h3>Percentiles (\xc2\xb5s)</h3>\n<div class=\"wrap\"><table><thead><tr>", out);

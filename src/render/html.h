@@ -4,8 +4,8 @@
  * nothing fetched; a Content-Security-Policy says so to the browser) with
  * the verdict, the checks grouped by area (failures first, with evidence,
  * reason and fix), per-CPU latency histograms on a logarithmic count scale
- * with the idle and loaded runs overlaid, a percentile table and the
- * system facts. Several results are shown side by side, in the order given
+ * with the idle and loaded runs overlaid, each with its exceedance plot
+ * (log-log; exceed.h), a percentile table and the system facts. Several results are shown side by side, in the order given
  * (before/after). It displays struct result and decides nothing.
  */
 #ifndef RTR_RENDER_HTML_H

@@ -39,23 +39,61 @@ static bool has_latency(const struct result *r)
 	return r->lat[PHASE_IDLE].present || r->lat[PHASE_LOAD].present;
 }
 
+/*
+ * A CPU without samples was not measured: the verdict warns, so its case is
+ * skipped, and fails only where warnings fail (--strict), like a check's
+ * warning. Return: what the case of a CPU with @samples and @s is.
+ */
+enum case_kind { CASE_PASS, CASE_FAIL, CASE_SKIP };
+
+static enum case_kind latency_case(uint64_t samples, enum rtr_status s,
+				   const struct junit_style *st)
+{
+	if (s == RTR_FAIL)
+		return CASE_FAIL;
+	if (!samples || s == RTR_SKIP)
+		return st->warn_fails ? CASE_FAIL : CASE_SKIP;
+	return CASE_PASS;
+}
+
+static const struct result_thread *find_cpu(const struct result_latency *l, int cpu)
+{
+	for (size_t i = 0; i < l->n_threads; i++)
+		if (l->threads[i].cpu == cpu)
+			return &l->threads[i];
+	return NULL;
+}
+
+static enum case_kind threshold_kind(const struct result *r, const struct result_threshold *t,
+				     const struct junit_style *st)
+{
+	const struct result_thread *th = find_cpu(&r->lat[t->phase], t->cpu);
+
+	/* A stored threshold without its thread: its own status decides. */
+	return latency_case(th ? th->samples : t->status != RTR_SKIP, t->status, st);
+}
+
 /* Latency cases: the verdict's thresholds, or one per measured CPU without a limit. */
-static struct counts count_latency(const struct result *r)
+static struct counts count_latency(const struct result *r, const struct junit_style *st)
 {
 	struct counts k = { 0, 0, 0 };
+	enum case_kind c;
 
 	if (r->verdict.n_thresholds) {
 		for (size_t i = 0; i < r->verdict.n_thresholds; i++) {
+			c = threshold_kind(r, &r->verdict.thresholds[i], st);
 			k.tests++;
-			k.failures += r->verdict.thresholds[i].status == RTR_FAIL;
-			k.skipped += r->verdict.thresholds[i].status == RTR_SKIP;
+			k.failures += c == CASE_FAIL;
+			k.skipped += c == CASE_SKIP;
 		}
 		return k;
 	}
 	for (int p = 0; p < PHASE_COUNT; p++)
 		for (size_t i = 0; i < r->lat[p].n_threads; i++) {
+			c = latency_case(r->lat[p].threads[i].samples, RTR_PASS, st);
 			k.tests++;
-			k.failures += r->lat[p].threads[i].samples == 0;
+			k.failures += c == CASE_FAIL;
+			k.skipped += c == CASE_SKIP;
 		}
 	return k;
 }
@@ -159,26 +197,24 @@ static void figures(FILE *out, const struct result_thread *t)
 		t->p999_ns, t->max_ns, (unsigned long long)t->overflows);
 }
 
-static const struct result_thread *find_cpu(const struct result_latency *l, int cpu)
-{
-	for (size_t i = 0; i < l->n_threads; i++)
-		if (l->threads[i].cpu == cpu)
-			return &l->threads[i];
-	return NULL;
-}
+static const char no_samples[] = "no samples: this CPU was not measured";
 
-static void threshold_case(FILE *out, const struct result *r, const struct result_threshold *t)
+static void threshold_case(FILE *out, const struct result *r, const struct result_threshold *t,
+			   const struct junit_style *st)
 {
 	const struct result_thread *th = find_cpu(&r->lat[t->phase], t->cpu);
+	enum case_kind c = threshold_kind(r, t, st);
 
 	fprintf(out, "    <testcase classname=\"rtready.latency.%s\" name=\"", result_phase_name(t->phase));
 	E(t->name);
 	fputs("\">\n", out);
-	if (t->status == RTR_FAIL)
+	if (c == CASE_FAIL && t->status == RTR_FAIL)
 		fprintf(out, "      <failure type=\"threshold\" message=\"max %.1f us exceeds the "
 			     "limit of %.1f us\"/>\n", t->value_ns / 1000.0, t->limit_ns / 1000.0);
-	else if (t->status == RTR_SKIP)
-		fputs("      <skipped message=\"no samples\"/>\n", out);
+	else if (c == CASE_FAIL)
+		fprintf(out, "      <failure type=\"warn\" message=\"%s\"/>\n", no_samples);
+	else if (c == CASE_SKIP)
+		fprintf(out, "      <skipped message=\"%s\"/>\n", no_samples);
 	if (th) {
 		fputs("      <system-out>", out);
 		figures(out, th);
@@ -187,13 +223,17 @@ static void threshold_case(FILE *out, const struct result *r, const struct resul
 	fputs("    </testcase>\n", out);
 }
 
-static void measured_case(FILE *out, enum result_phase p, const struct result_thread *t)
+static void measured_case(FILE *out, enum result_phase p, const struct result_thread *t,
+			  const struct junit_style *st)
 {
+	enum case_kind c = latency_case(t->samples, RTR_PASS, st);
+
 	fprintf(out, "    <testcase classname=\"rtready.latency.%s\" name=\"latency.%s.cpu%d\">\n",
 		result_phase_name(p), result_phase_name(p), t->cpu);
-	if (!t->samples)
-		fputs("      <failure type=\"measurement\" message=\"no samples were taken\"/>\n",
-		      out);
+	if (c == CASE_FAIL)
+		fprintf(out, "      <failure type=\"warn\" message=\"%s\"/>\n", no_samples);
+	else if (c == CASE_SKIP)
+		fprintf(out, "      <skipped message=\"%s\"/>\n", no_samples);
 	fputs("      <system-out>", out);
 	figures(out, t);
 	fputs(" (no limit given: not judged)</system-out>\n    </testcase>\n", out);
@@ -205,7 +245,7 @@ int junit_write(FILE *out, const struct result *const *rs, size_t n, const struc
 	double seconds = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		struct counts a = count_checks(rs[i], st), b = count_latency(rs[i]);
+		struct counts a = count_checks(rs[i], st), b = count_latency(rs[i], st);
 
 		all.tests += a.tests + b.tests;
 		all.failures += a.failures + b.failures;
@@ -225,14 +265,14 @@ int junit_write(FILE *out, const struct result *const *rs, size_t n, const struc
 			fputs("  </testsuite>\n", out);
 		}
 		if (has_latency(r)) {
-			suite_open(out, r, "latency", count_latency(r), latency_seconds(r), st);
+			suite_open(out, r, "latency", count_latency(r, st), latency_seconds(r), st);
 			if (r->verdict.n_thresholds) {
 				for (size_t t = 0; t < r->verdict.n_thresholds; t++)
-					threshold_case(out, r, &r->verdict.thresholds[t]);
+					threshold_case(out, r, &r->verdict.thresholds[t], st);
 			} else {
 				for (int p = 0; p < PHASE_COUNT; p++)
 					for (size_t t = 0; t < r->lat[p].n_threads; t++)
-						measured_case(out, p, &r->lat[p].threads[t]);
+						measured_case(out, p, &r->lat[p].threads[t], st);
 			}
 			fputs("  </testsuite>\n", out);
 		}

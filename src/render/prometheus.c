@@ -195,7 +195,10 @@ static void write_figure(FILE *out, const struct figure *f, const struct result 
 				label(&se, "cpu", cpu);
 				label(&se, "phase", result_phase_name(p));
 				fputs("} ", out);
-				if (f->seconds)
+				/* No sample, no latency: NaN, never a 0 s that reads as perfect. */
+				if (f->seconds && !th->samples)
+					fputs("NaN\n", out);
+				else if (f->seconds)
 					fprintf(out, "%.9g\n", *(const double *)base / 1e9);
 				else
 					fprintf(out, "%llu\n",

@@ -77,6 +77,11 @@ static void cells(FILE *out, const struct result_thread *t)
 		fprintf(out, "  %8s %7s %7s %8s", "-", "-", "-", "-");
 		return;
 	}
+	if (!t->samples) {
+		/* Not measured: zeros would read as a perfect run. */
+		fprintf(out, "  %8d %7s %7s %8s", 0, "-", "-", "-");
+		return;
+	}
 	fprintf(out, "  %8llu %7.1f %7.1f %8.1f", (unsigned long long)t->samples, t->p50_ns / 1e3,
 		t->p99_ns / 1e3, t->max_ns / 1e3);
 }

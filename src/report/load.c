@@ -324,6 +324,7 @@ static int load_histogram(struct ld *ld, const json_t *h, const char *where, int
 	if (!json_is_object(h))
 		return bad(ld, "%s.histogram: not an object", where);
 	err = get_count(ld, h, where, "bucket_ns", true, &t->bucket_ns);
+	err = err ?: get_count(ld, h, where, "range_ns", false, &t->range_ns);
 	if (err)
 		return err;
 	if (t->bucket_ns == 0 || t->bucket_ns > 1000000000ull)
@@ -332,6 +333,50 @@ static int load_histogram(struct ld *ld, const json_t *h, const char *where, int
 	if (!json_is_array(counts))
 		return bad(ld, "%s.histogram.counts: not an array", where);
 	return version >= 2 ? load_sparse(ld, counts, where, t) : load_dense(ld, counts, where, t);
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y) - (x > y);
+}
+
+/*
+ * "outliers": the exact values of the largest samples past the histogram
+ * (latency keeps a few), in any order. There cannot be more than the
+ * overflows; they count against the file's bucket budget.
+ */
+static int load_outliers(struct ld *ld, const json_t *a, const char *where,
+			 struct result_thread *t)
+{
+	size_t n;
+
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a))
+		return bad(ld, "%s.outliers: not an array", where);
+	n = json_array_size(a);
+	if (n > t->overflows)
+		return bad(ld, "%s.outliers: %zu values, but only %llu samples overflowed", where,
+			   n, (unsigned long long)t->overflows);
+	if (n > RESULT_MAX_VALUES - ld->buckets)
+		return bad(ld, "%s.outliers: the file holds more than %u values in all", where,
+			   RESULT_MAX_VALUES);
+	ld->buckets += n;
+	t->outliers = calloc(n ? n : 1, sizeof(*t->outliers));
+	if (!t->outliers)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const json_t *v = json_array_get(a, i);
+
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return bad(ld, "%s.outliers[%zu]: not a non-negative integer", where, i);
+		t->outliers[i] = (uint64_t)json_integer_value(v);
+	}
+	t->n_outliers = n;
+	qsort(t->outliers, n, sizeof(*t->outliers), cmp_desc);
+	return 0;
 }
 
 static int load_thread(struct ld *ld, const json_t *o, const char *where, bool need_cpu,
@@ -359,6 +404,7 @@ static int load_thread(struct ld *ld, const json_t *o, const char *where, bool n
 	err = err ?: get_num(ld, o, where, "p99_ns", false, &t->p99_ns);
 	err = err ?: get_num(ld, o, where, "p999_ns", false, &t->p999_ns);
 	err = err ?: load_histogram(ld, json_object_get(o, "histogram"), where, version, t);
+	err = err ?: load_outliers(ld, json_object_get(o, "outliers"), where, t);
 	return err;
 }
 
@@ -367,6 +413,9 @@ static void thread_free(struct result_thread *t)
 	free(t->counts);
 	t->counts = NULL;
 	t->n_counts = 0;
+	free(t->outliers);
+	t->outliers = NULL;
+	t->n_outliers = 0;
 }
 
 /* "none", "", absent or false: the run was idle. */
@@ -832,7 +881,87 @@ void result_free(struct result *r)
 	free(r->cpus_online);
 	free(r->rt_cpus);
 	free(r->root);
+	for (int f = 0; f < HOST_FACTS; f++)
+		free(r->host_from[f]);
 	memset(r, 0, sizeof(*r));
+}
+
+static const char *const host_fact_names[HOST_FACTS] = { "hostname", "kernel", "cpus_online",
+							 "root" };
+
+static char **host_fact(struct result *r, enum result_host_fact f)
+{
+	switch (f) {
+	case HOST_HOSTNAME: return &r->hostname;
+	case HOST_KERNEL: return &r->kernel;
+	case HOST_CPUS_ONLINE: return &r->cpus_online;
+	case HOST_ROOT: return &r->root;
+	case HOST_FACTS: break;
+	}
+	return NULL;
+}
+
+/* The file @r's fact @f was read from. */
+static const char *host_origin(const struct result *r, enum result_host_fact f)
+{
+	return r->host_from[f] ? r->host_from[f] : r->label;
+}
+
+/*
+ * Whether @a and @b may be one host: no fact that both carry differs. If
+ * not, "A and B are results of different hosts (kernel "x" and "y", ...)"
+ * in @err.
+ */
+static bool same_host(struct result *a, struct result *b, char *err, size_t errlen)
+{
+	size_t used = 0;
+	int n = 0;
+
+	for (int f = 0; f < HOST_FACTS; f++) {
+		const char *x = *host_fact(a, f), *y = *host_fact(b, f);
+		const char *from = host_origin(a, f);
+
+		if (!x || !y || !x[0] || !y[0] || strcmp(x, y) == 0)
+			continue;
+		if (!n++)
+			used = (size_t)snprintf(err, errlen, "%s and %s are results of different "
+						"hosts (", from, b->label);
+		if (used < errlen)
+			used += (size_t)snprintf(err + used, errlen - used, "%s%s \"%.80s\" and "
+						 "\"%.80s\"", n > 1 ? ", " : "",
+						 host_fact_names[f], x, y);
+	}
+	if (n && used < errlen)
+		snprintf(err + used, errlen - used, "): one report of both would mix two "
+			 "machines; report them separately");
+	return n == 0;
+}
+
+/*
+ * Take @src's fact @f when @dst has none, remembering the file it came
+ * from; and name @dst's own file as the origin of what it has, before its
+ * label becomes a list of files.
+ */
+static int take_fact(struct result *dst, struct result *src, enum result_host_fact f)
+{
+	char **d = host_fact(dst, f), **s = host_fact(src, f);
+	char **from = &dst->host_from[f];
+
+	if (*d && (*d)[0]) {
+		if (!*from && !(*from = strdup(dst->label)))
+			return -ENOMEM;
+		return 0;
+	}
+	if (!*s || !(*s)[0])
+		return 0;
+	free(*from);
+	*from = strdup(host_origin(src, f));
+	if (!*from)
+		return -ENOMEM;
+	free(*d);
+	*d = *s;
+	*s = NULL;
+	return 0;
 }
 
 /* Take @src's string when @dst's is empty. */
@@ -856,9 +985,9 @@ static int join(char **dst, const char *sep, const char *add)
 	return 0;
 }
 
-int result_merge(struct result *dst, struct result *src)
+int result_merge(struct result *dst, struct result *src, char *err, size_t errlen)
 {
-	int err;
+	int rc = 0;
 
 	if (strcmp(dst->command, "verify") == 0 || strcmp(src->command, "verify") == 0 ||
 	    dst->verdict.present || src->verdict.present)
@@ -868,12 +997,14 @@ int result_merge(struct result *dst, struct result *src)
 	for (int p = 0; p < PHASE_COUNT; p++)
 		if (dst->lat[p].present && src->lat[p].present)
 			return -EEXIST;
-	if (dst->hostname[0] && src->hostname[0] && strcmp(dst->hostname, src->hostname) != 0)
-		return -EEXIST;
-	err = join(&dst->label, " + ", src->label);
-	err = err ?: join(&dst->command, " + ", src->command);
-	if (err)
-		return err;
+	if (!same_host(dst, src, err, errlen))
+		return -EXDEV;
+	for (int f = 0; f < HOST_FACTS && !rc; f++)
+		rc = take_fact(dst, src, f);
+	rc = rc ?: join(&dst->label, " + ", src->label);
+	rc = rc ?: join(&dst->command, " + ", src->command);
+	if (rc)
+		return rc;
 	if (src->has_checks) {
 		dst->checks = src->checks;
 		dst->n_checks = src->n_checks;
@@ -889,11 +1020,7 @@ int result_merge(struct result *dst, struct result *src)
 		memset(&src->lat[p], 0, sizeof(src->lat[p]));
 	}
 	take_if_empty(&dst->version, &src->version);
-	take_if_empty(&dst->hostname, &src->hostname);
-	take_if_empty(&dst->kernel, &src->kernel);
-	take_if_empty(&dst->cpus_online, &src->cpus_online);
 	take_if_empty(&dst->rt_cpus, &src->rt_cpus);
-	take_if_empty(&dst->root, &src->root);
 	return 0;
 }
 

@@ -56,8 +56,12 @@ struct result_thread {
 	uint64_t overflows;	/* samples past the histogram's range */
 	double min_ns, avg_ns, max_ns, p50_ns, p99_ns, p999_ns;
 	uint64_t bucket_ns;	/* 0: no histogram */
+	uint64_t range_ns;	/* where the buckets end (0: not given) */
 	uint64_t *counts;
 	size_t n_counts;
+	/* The largest overflowing values, exactly, largest first (at most overflows). */
+	uint64_t *outliers;
+	size_t n_outliers;
 };
 
 struct result_latency {
@@ -78,7 +82,7 @@ struct result_threshold {
 	int cpu;
 	double limit_ns;
 	double value_ns;
-	enum rtr_status status;	/* pass, fail, or skip (no samples) */
+	enum rtr_status status;	/* pass, fail, or skip (no samples: the verdict warns) */
 };
 
 struct result_verdict {
@@ -90,11 +94,21 @@ struct result_verdict {
 	size_t n_thresholds;
 };
 
+/*
+ * The host facts that tell machines apart, in the order a refusal names
+ * them. rt_cpus is not one: it is the CPUs a run was told to treat as
+ * realtime (check --rt-cpus, latency -a), which differ between runs of one
+ * host.
+ */
+enum result_host_fact { HOST_HOSTNAME, HOST_KERNEL, HOST_CPUS_ONLINE, HOST_ROOT, HOST_FACTS };
+
 struct result {
 	char *label;		/* what the page calls it: the file name */
 	char *command;		/* "check", "latency", "verify", "inspect", "run" */
 	char *version;
 	char *hostname, *kernel, *cpus_online, *rt_cpus, *root;
+	/* Of a merged result: the file each host fact came from (NULL: @label). */
+	char *host_from[HOST_FACTS];
 	bool has_checks;
 	struct result_check *checks;
 	size_t n_checks;
@@ -130,11 +144,17 @@ void result_free(struct result *r);
  * Merge the parts of @src into @dst when they complement each other: the
  * check, the idle and the loaded latency results of one host (say
  * `report check.json idle.json load.json`) make one result. Nothing is
- * merged into or from a verify result, nor a part @dst already has, nor
- * across host names. On success @src is emptied (free it as usual).
- * Return: 0, -EEXIST when they do not merge, -ENOMEM.
+ * merged into or from a verify result, nor a part @dst already has. Parts
+ * that would complement each other but whose host facts (hostname, kernel,
+ * online CPUs, root; each where both files carry it) differ are results of
+ * two machines, or of a snapshot and a live system: that is refused, with
+ * "A and B are results of different hosts (kernel "x" and "y")" in @err.
+ * On success @src is emptied (free it as usual).
+ * Return: 0, -EEXIST when they are not parts of one result, -EXDEV when
+ * they would be but their hosts differ, -ENOMEM.
  */
-int result_merge(struct result *dst, struct result *src) __attribute__((warn_unused_result));
+int result_merge(struct result *dst, struct result *src, char *err, size_t errlen)
+	__attribute__((warn_unused_result));
 
 /* Count the checks of @r by status. */
 struct summary result_check_summary(const struct result *r);
@@ -142,7 +162,8 @@ struct summary result_check_summary(const struct result *r);
 /*
  * Decide the verdict of @r into @v (replacing what was there): a failed
  * check fails; with @max_latency_us > 0, every measured CPU of every phase
- * is a threshold and one above the limit fails; a warning, or a result in
+ * is a threshold and one above the limit fails; a warning, a latency run
+ * with a CPU that took no sample (its threshold is skipped), or a result in
  * which nothing could be judged (no checks, no limit), gives "warn". The
  * reason is one sentence.
  * Return: 0 or -ENOMEM.

@@ -5,7 +5,10 @@
  * CPU of every phase is a threshold (its maximum against the limit), and one
  * above the limit fails it. Without a limit the latency is shown but not
  * judged, and the reason says so: a number on an idle machine proves
- * little and we will not call it good on our own.
+ * little and we will not call it good on our own. A CPU that took no sample
+ * (an interval longer than the run, a thread that never woke) was not
+ * measured at all: its threshold is skipped and the verdict warns, limit or
+ * not, since a run that measured nothing must never read as a pass.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -81,6 +84,48 @@ static int add_thresholds(const struct result *r, double limit_ns, struct result
 	return 0;
 }
 
+/*
+ * Say which runs measured nothing: "; no samples on idle CPU 0, 1 and loaded
+ * CPU 3 (not judged)". Return: whether there was any.
+ */
+static bool describe_unmeasured(struct strbuf *sb, const struct result *r)
+{
+	bool any = false, listed = false;
+
+	for (int p = 0; p < PHASE_COUNT; p++) {
+		const struct result_latency *l = &r->lat[p];
+		size_t shown = 0, total = 0;
+
+		if (!l->present)
+			continue;
+		if (!l->n_threads) {
+			strbuf_printf(sb, "%s the %s run measured no CPU", any ? "," : ";",
+				      p == PHASE_LOAD ? "loaded" : "idle");
+			any = true;
+			continue;
+		}
+		for (size_t i = 0; i < l->n_threads; i++) {
+			if (l->threads[i].samples)
+				continue;
+			if (!total)
+				strbuf_printf(sb, "%s %s CPU ", listed ? " and" :
+					      any ? ", no samples on" : "; no samples on",
+					      p == PHASE_LOAD ? "loaded" : "idle");
+			if (shown < 4)
+				strbuf_printf(sb, "%s%d", shown ? ", " : "", l->threads[i].cpu);
+			shown += shown < 4;
+			total++;
+		}
+		if (total > shown)
+			strbuf_printf(sb, " and %zu more", total - shown);
+		listed |= total > 0;
+		any |= total > 0;
+	}
+	if (any)
+		strbuf_puts(sb, " (not measured, so not judged)");
+	return any;
+}
+
 static void describe_latency(struct strbuf *sb, const struct result *r,
 			     const struct result_verdict *v)
 {
@@ -116,7 +161,9 @@ static void describe_latency(struct strbuf *sb, const struct result *r,
 		any = true;
 		break;
 	}
-	if (!any && v->max_latency_us > 0)
+	/* A run that took no sample is named by describe_unmeasured(). */
+	if (!any && v->max_latency_us > 0 && !r->lat[PHASE_IDLE].present &&
+	    !r->lat[PHASE_LOAD].present)
 		strbuf_puts(sb, "; no latency was measured to judge against the limit");
 }
 
@@ -124,7 +171,7 @@ int result_judge(const struct result *r, double max_latency_us, struct result_ve
 {
 	struct summary s = result_check_summary(r);
 	struct strbuf sb = STRBUF_INIT;
-	bool lat_fail = false;
+	bool lat_fail = false, unmeasured;
 	int err = 0;
 
 	result_verdict_free(v);
@@ -151,10 +198,11 @@ int result_judge(const struct result *r, double max_latency_us, struct result_ve
 		strbuf_puts(&sb, "no checks in this result");
 	}
 	describe_latency(&sb, r, v);
+	unmeasured = describe_unmeasured(&sb, r);
 	if (s.fail || lat_fail)
 		v->status = RTR_FAIL;
-	else if (s.warn || (!r->has_checks && !v->n_thresholds))
-		v->status = RTR_WARN;	/* a warning, or nothing was judged at all */
+	else if (s.warn || unmeasured || (!r->has_checks && !v->n_thresholds))
+		v->status = RTR_WARN;	/* a warning, a run without samples, or nothing judged */
 	else
 		v->status = RTR_PASS;
 	if (sb.err) {

@@ -13,6 +13,8 @@ expect_rc 1 "$RTREADY" report "$FIX/check.json" "$FIX/latency-idle.json" "$FIX/l
 	-o "$T/one.html" --junit "$T/one.xml" --prometheus "$T/one.prom"
 grep -q '1 result:' "$T/one.html" || fail "complementary files did not merge"
 [ "$(grep -o '<svg class="hist"' "$T/one.html" | wc -l)" -eq 4 ] || fail "expected 4 CPU plots"
+[ "$(grep -o '<svg class="exceed"' "$T/one.html" | wc -l)" -eq 4 ] ||
+	fail "expected an exceedance plot per CPU"
 grep -q '<path class="idle"' "$T/one.html" && grep -q '<path class="load"' "$T/one.html" ||
 	fail "idle and loaded runs are not overlaid"
 # Before/after: side by side; the stored verdict of the "after" file is shown.

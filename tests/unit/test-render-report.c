@@ -22,6 +22,7 @@
 #include <jansson.h>
 
 #include "cli/cmd_report.h"
+#include "render/exceed.h"
 #include "render/html.h"
 #include "render/junit.h"
 #include "render/prometheus.h"
@@ -386,6 +387,17 @@ static void test_verdict(void **state)
 	free(load);
 }
 
+/* Merge that must not be refused for the host: the message, if any, fails the test. */
+static int merge(struct result *dst, struct result *src)
+{
+	char err[512] = "";
+	int rc = result_merge(dst, src, err, sizeof(err));
+
+	if (rc == -EXDEV)
+		fail_msg("refused: %s", err);
+	return rc;
+}
+
 static void test_merge(void **state)
 {
 	struct result a, b, c, d;
@@ -397,19 +409,26 @@ static void test_merge(void **state)
 	load_ok(idle, &b);
 	load_ok(load, &c);
 	load_ok(idle2, &d);
-	assert_int_equal(result_merge(&a, &b), 0);
-	assert_int_equal(result_merge(&a, &c), 0);
+	assert_int_equal(merge(&a, &b), 0);
+	assert_int_equal(merge(&a, &c), 0);
 	assert_true(a.has_checks && a.lat[PHASE_IDLE].present && a.lat[PHASE_LOAD].present);
 	assert_string_equal(a.label, "t.json + t.json + t.json");
 	/* A second idle run does not merge: it is another result (side by side). */
-	assert_int_equal(result_merge(&a, &d), -EEXIST);
+	assert_int_equal(merge(&a, &d), -EEXIST);
 	result_free(&b);
 	result_free(&c);
-	/* Different hosts never merge. */
+	/* Parts of different hosts are refused, the file and the fact named. */
 	free(d.hostname);
 	d.hostname = strdup("other");
 	load_ok(check_json, &b);
-	assert_int_equal(result_merge(&d, &b), -EEXIST);
+	{
+		char err[512] = "";
+
+		assert_int_equal(result_merge(&d, &b, err, sizeof(err)), -EXDEV);
+		assert_non_null(strstr(err, "hostname \"other\" and \"rig\""));
+		/* Nothing was taken from @b. */
+		assert_true(b.has_checks && !d.has_checks);
+	}
 	result_free(&a);
 	result_free(&b);
 	result_free(&d);
@@ -432,10 +451,10 @@ static void test_html(void **state)
 	(void)state;
 	load_ok(check_json, &a);
 	load_ok(idle, &b);
-	assert_int_equal(result_merge(&a, &b), 0);
+	assert_int_equal(merge(&a, &b), 0);
 	result_free(&b);
 	load_ok(load, &b);
-	assert_int_equal(result_merge(&a, &b), 0);
+	assert_int_equal(merge(&a, &b), 0);
 	result_free(&b);
 	judged(&a, 20);
 	html = render(html_write, rs, 1);
@@ -447,8 +466,16 @@ static void test_html(void **state)
 	assert_null(strstr(html, "href=\"http"));
 	/* One plot per CPU, idle and loaded overlaid in each. */
 	assert_int_equal(count(html, "<svg class=\"hist\""), 2);
-	assert_int_equal(count(html, "<path class=\"idle\""), 2);
-	assert_int_equal(count(html, "<path class=\"load\""), 2);
+	/* And its exceedance plot, with an accessible name. */
+	assert_int_equal(count(html, "<svg class=\"exceed\""), 2);
+	assert_int_equal(count(html, "role=\"img\""), 4);
+	assert_non_null(strstr(html, "<title>Exceedance plot of CPU 1: fraction of wake-ups later "
+				     "than each latency, log-log</title>"));
+	/* Curves: 2 histograms and 2 exceedance curves; CPU 1's overflows are dotted. */
+	assert_int_equal(count(html, "<path class=\"idle\""), 4);
+	assert_int_equal(count(html, "<path class=\"load\""), 4);
+	assert_int_equal(count(html, "<path class=\"load unk\""), 1);
+	assert_null(strstr(html, "d=\"\"/>"));
 	/* The limit line, and CPU 0's loaded max (30 us) marked over it in the table. */
 	assert_non_null(strstr(html, "class=\"lim\""));
 	assert_int_equal(count(html, "class=\"n over\""), 1);
@@ -497,6 +524,132 @@ static void test_histogram_svg(void **state)
 	free(buf);
 }
 
+/* One exceedance plot of @idle (and @load) on a scale covering both, as text. */
+static char *exceed_text(const struct result_thread *idle, const struct result_thread *load)
+{
+	struct exceed_scale sc = EXCEED_SCALE_INIT;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	exceed_scale_cover(&sc, idle, 0);
+	exceed_scale_cover(&sc, load, 0);
+	exceed_write(f, &sc, idle, load, 0, "CPU <0> exceedance");
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The points of the @n-th <path class="@cls..."> of @svg: x never goes back
+ * and y never goes up (a later latency is never exceeded more often).
+ * Return: the number of points; the last one in *lx, *ly.
+ */
+static size_t path_points(const char *svg, const char *cls, int n, double *lx, double *ly)
+{
+	char key[64];
+	const char *p = svg;
+	double px = -1, py = -1;
+	size_t pts = 0;
+
+	snprintf(key, sizeof(key), "<path class=\"%s", cls);
+	for (int i = 0; i <= n; i++) {
+		p = strstr(p, key);
+		assert_non_null(p);
+		p += strlen(key);
+	}
+	p = strstr(p, "d=\"") + 3;
+	while (*p == 'M' || *p == 'L') {
+		double x, y;
+		int used;
+
+		assert_int_equal(sscanf(p + 1, "%lf %lf%n", &x, &y, &used), 2);
+		if (pts && (x < px - 0.05 || y < py - 0.05))
+			fail_msg("%s path goes back at point %zu: %.1f %.1f after %.1f %.1f", cls, pts,
+				 x, y, px, py);
+		px = x;
+		py = y;
+		pts++;
+		p += 1 + used;
+	}
+	assert_int_equal(*p, '"');
+	*lx = px;
+	*ly = py;
+	return pts;
+}
+
+static void test_exceedance_svg(void **state)
+{
+	/* 1 us buckets: bulk at 2-4 us, a few at 50 us; two overflows, one kept (30 ms). */
+	uint64_t counts[51] = { [2] = 500, [3] = 400, [4] = 95, [50] = 3 };
+	uint64_t kept[] = { 30000000 };
+	struct result_thread t = { .cpu = 0, .samples = 1000, .min_ns = 2100, .max_ns = 30000000,
+				   .overflows = 2, .bucket_ns = 1000, .range_ns = 10000000,
+				   .counts = counts, .n_counts = 51, .outliers = kept,
+				   .n_outliers = 1 };
+	uint64_t *big;
+	double x, y, x2, y2;
+	char *svg;
+
+	(void)state;
+	svg = exceed_text(&t, NULL);
+	assert_non_null(strstr(svg, "<svg class=\"exceed\""));
+	assert_non_null(strstr(svg, "role=\"img\""));
+	assert_non_null(strstr(svg, "<title>CPU &lt;0&gt; exceedance</title>"));
+	/* Log-log: decades from 1 us to past 30 ms, fractions down to 1e-3 (1 in 1000). */
+	assert_non_null(strstr(svg, ">1 \xc2\xb5s<"));
+	assert_non_null(strstr(svg, ">10 ms<"));
+	assert_non_null(strstr(svg, ">1e-3<"));
+	/* Solid to the range, dotted over the overflow not kept, solid to the exact maximum. */
+	path_points(svg, "idle\"", 0, &x, &y);
+	path_points(svg, "idle unk", 0, &x2, &y2);
+	assert_true(x2 > x);
+	path_points(svg, "idle\"", 1, &x, &y);
+	assert_true(y > 245.9 && y < 246.1);	/* at the bottom: nothing later than the max */
+	assert_non_null(strstr(svg, "max idle 30000 \xc2\xb5s"));
+	assert_null(strstr(svg, "nan"));
+	free(svg);
+
+	/* Every overflow kept exactly: no dotted stretch. */
+	t.overflows = 1;
+	t.counts[50] = 4;
+	svg = exceed_text(&t, NULL);
+	assert_null(strstr(svg, "idle unk"));
+	free(svg);
+
+	/* No overflow: the curve ends at the maximum, inside its bucket. */
+	t.overflows = 0;
+	t.n_outliers = 0;
+	t.max_ns = 50500;
+	svg = exceed_text(&t, NULL);
+	path_points(svg, "idle\"", 0, &x, &y);
+	assert_true(y > 245.9 && y < 246.1);
+	free(svg);
+
+	/* A million non-empty buckets draw as a bounded path, still monotonic. */
+	big = calloc(1u << 20, sizeof(*big));
+	assert_non_null(big);
+	for (size_t i = 0; i < (1u << 20); i++)
+		big[i] = 1 + i % 7;
+	t.counts = big;
+	t.n_counts = 1u << 20;
+	t.samples = 4u << 20;
+	t.max_ns = (double)(1u << 20) * 1000 - 1;
+	svg = exceed_text(&t, &t);
+	assert_true(path_points(svg, "idle\"", 0, &x, &y) < 4000);
+	path_points(svg, "load\"", 0, &x, &y);
+	assert_true(strlen(svg) < 200000);
+	free(svg);
+	free(big);
+
+	/* Nothing to draw: axes and a note, no curve. */
+	t.samples = 0;
+	svg = exceed_text(&t, NULL);
+	assert_non_null(strstr(svg, "no samples: not measured"));
+	assert_null(strstr(svg, "<path"));
+	free(svg);
+}
+
 static int junit_default(FILE *f, const struct result *const *rs, size_t n)
 {
 	struct junit_style st = { false, NULL };
@@ -520,7 +673,7 @@ static void test_junit(void **state)
 	(void)state;
 	load_ok(check_json, &a);
 	load_ok(load, &b);
-	assert_int_equal(result_merge(&a, &b), 0);
+	assert_int_equal(merge(&a, &b), 0);
 	result_free(&b);
 	judged(&a, 20);
 	x = render(junit_default, rs, 1);
@@ -556,7 +709,7 @@ static const char *exposition_error(const char *text)
 
 	assert_int_equal(regcomp(&sample, "^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{([a-zA-Z_][a-zA-Z0-9_]*="
 				 "\"([^\"\\\\]|\\\\.)*\"(,[a-zA-Z_][a-zA-Z0-9_]*=\"([^\"\\\\]|"
-				 "\\\\.)*\")*)?\\})? [-+0-9.eE]+$", REG_EXTENDED), 0);
+				 "\\\\.)*\")*)?\\})? ([-+0-9.eE]+|NaN|[-+]Inf)$", REG_EXTENDED), 0);
 	assert_int_equal(regcomp(&help, "^# HELP ([a-zA-Z_:][a-zA-Z0-9_:]*) .+$", REG_EXTENDED), 0);
 	assert_int_equal(regcomp(&type, "^# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) gauge$", REG_EXTENDED),
 			 0);
@@ -621,7 +774,7 @@ static void test_prometheus(void **state)
 	(void)state;
 	load_ok(check_json, &a);
 	load_ok(load, &b);
-	assert_int_equal(result_merge(&a, &b), 0);
+	assert_int_equal(merge(&a, &b), 0);
 	result_free(&b);
 	judged(&a, 20);
 	free(a.hostname);
@@ -644,6 +797,159 @@ static void test_prometheus(void **state)
 	free(p);
 	result_free(&a);
 	result_free(&b);
+	free(load);
+}
+
+/* A latency run in which CPU 0 took no sample (say -i 10s -D 1s) and CPU 1 did. */
+static const char unmeasured_json[] =
+	"{\"tool\":\"rtready\",\"version\":\"0.1.0\",\"command\":\"latency\","
+	"\"host\":{\"kernel\":\"6.12\",\"cpus_online\":\"0-1\",\"root\":\"/\"},"
+	"\"config\":{\"interval_ns\":10000000000,\"duration_ns\":1000000000,\"load\":\"none\"},"
+	"\"threads\":["
+	"{\"cpu\":0,\"samples\":0,\"min_ns\":0,\"avg_ns\":0,\"max_ns\":0,\"overflows\":0},"
+	"{\"cpu\":1,\"samples\":5,\"min_ns\":1000,\"avg_ns\":2000,\"max_ns\":3000,"
+	"\"p50_ns\":2000,\"p99_ns\":3000,\"p999_ns\":3000,\"overflows\":0}]}";
+
+/*
+ * A CPU without samples: the verdict warns (never passes), with or without a
+ * limit and a clean check beside it, and every output says so.
+ */
+static void test_unmeasured(void **state)
+{
+	static const char clean_check[] =
+		"{\"tool\":\"rtready\",\"command\":\"check\",\"host\":{\"kernel\":\"6.12\"},"
+		"\"checks\":[{\"id\":\"mem.swap\",\"status\":\"pass\"}]}";
+	struct result r, c;
+	const struct result *rs[1] = { &r };
+	char *x;
+
+	(void)state;
+	load_ok(unmeasured_json, &r);
+	/* The issue's case: -m 100, everything measured is within it. */
+	judged(&r, 100);
+	assert_int_equal(r.verdict.status, RTR_WARN);
+	assert_non_null(strstr(r.verdict.reason, "no samples on idle CPU 0 (not measured"));
+	assert_int_equal(r.verdict.thresholds[0].status, RTR_SKIP);
+	assert_int_equal(r.verdict.thresholds[1].status, RTR_PASS);
+	x = render(prom_write, rs, 1);
+	check_exposition(x);
+	assert_non_null(strstr(x, "rtready_verdict{status=\"warn\"} 1"));
+	assert_non_null(strstr(x, "rtready_verdict{status=\"pass\"} 0"));
+	/* No sample, no latency: NaN, not a perfect 0 s. */
+	assert_non_null(strstr(x, "rtready_latency_max_seconds{cpu=\"0\",phase=\"idle\"} NaN"));
+	assert_non_null(strstr(x, "rtready_latency_samples{cpu=\"0\",phase=\"idle\"} 0"));
+	free(x);
+	x = render(junit_default, rs, 1);
+	assert_non_null(strstr(x, "tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"1\""));
+	assert_non_null(strstr(x, "<skipped message=\"no samples"));
+	assert_non_null(strstr(x, "name=\"verdict\" value=\"warn\""));
+	free(x);
+	x = render(junit_strict, rs, 1);	/* a warning fails with --strict */
+	assert_non_null(strstr(x, "tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"0\""));
+	assert_int_equal(count(x, "<failure type=\"warn\" message=\"no samples"), 1);
+	free(x);
+	x = render(html_write, rs, 1);
+	assert_non_null(strstr(x, "<div class=\"card s-warn\">"));
+	assert_non_null(strstr(x, "idle: no samples (not measured)"));
+	assert_int_equal(count(x, "class=\"nosamples\">no samples"), 1);
+	free(x);
+	assert_int_equal(report_results_exit(rs, 1, false), 0);
+	assert_int_equal(report_results_exit(rs, 1, true), 1);
+
+	/* No limit, a clean check beside it: still a warning, not a pass. */
+	result_free(&r);
+	load_ok(unmeasured_json, &r);
+	load_ok(clean_check, &c);
+	assert_int_equal(merge(&c, &r), 0);
+	result_free(&r);
+	judged(&c, 0);
+	assert_int_equal(c.verdict.status, RTR_WARN);
+	assert_non_null(strstr(c.verdict.reason, "no samples on idle CPU 0"));
+	rs[0] = &c;
+	x = render(junit_default, rs, 1);
+	assert_int_equal(count(x, "<failure"), 0);
+	assert_int_equal(count(x, "<skipped message=\"no samples"), 1);
+	free(x);
+	result_free(&c);
+
+	/* A run that measured no CPU at all. */
+	load_ok("{\"tool\":\"rtready\",\"command\":\"latency\",\"threads\":[]}", &r);
+	judged(&r, 100);
+	assert_int_equal(r.verdict.status, RTR_WARN);
+	assert_non_null(strstr(r.verdict.reason, "the idle run measured no CPU"));
+	result_free(&r);
+}
+
+/*
+ * Parts of one result must come from one host: each host fact both files
+ * carry is compared (not rt_cpus, a choice of the run), the refusal names
+ * the file each value came from, and nothing is merged.
+ */
+static void test_merge_hosts(void **state)
+{
+	struct result a, b, c;
+	char err[512];
+	char *idle = latency_json("none", 5, 4), *load = latency_json("all", 30, 12);
+
+	(void)state;
+	/* check (kernel 6.12, root /) + a latency of another kernel and root. */
+	load_ok(check_json, &a);
+	load_ok(unmeasured_json, &b);
+	free(b.kernel);
+	b.kernel = strdup("6.1.0");
+	free(b.root);
+	b.root = strdup("/srv/snap");
+	assert_int_equal(result_merge(&a, &b, err, sizeof(err)), -EXDEV);
+	assert_non_null(strstr(err, "t.json and t.json are results of different hosts (kernel "
+				    "\"6.12\" and \"6.1.0\", root \"/\" and \"/srv/snap\")"));
+	assert_false(a.lat[PHASE_IDLE].present);
+	assert_true(b.lat[PHASE_IDLE].present);
+	result_free(&b);
+	/* Only the online CPUs differ: named alone. */
+	load_ok(unmeasured_json, &b);
+	free(b.cpus_online);
+	b.cpus_online = strdup("0-7");
+	assert_int_equal(result_merge(&a, &b, err, sizeof(err)), -EXDEV);
+	assert_non_null(strstr(err, "(cpus_online \"0-1\" and \"0-7\")"));
+	result_free(&b);
+	/* rt_cpus differs, the rest agrees: one host, merged. */
+	load_ok(unmeasured_json, &b);
+	free(b.rt_cpus);
+	b.rt_cpus = strdup("0");
+	free(b.label);
+	b.label = strdup("idle.json");
+	assert_int_equal(merge(&a, &b), 0);
+	result_free(&b);
+	/* A third file is compared with what the first two carried, and named by origin. */
+	load_ok(load, &c);
+	free(c.label);
+	c.label = strdup("load.json");
+	free(c.kernel);
+	c.kernel = strdup("6.18");
+	assert_int_equal(result_merge(&a, &c, err, sizeof(err)), -EXDEV);
+	assert_non_null(strstr(err, "t.json and load.json are results of different hosts (kernel "
+				    "\"6.12\" and \"6.18\")"));
+	result_free(&c);
+	result_free(&a);
+	/* A fact only the second file carries is taken, and its file becomes the origin. */
+	load_ok(idle, &a);	/* hostname only */
+	load_ok(unmeasured_json, &b);
+	free(b.label);
+	b.label = strdup("has-kernel.json");
+	free(a.lat[PHASE_IDLE].load);
+	a.lat[PHASE_IDLE].load = strdup("none");
+	load_ok(load, &c);
+	assert_int_equal(merge(&c, &b), 0);	/* load + idle: kernel from has-kernel.json */
+	result_free(&b);
+	load_ok("{\"tool\":\"rtready\",\"command\":\"check\",\"host\":{\"kernel\":\"5.10\"},"
+		"\"checks\":[]}", &b);
+	assert_int_equal(result_merge(&c, &b, err, sizeof(err)), -EXDEV);
+	assert_non_null(strstr(err, "has-kernel.json and t.json are results of different hosts "
+				    "(kernel \"6.12\" and \"5.10\")"));
+	result_free(&a);
+	result_free(&b);
+	result_free(&c);
+	free(idle);
 	free(load);
 }
 
@@ -686,8 +992,11 @@ int main(void)
 		cmocka_unit_test(test_load_file_errors),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_merge_hosts),
+		cmocka_unit_test(test_unmeasured),
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_histogram_svg),
+		cmocka_unit_test(test_exceedance_svg),
 		cmocka_unit_test(test_junit),
 		cmocka_unit_test(test_exposition_checker),
 		cmocka_unit_test(test_prometheus),

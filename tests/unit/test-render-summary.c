@@ -65,6 +65,36 @@ static void test_summary(void **state)
 	result_free(&r);
 }
 
+/* A phase that took no sample: dashes, not a perfect 0.0, and the verdict warns and says why. */
+static void test_summary_unmeasured(void **state)
+{
+	static const char text[] =
+		"{\"tool\":\"rtready\",\"command\":\"verify\","
+		"\"check\":{\"checks\":[{\"id\":\"mem.swap\",\"status\":\"pass\"}]},"
+		"\"latency_idle\":{\"threads\":[{\"cpu\":0,\"samples\":0,\"min_ns\":0,"
+		"\"avg_ns\":0,\"max_ns\":0}]}}";
+	struct result r;
+	json_error_t je;
+	json_t *j = json_loads(text, 0, &je);
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(j);
+	assert_int_equal(result_from_json(j, "v", &r, err, sizeof(err)), 0);
+	json_decref(j);
+	assert_int_equal(result_judge(&r, 100, &r.verdict), 0);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(summary_write(f, &r, false), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "    0          0       -       -        -\n"));
+	assert_non_null(strstr(buf, "Verdict: PASS WITH WARNINGS: no check failed or warned; "));
+	assert_non_null(strstr(buf, "no samples on idle CPU 0 (not measured, so not judged)"));
+	free(buf);
+	result_free(&r);
+}
+
 static void test_verify_opts(void **state)
 {
 	char *dflt[] = { "verify", NULL };
@@ -119,6 +149,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_summary_unmeasured),
 		cmocka_unit_test(test_verify_opts),
 	};
 
