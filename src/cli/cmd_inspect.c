@@ -257,7 +257,13 @@ static int run(const struct inspect_opts *o)
 		return EXIT_USAGE;
 	}
 	err = inspect_collect(&req, &res, &stop_flag, &bad);
-	if (err == -ESRCH)
+	if (err == -ENODATA && strcmp(o->root, "/") == 0)
+		cli_error("inspect", "no process found under /proc: /proc is unreadable (empty, "
+				     "not procfs: is procfs mounted there?)");
+	else if (err == -ENODATA)
+		cli_error("inspect", "no process found under %s%sproc: it is empty or unreadable",
+			  o->root, o->root[strlen(o->root) - 1] == '/' ? "" : "/");
+	else if (err == -ESRCH)
 		cli_error("inspect", "no process with PID %d", bad);
 	else if (err == -ENOENT && o->name)
 		cli_error("inspect", "no process named '%s'", o->name);

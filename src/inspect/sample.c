@@ -425,6 +425,9 @@ int inspect_collect(const struct inspect_request *req, struct inspect_result *re
 		return err;
 	probe_tasks(&fs, &res->before);
 	err = res->before.err;
+	/* Not even rtready: this /proc is no procfs; "no user process" would be a lie. */
+	if (!err && res->before.n == 0)
+		err = -ENODATA;
 	if (!err)
 		err = select_pids(req, &res->before, fs.host, &pids, &n, bad_pid);
 	if (!err && req->perf && req->window_ns > 0 && fs.host) {
