@@ -105,6 +105,24 @@ assert "latency -v | head -1 ends with exit 2 (got $rc)" test "$rc" = 2
 assert "latency -v | head -1 ends at once" test $(($(date +%s) - start)) -lt 10
 assert "latency -v | head -1 names the broken pipe" grep -q "Broken pipe" lat.err
 
+# ---- 4: a small stack (ulimit -s 32): large buffers live on the heap ----------------------
+# smallstack NAME CMD...: CMD with a 32 KiB stack, ten times (the stack's start is random),
+# must never die of a signal; its own exit code (findings) is its business.
+smallstack() {
+	local name=$1 rc worst=0
+	shift
+	for _ in $(seq 10); do
+		rc=0
+		bash -c 'ulimit -s 32 && exec "$@"' _ "$@" >/dev/null 2>&1 </dev/null || rc=$?
+		[ "$rc" -gt "$worst" ] && worst=$rc
+	done
+	assert "$name with ulimit -s 32 (worst exit $worst)" test "$worst" -le 2
+}
+smallstack "check" "$R" check
+smallstack "check --format json" "$R" check --format json --verbose
+smallstack "inspect --all -w 0" "$R" inspect --all -w 0
+smallstack "inspect --all --format json" "$R" inspect --all -w 100ms --format json
+
 # ---- 4: an empty tmpfs over /proc -----------------------------------------------------------
 if unshare -m true 2>/dev/null; then
 	# "${inproc[@]}" CMD...: CMD in a private mount namespace whose /proc is an empty tmpfs.
