@@ -85,8 +85,8 @@ struct inspect_result {
  * Collect: walk, wait @req->window_ns (returning early when *@stop becomes
  * non-zero), walk again. Under a root other than "/" no perf counter is
  * opened (they count live threads) and no process is left out as our own.
- * Return: 0; -ENODATA when the walk of /proc found no process at all (an
- * empty directory, like a tmpfs mounted over /proc: on this machine there
+ * Return: 0; -ENODATA when the walk of /proc found no process at all,
+ * readable or not (an empty directory, like a tmpfs mounted over /proc: on this machine there
  * is at least rtready itself); -ESRCH with *@bad_pid set when an explicit
  * PID does not exist; -ENOENT when --name matched nothing; -ENOMEM; other
  * -errno when the root or its /proc cannot be read.

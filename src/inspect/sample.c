@@ -443,8 +443,11 @@ int inspect_collect(const struct inspect_request *req, struct inspect_result *re
 	}
 	probe_tasks(fs, &res->before);
 	err = res->before.err;
-	/* Not even rtready: this /proc is no procfs; "no user process" would be a lie. */
-	if (!err && res->before.n == 0)
+	/*
+	 * Not one process, not even an unreadable one (rtready itself on this
+	 * machine): this /proc is no procfs, and "no user process" would be a lie.
+	 */
+	if (!err && res->before.n == 0 && res->before.unreadable == 0)
 		err = -ENODATA;
 	if (!err)
 		err = select_pids(req, &res->before, fs->host, &pids, &n, bad_pid);
