@@ -434,9 +434,9 @@ static int prepare(struct run_state *st, const struct run_opts *o)
 		if (run_find_preload(st->preload, sizeof(st->preload), &self_err)) {
 			if (self_err)
 				cli_error("run", "cannot find the checker library: /proc is "
-					  "unreadable (/proc/self/exe: %s), so the places beside "
-					  "rtready were not tried; tried %s; set RTREADY_PRELOAD",
-					  strerror(-self_err), st->preload);
+					  "unreadable (/proc/self/exe: %s; is procfs mounted?), so "
+					  "the places beside rtready were not tried; tried %s; set "
+					  "RTREADY_PRELOAD", strerror(-self_err), st->preload);
 			else
 				cli_error("run", "cannot find the checker library (tried %s; set "
 						 "RTREADY_PRELOAD)", st->preload);
