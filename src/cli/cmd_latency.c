@@ -478,15 +478,15 @@ struct live_ctx {
 static void live_broken(struct live_ctx *l)
 {
 	const struct timespec zero = { 0, 0 };
-	sigset_t pipe;
+	sigset_t sigpipe;
 
 	l->out_err = errno ? -errno : -EIO;
 	/* Said once, here: what is left in the buffer has nowhere to go. */
 	__fpurge(l->out);
 	clearerr(l->out);
-	sigemptyset(&pipe);
-	sigaddset(&pipe, SIGPIPE);
-	while (sigtimedwait(&pipe, NULL, &zero) == SIGPIPE)
+	sigemptyset(&sigpipe);
+	sigaddset(&sigpipe, SIGPIPE);
+	while (sigtimedwait(&sigpipe, NULL, &zero) == SIGPIPE)
 		;
 	latency_run_stop(l->run);
 }

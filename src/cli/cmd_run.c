@@ -382,10 +382,7 @@ static int make_report_file(struct run_state *st)
 	return rc;
 }
 
-/*
- * The report must not replace the program it reports on, the checker
- * library, or the file the checker writes.
- */
+/* The report must not replace the program it reports on, or the checker library. */
 static int check_collisions(const struct run_opts *o, const struct run_state *st)
 {
 	const struct cli_file out = { "--report", o->report };
