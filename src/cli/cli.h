@@ -89,9 +89,22 @@ struct cli_output {
 	char *path;	/* final name (links resolved); NULL when not renamed */
 	char *tmp;	/* temporary name */
 	bool in_place;	/* fp is our own stream on a device, FIFO or /proc file */
+	char *pending;	/* cli_output_reserve(): the name, until cli_output_ready() */
 };
 /* Return: 0 or -errno. */
 int cli_output_open(struct cli_output *o, const char *path);
+/*
+ * For a result that takes long to make: standard output and outputs written
+ * in place are opened now (as cli_output_open()); for a file to be replaced
+ * or created, only check that it can be written (cli_output_check()) and
+ * leave fp NULL, so that no temporary file waits beside it for the whole
+ * run (a kill -9 would leave it behind). cli_output_ready() then opens it.
+ * cli_output_close() of an output never made ready is a no-op.
+ * Return: 0 or -errno.
+ */
+int cli_output_reserve(struct cli_output *o, const char *path);
+/* Open what cli_output_reserve() put off (no-op when open). Return: 0 or -errno. */
+int cli_output_ready(struct cli_output *o);
 /* Return: 0 or -errno; with @ok false the temporary file is removed. */
 int cli_output_close(struct cli_output *o, bool ok);
 /*
@@ -102,6 +115,29 @@ int cli_output_close(struct cli_output *o, bool ok);
 int cli_output_check(const char *path);
 /* True when @out names the same file as the existing input @in. */
 int cli_output_is_input(const char *out, const char *in);
+
+/*
+ * A file a command reads or writes, for cli_check_collisions(): @what names
+ * it in a message ("--json", "the program"), @path as the user gave it (NULL
+ * when not used).
+ */
+struct cli_file {
+	const char *what;
+	const char *path;
+};
+
+/*
+ * Before anything is written: refuse an output that names one of the inputs
+ * (the result would replace it) or the same file as another output (only the
+ * last one written would be kept). Names are compared after resolution: the
+ * same inode where the file exists (links, "./x" and "x"), else the same
+ * real directory and name. Standard output ("-", NULL) and outputs written
+ * in place (devices, FIFOs, /proc files) take any number of writers and are
+ * left out. Return: 0, or -EINVAL after printing the two names
+ * ("rtready: CMD: ...").
+ */
+int cli_check_collisions(const char *cmd, const struct cli_file *outs, size_t n_outs,
+			 const struct cli_file *ins, size_t n_ins);
 
 /*
  * Fill a report's host block from the host facts (@root as given).

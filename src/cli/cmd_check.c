@@ -216,47 +216,76 @@ static int render(const struct check_opts *o, struct report *r)
 	return err;
 }
 
+/*
+ * The facts under @root. On the heap, as the root's handle while they are
+ * read: together some 28 KiB, and rtready must run with a small stack
+ * (ulimit -s 32). Return: 0 with *@out set, or -errno after printing why.
+ */
+static int gather(const char *root, struct facts **out)
+{
+	struct facts *f = malloc(sizeof(*f));
+	struct rootfs *fs = malloc(sizeof(*fs));
+	int err = f && fs ? 0 : -ENOMEM;
+
+	if (err) {
+		cli_error("check", "out of memory");
+		goto fail;
+	}
+	err = rootfs_open(fs, root);
+	if (err) {
+		cli_error("check", "cannot open root directory %s: %s", root, strerror(-err));
+		goto fail;
+	}
+	err = facts_gather(fs, f);
+	rootfs_close(fs);
+	if (err) {
+		cli_error("check", "cannot gather facts: %s", strerror(-err));
+		facts_free(f);
+		goto fail;
+	}
+	free(fs);
+	*out = f;
+	return 0;
+fail:
+	free(fs);
+	free(f);
+	*out = NULL;
+	return err;
+}
+
 int check_execute(const struct check_opts *o, struct report *r)
 {
 	struct check_filter flt = { o->only, o->n_only, o->skip, o->n_skip };
 	struct rtr_cpuset planned = RTR_CPUSET_INIT;
 	struct rtcpus rt = RTCPUS_INIT;
 	struct check_ctx ctx;
-	struct rootfs fs;
-	struct facts f;
-	int err;
+	struct facts *fp;
+	int err = gather(o->root, &fp);
 
-	err = rootfs_open(&fs, o->root);
-	if (err) {
-		cli_error("check", "cannot open root directory %s: %s", o->root, strerror(-err));
+	if (err)
 		return err;
-	}
-	err = facts_gather(&fs, &f);
-	rootfs_close(&fs);
-	if (err) {
-		cli_error("check", "cannot gather facts: %s", strerror(-err));
-		return err;
-	}
 	/* --rt-cpus auto: planned here, unless the caller (verify) already did. */
 	if (o->rt_auto && rtr_cpuset_is_empty(&o->rt_cpus)) {
 		err = cli_resolve_rt_cpus("check", "--rt-cpus", o->root, o->rt_auto, &planned);
 		if (err) {
-			facts_free(&f);
+			facts_free(fp);
+			free(fp);
 			return err;
 		}
 	} else {
 		err = rtr_cpuset_copy(&planned, &o->rt_cpus);
 	}
-	err = err ?: rtcpus_resolve_planned(&f.cpu, o->rt_cpus_given ? &planned : NULL,
+	err = err ?: rtcpus_resolve_planned(&fp->cpu, o->rt_cpus_given ? &planned : NULL,
 					    o->rt_auto != 0, &rt);
-	ctx = (struct check_ctx){ &f, &rt.cpus, rtcpus_source_name(rt.source) };
+	ctx = (struct check_ctx){ fp, &rt.cpus, rtcpus_source_name(rt.source) };
 	err = err ? err : checks_run(&ctx, &flt, r);
-	err = err ? err : fill_host(r, &f, &rt);
+	err = err ? err : fill_host(r, fp, &rt);
 	if (err)
 		cli_error("check", "%s", strerror(-err));
 	rtcpus_free(&rt);
 	rtr_cpuset_free(&planned);
-	facts_free(&f);
+	facts_free(fp);
+	free(fp);
 	return err;
 }
 

@@ -182,19 +182,23 @@ int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err,
  */
 static int host_facts(const struct inspect_opts *o, struct rtr_cpuset *rt, struct report *r)
 {
-	struct host_facts h;
+	/* Some 10 KiB: on the heap, so that a small stack (ulimit -s 32) does. */
+	struct host_facts *h = malloc(sizeof(*h));
 	struct rootfs fs;
-	int err = rootfs_open(&fs, o->root);
+	int err = h ? rootfs_open(&fs, o->root) : -ENOMEM;
 
-	if (err)
+	if (err) {
+		free(h);
 		return err;
-	err = probe_host_rt(&fs, o->rt_cpus_given ? &o->rt_cpus : NULL, o->rt_auto != 0, &h);
+	}
+	err = probe_host_rt(&fs, o->rt_cpus_given ? &o->rt_cpus : NULL, o->rt_auto != 0, h);
 	/* Unread online CPUs leave the list empty; inspect can still judge threads. */
-	if (err == h.cpu.online_err)
+	if (err == h->cpu.online_err)
 		err = 0;
-	err = err ?: rtr_cpuset_copy(rt, &h.rt.cpus);
-	err = err ?: cli_host_info(&h, o->root, &r->host);
-	probe_host_free(&h);
+	err = err ?: rtr_cpuset_copy(rt, &h->rt.cpus);
+	err = err ?: cli_host_info(h, o->root, &r->host);
+	probe_host_free(h);
+	free(h);
 	rootfs_close(&fs);
 	return err;
 }
@@ -257,7 +261,13 @@ static int run(const struct inspect_opts *o)
 		return EXIT_USAGE;
 	}
 	err = inspect_collect(&req, &res, &stop_flag, &bad);
-	if (err == -ESRCH)
+	if (err == -ENODATA && strcmp(o->root, "/") == 0)
+		cli_error("inspect", "no process found under /proc: /proc is unreadable (empty, "
+				     "not procfs: is procfs mounted there?)");
+	else if (err == -ENODATA)
+		cli_error("inspect", "no process found under %s%sproc: it is empty or unreadable",
+			  o->root, o->root[strlen(o->root) - 1] == '/' ? "" : "/");
+	else if (err == -ESRCH)
 		cli_error("inspect", "no process with PID %d", bad);
 	else if (err == -ENOENT && o->name)
 		cli_error("inspect", "no process named '%s'", o->name);

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -464,7 +466,30 @@ struct live_ctx {
 	bool drawn;
 	uint64_t *lost;		/* -v: samples the ring dropped, per thread */
 	uint64_t *told;		/* and how many of them were already said */
+	int out_err;		/* a write to @out failed (-errno): the run was stopped */
 };
+
+/*
+ * The live output could not be written (a closed pipe: `latency -v | head`).
+ * Every signal is blocked during the run, so the write returned EPIPE and
+ * left SIGPIPE pending on this thread: take it, or it would kill rtready
+ * when the mask is restored, before the reason is told. Then stop the run.
+ */
+static void live_broken(struct live_ctx *l)
+{
+	const struct timespec zero = { 0, 0 };
+	sigset_t sigpipe;
+
+	l->out_err = errno ? -errno : -EIO;
+	/* Said once, here: what is left in the buffer has nowhere to go. */
+	__fpurge(l->out);
+	clearerr(l->out);
+	sigemptyset(&sigpipe);
+	sigaddset(&sigpipe, SIGPIPE);
+	while (sigtimedwait(&sigpipe, NULL, &zero) == SIGPIPE)
+		;
+	latency_run_stop(l->run);
+}
 
 /* -v: cyclictest's "%8d:%8lu:%8ld" sample lines (thread, wake-up, latency). */
 static void print_sample(void *ctx, size_t thread, uint64_t cycle, uint64_t ns)
@@ -479,6 +504,9 @@ static void live_tick(void *ctx, const struct latency_live_view *v, size_t n)
 {
 	struct live_ctx *l = ctx;
 
+	if (l->out_err)
+		return;
+	errno = 0;
 	if (l->verbose) {
 		latency_run_drain(l->run, print_sample, l, l->lost);
 		for (size_t i = 0; i < n; i++) {
@@ -488,12 +516,13 @@ static void live_tick(void *ctx, const struct latency_live_view *v, size_t n)
 				"keep up\n", i, l->lost[i] - l->told[i]);
 			l->told[i] = l->lost[i];
 		}
-		fflush(l->out);
 	}
 	if (l->show) {
 		latency_text_live(l->out, l->cfg, v, n, l->drawn, l->in_ns);
 		l->drawn = true;
 	}
+	if (fflush(l->out) == EOF || ferror(l->out))
+		live_broken(l);
 }
 
 static int write_histfile(const char *path, const struct latency_result *r)
@@ -643,7 +672,7 @@ static int measure(const struct latency_opts *o, struct latency_result *res,
 		latency_run_on_threshold(run, trace_session_hit, ts);
 	/* Live lines only on a terminal, and never into the JSON on standard output. */
 	live.show = !o->quiet && !o->verbose && isatty(STDOUT_FILENO) &&
-		    !(o->format == FORMAT_JSON && !out->path);
+		    !(o->format == FORMAT_JSON && out->fp == stdout);
 	live.run = run;
 	if (o->verbose) {
 		live.lost = calloc(latency_run_ncpus(run), sizeof(*live.lost));
@@ -659,7 +688,11 @@ static int measure(const struct latency_opts *o, struct latency_result *res,
 	free(live.told);
 	if (err)
 		cli_error("latency", "cannot collect the results: %s", strerror(-err));
-	else if (live.show)
+	else if (live.out_err) {
+		cli_error("latency", "cannot write to standard output: %s; the run was stopped",
+			  strerror(-live.out_err));
+		err = live.out_err;
+	} else if (live.show)
 		fputc('\n', stdout);
 	if (ts && !err)
 		trace_end(ts, res);
@@ -716,6 +749,24 @@ static void note_stale_trace(void *ctx, const char *name, int err)
 			 name);
 }
 
+/* Two outputs on one file would keep only the last one written: refuse them. */
+static int check_collisions(const struct latency_opts *o)
+{
+	struct cli_file outs[4] = {
+		{ "--output", o->output },
+		{ "--json", o->json_file },
+		{ "--histfile", o->histfile },
+		{ "--trace-file", o->trace_file },
+	};
+	char trace[4096];
+
+	if (o->trace && !o->trace_file) {
+		if (trace_default_file(o->output, trace, sizeof(trace)) == 0)
+			outs[3] = (struct cli_file){ "the trace file", trace };
+	}
+	return cli_check_collisions("latency", outs, 4, NULL, 0);
+}
+
 static int run_latency(struct latency_opts *o)
 {
 	struct latency_result res;
@@ -736,13 +787,19 @@ static int run_latency(struct latency_opts *o)
 		cli_error("latency", "out of memory");
 		goto out;
 	}
-	/* Open the outputs first: a bad path must not cost a measurement. */
-	err = cli_output_open(&out, o->output);
+	if (check_collisions(o))
+		goto out;
+	/*
+	 * Check the outputs first: a bad path must not cost a measurement. A
+	 * file's temporary twin is made only when the result is ready, so a
+	 * kill -9 during the run leaves nothing beside it.
+	 */
+	err = cli_output_reserve(&out, o->output);
 	if (err) {
 		cli_error("latency", "cannot write %s: %s", o->output, strerror(-err));
 		goto out;
 	}
-	err = o->json_file ? cli_output_open(&jout, o->json_file) : 0;
+	err = o->json_file ? cli_output_reserve(&jout, o->json_file) : 0;
 	if (err) {
 		cli_error("latency", "cannot write %s: %s", o->json_file, strerror(-err));
 		goto out;
@@ -762,6 +819,18 @@ static int run_latency(struct latency_opts *o)
 	if (err)
 		goto out;
 	rc = load_failed ? EXIT_USAGE : outcome(&res);
+	err = cli_output_ready(&out);
+	if (err) {
+		cli_error("latency", "cannot write %s: %s", o->output, strerror(-err));
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	err = o->json_file ? cli_output_ready(&jout) : 0;
+	if (err) {
+		cli_error("latency", "cannot write %s: %s", o->json_file, strerror(-err));
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	err = render(o, &res, &out, &host);
 	if (err) {
 		cli_error("latency", "cannot write the result: %s", strerror(-err));

@@ -31,6 +31,7 @@
 #include "run/cgroup.h"
 #include "run/exec.h"
 #include "run/findings.h"
+#include "run/reportfile.h"
 #include "util/parse.h"
 
 extern char **environ;
@@ -312,6 +313,7 @@ struct run_state {
 	char path[PATH_MAX];		/* the program found on PATH */
 	char preload[PATH_MAX];		/* the checker library, "" when not used */
 	char report_file[PATH_MAX];	/* the checker's JSON lines, "" when not used */
+	int report_fd;			/* it, open and locked (-1: none) */
 	struct elf_facts elf;
 	struct run_cgroup cg;
 	char **envp;
@@ -356,23 +358,40 @@ static void free_env(char **env)
 	free(env);
 }
 
+/* A record file that a killed rtready left: say it is gone. */
+static void note_stale_file(void *ctx, const char *path, long pid, int err)
+{
+	(void)ctx;
+	if (err)
+		cli_warn("run", "cannot remove %s, left by rtready pid %ld, which has ended: %s",
+			 path, pid, strerror(-err));
+}
+
 static int make_report_file(struct run_state *st)
 {
-	const char *tmp = getenv("TMPDIR");
-	int fd;
+	int from_env, rc;
+	const char *dir = run_report_file_dir(&from_env);
 
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-	if (snprintf(st->report_file, sizeof(st->report_file), "%s/rtready-check.XXXXXX", tmp) >=
-	    (int)sizeof(st->report_file))
-		return -ENAMETOOLONG;
-	fd = mkostemp(st->report_file, O_CLOEXEC);
-	if (fd < 0) {
-		st->report_file[0] = '\0';
-		return -errno;
-	}
-	close(fd);
-	return 0;
+	/* Before ours is made: a killed rtready may have left some behind. */
+	run_report_file_clean_stale(dir, note_stale_file, NULL);
+	rc = run_report_file_create(dir, st->report_file, sizeof(st->report_file),
+				    &st->report_fd);
+	if (rc)
+		cli_error("run", "cannot create the checker's report file in %s%s: %s", dir,
+			  from_env ? " (from TMPDIR)" : "", strerror(-rc));
+	return rc;
+}
+
+/* The report must not replace the program it reports on, or the checker library. */
+static int check_collisions(const struct run_opts *o, const struct run_state *st)
+{
+	const struct cli_file out = { "--report", o->report };
+	const struct cli_file ins[] = {
+		{ "the program", st->path },
+		{ "the checker library", st->preload[0] ? st->preload : NULL },
+	};
+
+	return cli_check_collisions("run", &out, 1, ins, 2);
 }
 
 /* Everything before fork: find the program and the library, make the cgroup. */
@@ -395,6 +414,8 @@ static int prepare(struct run_state *st, const struct run_opts *o)
 		return rc;
 	}
 	/* The report's path first: findings that cannot be written are lost findings. */
+	if (o->report && check_collisions(o, st))
+		return -EINVAL;
 	if (o->report && (rc = cli_output_check(o->report)) != 0) {
 		cli_error("run", "cannot write %s: %s", o->report, strerror(-rc));
 		return rc;
@@ -405,9 +426,17 @@ static int prepare(struct run_state *st, const struct run_opts *o)
 		return -EINVAL;
 	}
 	if (o->check || o->mlock) {
-		if (run_find_preload(st->preload, sizeof(st->preload))) {
-			cli_error("run", "cannot find the checker library (tried %s; set "
-					 "RTREADY_PRELOAD)", st->preload);
+		int self_err;
+
+		if (run_find_preload(st->preload, sizeof(st->preload), &self_err)) {
+			if (self_err)
+				cli_error("run", "cannot find the checker library: /proc is "
+					  "unreadable (/proc/self/exe: %s; is procfs mounted?), so "
+					  "the places beside rtready were not tried; tried %s; set "
+					  "RTREADY_PRELOAD", strerror(-self_err), st->preload);
+			else
+				cli_error("run", "cannot find the checker library (tried %s; set "
+						 "RTREADY_PRELOAD)", st->preload);
 			return -ENOENT;
 		}
 		if (strpbrk(st->preload, ": ")) {
@@ -415,11 +444,11 @@ static int prepare(struct run_state *st, const struct run_opts *o)
 					 "which LD_PRELOAD cannot carry", st->preload);
 			return -EINVAL;
 		}
+		if (o->report && check_collisions(o, st))
+			return -EINVAL;
 	}
-	if (o->check && (rc = make_report_file(st)) != 0) {
-		cli_error("run", "cannot create the checker's report file: %s", strerror(-rc));
+	if (o->check && (rc = make_report_file(st)) != 0)
 		return rc;
-	}
 	if (o->cpu_max_pct || o->memory_max_bytes) {
 		struct cgroup_limits lim = { o->cpu_max_pct, o->memory_max_bytes,
 					     o->policy == SCHED_FIFO || o->policy == SCHED_RR };
@@ -461,6 +490,7 @@ static int start(struct run_state *st, const struct run_opts *o)
 		.rttime_us = o->rttime_us,
 		.memlock_raise = o->mlock,
 		.cg = st->cg.n_procs ? &st->cg : NULL,
+		.elf = st->elf.elf,
 	};
 	char err[PATH_MAX + 256];
 	int rc = spawn_start(&sc, &st->pid, err, sizeof(err));
@@ -470,14 +500,15 @@ static int start(struct run_state *st, const struct run_opts *o)
 	return rc;
 }
 
-static int read_report_file(const char *path, char **text, size_t *len)
+/* Through our own descriptor: the name in $TMPDIR could be replaced meanwhile. */
+static int read_report_file(int fd, char **text, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
 	size_t cap = 1 << 16, n = 0;
 	char *buf = malloc(cap + 1);
+	int rc = 0;
 
-	if (fd < 0 || !buf) {
-		rc = fd < 0 ? -errno : -ENOMEM;
+	if (!buf || lseek(fd, 0, SEEK_SET) < 0) {
+		rc = !buf ? -ENOMEM : -errno;
 		goto out;
 	}
 	for (;;) {
@@ -507,8 +538,6 @@ static int read_report_file(const char *path, char **text, size_t *len)
 	*len = n;
 	buf = NULL;
 out:
-	if (fd >= 0)
-		close(fd);
 	free(buf);
 	return rc;
 }
@@ -530,7 +559,7 @@ static int report_check(const struct run_opts *o, const struct run_state *st, bo
 	int rc;
 
 	report_init(&r, "run");
-	rc = read_report_file(st->report_file, &text, &len);
+	rc = read_report_file(st->report_fd, &text, &len);
 	rc = rc ? rc : app_check_parse(text, len, &ac);
 	if (!rc)
 		app_check_symbolize(&ac);
@@ -637,6 +666,7 @@ static int run_execute(const struct run_opts *o)
 		cli_error("run", "out of memory");
 		return EXIT_USAGE;
 	}
+	st->report_fd = -1;
 	/* Before ours is made: a killed rtready may have left some behind. */
 	run_cgroup_clean_stale(note_stale, NULL);
 	rc = prepare(st, o);
@@ -670,6 +700,8 @@ static int run_execute(const struct run_opts *o)
 	}
 	if (st->report_file[0])
 		unlink(st->report_file);
+	if (st->report_fd >= 0)
+		close(st->report_fd);
 	free_env(st->envp);
 	free(st);
 	return code;

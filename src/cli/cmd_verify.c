@@ -702,6 +702,35 @@ static void note_stale_trace(void *ctx, const char *name, int err)
 			 name);
 }
 
+/*
+ * --prometheus must not name a file of the report directory: one of the two
+ * would be lost (verify.json, read back by `rtready report`, most of all).
+ */
+static int check_collisions(const struct verify_opts *o, const struct paths *p)
+{
+	char idle[PATH_MAX], load[PATH_MAX];
+	struct cli_file outs[] = {
+		{ "--prometheus", o->prometheus },
+		{ "the report file", p->json },
+		{ "the report file", p->html },
+		{ "the report file", p->junit },
+		{ "the report file", p->prom },
+		{ "the trace file", o->trace ? idle : NULL },
+		{ "the trace file", o->trace ? load : NULL },
+	};
+
+	snprintf(idle, sizeof(idle), "%s/trace-idle.txt", o->report_dir);
+	snprintf(load, sizeof(load), "%s/trace-load.txt", o->report_dir);
+	/* The directory's own files are distinct by name: compare --prometheus only. */
+	for (size_t i = 1; o->prometheus && i < sizeof(outs) / sizeof(outs[0]); i++) {
+		struct cli_file pair[2] = { outs[0], outs[i] };
+
+		if (cli_check_collisions("verify", pair, 2, NULL, 0))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int run_verify(const struct verify_opts *o)
 {
 	struct progress pr = { NULL, 0, NULL, 0, 0, 0 };
@@ -715,6 +744,8 @@ static int run_verify(const struct verify_opts *o)
 	if (!o->quiet && isatty(STDERR_FILENO))
 		pr.tty = stderr;
 	/* The output paths first: a bad one must not cost a measurement. */
+	if (make_paths(o->report_dir, &paths) || check_collisions(o, &paths))
+		return EXIT_USAGE;
 	if (o->prometheus) {
 		int err = cli_output_check(o->prometheus);
 
@@ -723,7 +754,7 @@ static int run_verify(const struct verify_opts *o)
 			return EXIT_USAGE;
 		}
 	}
-	if (make_paths(o->report_dir, &paths) || make_dir(o->report_dir))
+	if (make_dir(o->report_dir))
 		return EXIT_USAGE;
 	if (measured_cpus(o, &v))
 		goto out;

@@ -331,6 +331,37 @@ int cli_output_open(struct cli_output *o, const char *path)
 	return 0;
 }
 
+int cli_output_reserve(struct cli_output *o, const char *path)
+{
+	struct out_target t;
+	int err;
+
+	memset(o, 0, sizeof(*o));
+	err = out_resolve(path, &t);
+	if (err)
+		return err;
+	free(t.final);
+	if (t.kind == OUT_STDOUT || t.kind == OUT_IN_PLACE)
+		return cli_output_open(o, path);
+	err = cli_output_check(path);
+	if (err)
+		return err;
+	o->pending = strdup(path);
+	return o->pending ? 0 : -ENOMEM;
+}
+
+int cli_output_ready(struct cli_output *o)
+{
+	char *path = o->pending;
+	int err;
+
+	if (!path)
+		return o->fp ? 0 : -EBADF;
+	err = cli_output_open(o, path);
+	free(path);
+	return err;
+}
+
 int cli_output_check(const char *path)
 {
 	struct out_target t;
@@ -375,10 +406,142 @@ int cli_output_is_input(const char *out, const char *in)
 	return same_file(&so, &si);
 }
 
+/*
+ * The name @path will have as a file: the real path of its deepest existing
+ * ancestor, then the components that do not exist yet, with "." dropped and
+ * ".." taking one back (a name that does not exist holds no link, so this
+ * is what the kernel will resolve). NULL when out of memory or too long.
+ */
+static char *canon_path(const char *path)
+{
+	char *work = NULL, *real = NULL, *out = NULL;
+	size_t cut, len;
+
+	if (path[0] == '/')
+		work = strdup(path);
+	else {
+		char *cwd = getcwd(NULL, 0);
+
+		if (cwd && asprintf(&work, "%s/%s", cwd, path) < 0)
+			work = NULL;
+		free(cwd);
+	}
+	if (!work)
+		return NULL;
+	/* Find the deepest ancestor that exists (the root always does). */
+	len = strlen(work);
+	for (cut = len;; ) {
+		char keep = work[cut];
+
+		work[cut] = '\0';
+		real = realpath(cut ? work : "/", NULL);
+		work[cut] = keep;
+		if (real || cut == 0)
+			break;
+		while (cut > 0 && work[cut - 1] == '/')
+			cut--;
+		while (cut > 0 && work[cut - 1] != '/')
+			cut--;
+	}
+	if (!real)
+		goto out;
+	out = malloc(strlen(real) + len + 2);
+	if (!out)
+		goto out;
+	strcpy(out, strcmp(real, "/") == 0 ? "" : real);
+	/* The rest, one component at a time. */
+	for (char *p = work + cut; *p; ) {
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (n == 0)
+			break;
+		if (n == 1 && p[0] == '.') {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = strrchr(out, '/');
+
+			if (slash)
+				*slash = '\0';
+		} else {
+			strcat(out, "/");
+			strncat(out, p, n);
+		}
+		p += n;
+	}
+	if (!out[0])
+		strcpy(out, "/");
+out:
+	free(real);
+	free(work);
+	return out;
+}
+
+/*
+ * Two names of one regular file (or of one file not made yet)? Outputs on
+ * anything else are written in place and take several writers.
+ */
+static bool same_regular(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	bool ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+	char *ca, *cb;
+	bool same;
+
+	if (ea && eb)
+		return S_ISREG(sa.st_mode) && same_file(&sa, &sb);
+	if (ea != eb)
+		return false;
+	ca = canon_path(a);
+	cb = canon_path(b);
+	same = ca && cb && strcmp(ca, cb) == 0;
+	if (!ca || !cb)
+		same = strcmp(a, b) == 0;
+	free(ca);
+	free(cb);
+	return same;
+}
+
+static bool is_stdout_name(const char *path)
+{
+	return !path || strcmp(path, "-") == 0;
+}
+
+int cli_check_collisions(const char *cmd, const struct cli_file *outs, size_t n_outs,
+			 const struct cli_file *ins, size_t n_ins)
+{
+	for (size_t a = 0; a < n_outs; a++) {
+		if (is_stdout_name(outs[a].path))
+			continue;
+		for (size_t i = 0; i < n_ins; i++) {
+			if (!ins[i].path || strcmp(ins[i].path, "-") == 0 ||
+			    !same_regular(outs[a].path, ins[i].path))
+				continue;
+			cli_error(cmd, "%s '%s' is %s '%s': writing it would replace it; name "
+				  "another file", outs[a].what, outs[a].path, ins[i].what,
+				  ins[i].path);
+			return -EINVAL;
+		}
+		for (size_t b = a + 1; b < n_outs; b++) {
+			if (is_stdout_name(outs[b].path) || !same_regular(outs[a].path, outs[b].path))
+				continue;
+			cli_error(cmd, "%s '%s' and %s '%s' name the same file: one output would "
+				  "replace the other; name two files", outs[a].what, outs[a].path,
+				  outs[b].what, outs[b].path);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int cli_output_close(struct cli_output *o, bool ok)
 {
 	int err = 0;
 
+	free(o->pending);
+	o->pending = NULL;
 	if (!o->fp)
 		return 0;
 	errno = 0;

@@ -85,9 +85,11 @@ struct inspect_result {
  * Collect: walk, wait @req->window_ns (returning early when *@stop becomes
  * non-zero), walk again. Under a root other than "/" no perf counter is
  * opened (they count live threads) and no process is left out as our own.
- * Return: 0; -ESRCH with *@bad_pid set when an explicit PID does not
- * exist; -ENOENT when --name matched nothing; -ENOMEM; other -errno when
- * the root or its /proc cannot be read.
+ * Return: 0; -ENODATA when the walk of /proc found no process at all,
+ * readable or not (an empty directory, like a tmpfs mounted over /proc: on this machine there
+ * is at least rtready itself); -ESRCH with *@bad_pid set when an explicit
+ * PID does not exist; -ENOENT when --name matched nothing; -ENOMEM; other
+ * -errno when the root or its /proc cannot be read.
  */
 int inspect_collect(const struct inspect_request *req, struct inspect_result *res,
 		    const volatile sig_atomic_t *stop, int *bad_pid);

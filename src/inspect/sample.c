@@ -197,36 +197,45 @@ static int read_limit(const struct rootfs *fs, const char *dir, bool v2, double 
 static void read_cpu_limit(const struct rootfs *fs, const struct cgroup_mounts *m,
 			   struct inspect_proc *p)
 {
-	struct cgroup_self self;
-	char path[64], *buf = NULL, dir[PATH_MAX];
+	/* On the heap, as the mounts: a small stack (ulimit -s 32) must do. */
+	struct {
+		struct cgroup_self self;
+		char dir[PATH_MAX];
+	} *w = malloc(sizeof(*w));
+	char path[64], *buf = NULL, *dir;
 	const char *mnt, *mroot, *cg;
 	bool v2;
 	size_t len;
 	int err;
 
+	if (!w) {
+		p->cpu_limit_err = -ENOMEM;
+		return;
+	}
+	dir = w->dir;
 	rootfs_path(path, sizeof(path), "/proc/%d/cgroup", p->pid);
 	err = rootfs_read(fs, path, 1u << 16, &buf, &len);
 	if (!err) {
-		err = cgroup_parse_self(buf, &self);
+		err = cgroup_parse_self(buf, &w->self);
 		free(buf);
 	}
 	if (err) {
 		p->cpu_limit_err = err;
-		return;
+		goto out;
 	}
 	/* The cpu controller lives in one hierarchy: v1 when it is mounted there. */
-	v2 = self.v2[0] && m->v2[0] && !m->v1_cpu[0];
+	v2 = w->self.v2[0] && m->v2[0] && !m->v1_cpu[0];
 	mnt = v2 ? m->v2 : m->v1_cpu;
 	mroot = v2 ? m->v2_root : m->v1_cpu_root;
-	cg = v2 ? self.v2 : self.v1_cpu;
+	cg = v2 ? w->self.v2 : w->self.v1_cpu;
 	if (!mnt[0] || !cg[0]) {
 		p->cpu_limit_err = -ENOENT;
-		return;
+		goto out;
 	}
 	snprintf(p->cgroup, sizeof(p->cgroup), "%.255s", cg);
-	if (cgroupfs_dir(dir, sizeof(dir), mnt, mroot, cg)) {
+	if (cgroupfs_dir(dir, sizeof(w->dir), mnt, mroot, cg)) {
 		p->cpu_limit_err = -ENAMETOOLONG;
-		return;
+		goto out;
 	}
 	p->cpu_limit_pct = 0;
 	/* Walk up to the mount point: at most 64 levels. */
@@ -245,6 +254,8 @@ static void read_cpu_limit(const struct rootfs *fs, const struct cgroup_mounts *
 		*slash = '\0';
 	}
 	p->cpu_limit_err = 0;
+out:
+	free(w);
 }
 
 static const struct perf_thread *find_perf(const struct inspect_result *res, int tid)
@@ -331,14 +342,16 @@ static int open_perf(struct inspect_result *res, const struct inspect_request *r
 	const struct tasks_facts *A = &res->before;
 	size_t want = 0, opened_any = 0;
 	int64_t paranoid;
-	struct rootfs fs;
+	/* A root handle holds a path of PATH_MAX: on the heap, for small stacks. */
+	struct rootfs *fs = malloc(sizeof(*fs));
 
 	res->perf_paranoid = INT32_MIN;
-	if (rootfs_open(&fs, "/") == 0) {
-		if (rootfs_read_int64(&fs, "/proc/sys/kernel/perf_event_paranoid", &paranoid) == 0)
+	if (fs && rootfs_open(fs, "/") == 0) {
+		if (rootfs_read_int64(fs, "/proc/sys/kernel/perf_event_paranoid", &paranoid) == 0)
 			res->perf_paranoid = (int)paranoid;
-		rootfs_close(&fs);
+		rootfs_close(fs);
 	}
+	free(fs);
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = first_of(A, pids[k]); i < A->n && A->tasks[i].pid == pids[k]; i++)
 			want++;
@@ -377,14 +390,15 @@ static int open_perf(struct inspect_result *res, const struct inspect_request *r
 /* For processes with a busy non-RT thread, the CPU limit of their cgroup. */
 static void read_budgets(const struct rootfs *fs, struct inspect_result *res)
 {
-	struct cgroup_mounts m;
+	/* Some 20 KiB of paths: on the heap, so that a small stack (ulimit -s 32) does. */
+	struct cgroup_mounts *m = malloc(sizeof(*m));
 	char *buf = NULL;
 	size_t len;
-	int merr;
+	int merr = m ? 0 : -ENOMEM;
 
-	merr = rootfs_read(fs, "/proc/self/mountinfo", 1u << 20, &buf, &len);
+	merr = merr ?: rootfs_read(fs, "/proc/self/mountinfo", 1u << 20, &buf, &len);
 	if (!merr) {
-		merr = cgroup_parse_mountinfo(buf, &m);
+		merr = cgroup_parse_mountinfo(buf, m);
 		free(buf);
 	}
 	for (size_t k = 0; k < res->n_procs; k++) {
@@ -402,14 +416,16 @@ static void read_budgets(const struct rootfs *fs, struct inspect_result *res)
 		if (merr)
 			p->cpu_limit_err = merr;
 		else
-			read_cpu_limit(fs, &m, p);
+			read_cpu_limit(fs, m, p);
 	}
+	free(m);
 }
 
 int inspect_collect(const struct inspect_request *req, struct inspect_result *res,
 		    const volatile sig_atomic_t *stop, int *bad_pid)
 {
-	struct rootfs fs;
+	/* On the heap: a root handle holds a path of PATH_MAX (ulimit -s 32 must do). */
+	struct rootfs *fs = malloc(sizeof(*fs));
 	int *pids = NULL;
 	size_t n = 0;
 	int err;
@@ -420,14 +436,22 @@ int inspect_collect(const struct inspect_request *req, struct inspect_result *re
 	res->perf_paranoid = INT32_MIN;
 	if (res->clk_tck <= 0)
 		res->clk_tck = 100;
-	err = rootfs_open(&fs, req->root ? req->root : "/");
-	if (err)
+	err = fs ? rootfs_open(fs, req->root ? req->root : "/") : -ENOMEM;
+	if (err) {
+		free(fs);
 		return err;
-	probe_tasks(&fs, &res->before);
+	}
+	probe_tasks(fs, &res->before);
 	err = res->before.err;
+	/*
+	 * Not one process, not even an unreadable one (rtready itself on this
+	 * machine): this /proc is no procfs, and "no user process" would be a lie.
+	 */
+	if (!err && res->before.n == 0 && res->before.unreadable == 0)
+		err = -ENODATA;
 	if (!err)
-		err = select_pids(req, &res->before, fs.host, &pids, &n, bad_pid);
-	if (!err && req->perf && req->window_ns > 0 && fs.host) {
+		err = select_pids(req, &res->before, fs->host, &pids, &n, bad_pid);
+	if (!err && req->perf && req->window_ns > 0 && fs->host) {
 		res->perf_requested = true;
 		err = open_perf(res, req, pids, n);
 	}
@@ -437,12 +461,12 @@ int inspect_collect(const struct inspect_request *req, struct inspect_result *re
 		perf_thread_close(&res->perf[i]);
 	if (!err) {
 		if (req->window_ns > 0) {
-			probe_tasks(&fs, &res->after);
+			probe_tasks(fs, &res->after);
 			err = res->after.err;
 		}
 	}
 	if (!err)
-		probe_irq_affinity(&fs, &res->irq);
+		probe_irq_affinity(fs, &res->irq);
 	if (!err) {
 		res->procs = calloc(n ? n : 1, sizeof(*res->procs));
 		if (!res->procs)
@@ -457,9 +481,10 @@ int inspect_collect(const struct inspect_request *req, struct inspect_result *re
 		}
 	}
 	if (!err)
-		read_budgets(&fs, res);
+		read_budgets(fs, res);
 	free(pids);
-	rootfs_close(&fs);
+	rootfs_close(fs);
+	free(fs);
 	return err;
 }
 

@@ -191,22 +191,25 @@ static void note_tried(char *out, size_t len, const char *s)
 		snprintf(out + n, len - n, "%s%s", n ? ", " : "", s);
 }
 
-int run_find_preload(char *out, size_t len)
+int run_find_preload(char *out, size_t len, int *self_err)
 {
 	const char *env = getenv("RTREADY_PRELOAD");
 	char self[PATH_MAX], cand[PATH_MAX], *slash = NULL;
 	struct rootfs fs;
 	size_t i;
 
+	*self_err = 0;
 	if (env && *env)
 		return copy_str(out, len, env) == 0 && readable(out) ? 0 : -ENOENT;
 	if (len == 0)
 		return -ENOENT;
 	out[0] = '\0';
-	if (rootfs_open(&fs, "/") == 0) {
+	*self_err = rootfs_open(&fs, "/");
+	if (*self_err == 0) {
 		int rc = rootfs_readlink(&fs, "/proc/self/exe", self, sizeof(self));
 
 		rootfs_close(&fs);
+		*self_err = rc;
 		slash = rc == 0 ? strrchr(self, '/') : NULL;
 		if (slash)
 			*slash = '\0';
@@ -314,6 +317,9 @@ static int child_setup(const struct spawn_config *c, int *step)
 	return 0;
 }
 
+/* execvp(3)'s shell for a file the kernel does not run (see shell_argv()). */
+#define SPAWN_SHELL "/bin/sh"
+
 static void describe(const struct spawn_config *c, const struct child_error *ce, char *err,
 		     size_t errlen)
 {
@@ -350,9 +356,36 @@ static void describe(const struct spawn_config *c, const struct child_error *ce,
 			 perm ? " (raising its hard limit needs CAP_SYS_RESOURCE)" : "");
 		break;
 	default:
-		snprintf(err, errlen, "cannot execute %s: %s", c->path, why);
+		snprintf(err, errlen, "cannot execute %s: %s%s", c->path, why,
+			 ce->err != ENOEXEC ? ""
+			 : c->elf ? " (an ELF file this kernel does not run: another machine's?)"
+			 : " (the kernel does not run it, and " SPAWN_SHELL " could not run it as "
+			   "a script)");
 		break;
 	}
+}
+
+/*
+ * What execvp(3) runs when the kernel refuses a file as not executable
+ * (ENOEXEC: a script without "#!"): the shell, with the file as its script
+ * and the same arguments (POSIX execvp; glibc does it, musl does not, so
+ * rtready does it itself). Made before fork: the child must not allocate.
+ */
+static char **shell_argv(const struct spawn_config *c)
+{
+	size_t n = 0;
+	char **v;
+
+	while (c->argv[n])
+		n++;
+	v = calloc(n + 2, sizeof(*v));
+	if (!v)
+		return NULL;
+	v[0] = (char *)SPAWN_SHELL;
+	v[1] = (char *)c->path;
+	for (size_t i = 1; i < n; i++)
+		v[i + 1] = c->argv[i];
+	return v;
 }
 
 int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errlen)
@@ -360,12 +393,21 @@ int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errl
 	struct child_error ce = { 0, 0 };
 	pid_t self = getpid();
 	sigset_t fwd, old;
-	int pfd[2];
+	char **sh_argv;
+	int pfd[2], rc;
 	ssize_t n;
 
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -errno;
+		rc = -errno;
+		snprintf(err, errlen, "pipe: %s", strerror(-rc));
+		return rc;
+	}
+	sh_argv = shell_argv(c);
+	if (!sh_argv) {
+		close(pfd[0]);
+		close(pfd[1]);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
 	}
 	/*
 	 * Block what spawn_wait() forwards before forking, so that none is lost
@@ -386,6 +428,7 @@ int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errl
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(pfd[0]);
 		close(pfd[1]);
+		free(sh_argv);
 		snprintf(err, errlen, "fork: %s", strerror(e));
 		return -e;
 	}
@@ -400,14 +443,20 @@ int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errl
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != self)
 			_exit(127);
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		if (child_setup(c, &ce.step) == 0)
+		if (child_setup(c, &ce.step) == 0) {
 			execve(c->path, c->argv, c->envp);
+			if (errno == ENOEXEC && !c->elf) {
+				execve(SPAWN_SHELL, sh_argv, c->envp);
+				errno = ENOEXEC;	/* the file's fault, not the shell's */
+			}
+		}
 		ce.err = errno;
 		n = write(pfd[1], &ce, sizeof(ce));
 		(void)n;
 		_exit(127);
 	}
 	close(pfd[1]);
+	free(sh_argv);
 	do
 		n = read(pfd[0], &ce, sizeof(ce));
 	while (n < 0 && errno == EINTR);

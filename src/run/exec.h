@@ -47,10 +47,11 @@ void run_inspect_elf(const unsigned char *buf, size_t len, struct elf_facts *out
  * running binary's directory (/proc/self/exe): ../LIBDIR/rtready/ (the
  * configured libdir, lib/<multiarch> on Debian), ../lib/rtready/ (a
  * release tarball), ../preload/ (the build tree); else the configured
- * install path. Return: 0, or -ENOENT with @out listing the places tried
- * (for the message).
+ * install path. *@self_err is 0, or -errno when /proc/self/exe could not
+ * be read (no procfs: the binary's own places were not tried).
+ * Return: 0, or -ENOENT with @out listing the places tried (for the message).
  */
-int run_find_preload(char *out, size_t len);
+int run_find_preload(char *out, size_t len, int *self_err);
 
 struct spawn_config {
 	char *const *argv;		/* the command, argv[0] as the user gave it */
@@ -66,11 +67,15 @@ struct spawn_config {
 	bool memlock_raise;		/* raise the soft limit to the hard one, if lower */
 	uint64_t rttime_us;		/* RLIMIT_RTTIME soft limit; 0: leave */
 	const struct run_cgroup *cg;	/* NULL or the cgroup to join */
+	bool elf;			/* an ELF file: never handed to the shell */
 };
 
 /*
- * Fork and exec. The program gets SIGTERM when rtready dies
- * (PR_SET_PDEATHSIG; kept across exec except for set-ID programs).
+ * Fork and exec; a file the kernel refuses as not executable (ENOEXEC: a
+ * script without "#!") is run by /bin/sh, as execvp(3) does, unless it is
+ * an ELF file (of another machine, say: no shell can run that). The program
+ * gets SIGTERM when rtready dies (PR_SET_PDEATHSIG; kept across exec except
+ * for set-ID programs).
  * Return: 0 with *pid set once the program runs (exec succeeded), or
  * -errno with @err naming the step that failed (the child is then reaped
  * already).

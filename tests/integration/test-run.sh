@@ -17,7 +17,12 @@ expect_rc 2 "$RTREADY" run
 expect_rc 2 "$RTREADY" run --bogus -- true
 expect_rc 2 "$RTREADY" run -- /nonexistent/program
 expect_rc 2 "$RTREADY" run -- rtready-no-such-command-here
-expect_rc 2 "$RTREADY" run -- /etc/hostname
+# A file without execute permission (/etc/hostname has it on some systems, and an
+# executable text file runs under /bin/sh, as with execvp).
+noexec=$(mktemp)
+chmod 644 "$noexec"
+expect_rc 2 "$RTREADY" run -- "$noexec"
+rm -f "$noexec"
 expect_rc 2 "$RTREADY" run --policy idle -- true
 expect_rc 2 "$RTREADY" run --prio 0 -- true
 expect_rc 2 "$RTREADY" run --prio 99 -- true
