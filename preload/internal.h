@@ -50,9 +50,6 @@ enum pl_kind {
 
 const char *pl_kind_id(enum pl_kind k);
 
-/* Records of one thread with occurrences waiting for its next wait. */
-#define PL_PEND 16
-
 /*
  * Per-thread state. initial-exec TLS: a preloaded library is part of the
  * static TLS block, so reaching it is one instruction and never calls
@@ -70,8 +67,7 @@ struct pl_thread {
 	int64_t sampled_ns;	/* CLOCK_MONOTONIC time of that sample */
 	short slot[PL_KIND_COUNT];	/* index + 1 of this thread's last record of each kind */
 	short head[PL_KIND_COUNT];	/* index + 1 of its first record of each kind (chain) */
-	short pend[PL_PEND];	/* records with occurrences not yet committed */
-	unsigned char npend;
+	unsigned char npend;	/* 1: some record has occurrences not yet committed */
 	short rt_index;		/* index + 1 in the table of realtime threads; -1: full */
 	bool waited;		/* it waited at a boundary (told the table once) */
 	int64_t last_timeout_ns;	/* relative timeout of its last pselect/ppoll that expired */

@@ -269,12 +269,19 @@ static bool lock_kind(enum pl_kind k)
 
 void pl_commit(struct pl_thread *t)
 {
-	for (unsigned i = 0; i < t->npend; i++) {
-		struct pl_slot *s = &slots[t->pend[i] - 1];
+	/* Only the pending kinds, along each one's chain of sites (PL_SITES at most). */
+	for (int k = 0; k < PL_KIND_COUNT; k++) {
+		if (!pending_kind((enum pl_kind)k))
+			continue;
+		for (short idx = t->head[k]; idx > 0; idx = slots[idx - 1].next) {
+			struct pl_slot *s = &slots[idx - 1];
 
-		atomic_fetch_add_explicit(&s->total, s->pending_total, memory_order_relaxed);
-		atomic_fetch_add_explicit(&s->count, s->pending, memory_order_release);
-		s->pending = s->pending_total = 0;
+			if (!s->pending)
+				continue;
+			atomic_fetch_add_explicit(&s->total, s->pending_total, memory_order_relaxed);
+			atomic_fetch_add_explicit(&s->count, s->pending, memory_order_release);
+			s->pending = s->pending_total = 0;
+		}
 	}
 	t->npend = 0;
 }
@@ -289,11 +296,7 @@ static void count(struct pl_thread *t, short idx, long weight)
 		atomic_fetch_add_explicit(&s->total, weight, memory_order_relaxed);
 		return;
 	}
-	if (s->pending == 0) {
-		if (t->npend == PL_PEND)
-			pl_commit(t);	/* too many sites in one period: count them now */
-		t->pend[t->npend++] = idx;
-	}
+	t->npend = 1;
 	s->pending++;
 	s->pending_total += weight;
 }
@@ -441,19 +444,49 @@ void pl_rt_thread_waited(struct pl_thread *t)
 
 /* ---- writing (outside hooks) ---- */
 
-static void put_frame(struct pl_buf *b, void *addr, bool first)
+/*
+ * The program's own file. The loader names the main program after argv[0],
+ * which programs rewrite ("stress-ng-cyclic [run]"): the mapped file is what
+ * /proc/self/exe names. Read at each flush, outside any hook.
+ */
+static char self_exe[4096];
+
+static void read_self_exe(void)
+{
+	ssize_t n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+
+	self_exe[n > 0 ? n : 0] = '\0';
+}
+
+static const char *object_name(const char *fname)
+{
+	extern char *program_invocation_name;
+
+	if (self_exe[0] && (fname == program_invocation_name || !fname[0] ||
+			    strcmp(fname, program_invocation_name) == 0))
+		return self_exe;
+	return fname;
+}
+
+/*
+ * @exact: @addr is a function's own address (a signal handler), not a
+ * return address, which points after its call and is looked up one byte
+ * back.
+ */
+static void put_frame(struct pl_buf *b, void *addr, bool first, bool exact)
 {
 	Dl_info info;
-	/* A return address points after the call: look up the call itself. */
-	uintptr_t a = (uintptr_t)addr, look = a > 0 ? a - 1 : a;
+	uintptr_t a = (uintptr_t)addr, look = a > 0 && !exact ? a - 1 : a;
 
 	if (!first)
 		put_char(b, ',');
 	pl_put(b, "{\"addr\":");
 	pl_put_hex(b, a);
+	if (exact)
+		pl_put(b, ",\"exact\":true");
 	if (dladdr((void *)look, &info) && info.dli_fname) {
 		put_key(b, "obj");
-		pl_put_json_str(b, info.dli_fname);
+		pl_put_json_str(b, object_name(info.dli_fname));
 		put_key(b, "off");
 		pl_put_hex(b, a - (uintptr_t)info.dli_fbase);
 		if (info.dli_sname && info.dli_saddr) {
@@ -509,7 +542,8 @@ static void write_slot(const struct pl_slot *s, const void *self_base)
 		/* Our own frames (the hook, the unwinder) say nothing to the user. */
 		if (!s->from_signal && in_self(s->frames[i], self_base))
 			continue;
-		put_frame(&b, s->frames[i], first);
+		put_frame(&b, s->frames[i], first,
+			  i == 0 && s->from_signal && s->kind == PL_SIGNAL);
 		if (b.len + 4 >= b.cap) {	/* truncated: drop the partial frame */
 			b.len = mark;
 			break;
@@ -533,7 +567,8 @@ void pl_hello(void)
 	put_key(&b, "ppid");
 	pl_put_i64(&b, getppid());
 	put_key(&b, "exe");
-	pl_put_json_str(&b, program_invocation_name);
+	read_self_exe();
+	pl_put_json_str(&b, self_exe[0] ? self_exe : program_invocation_name);
 	put_key(&b, "mlock_by_rtready");
 	pl_put(&b, pl_mlock_by_rtready ? "true" : "false");
 	pl_put(&b, "}");
@@ -675,6 +710,7 @@ void pl_flush(const char *why)
 	if (getpid() != pl_pid)
 		return;
 	t->busy++;
+	read_self_exe();
 	if (dladdr((void *)pl_flush, &self))
 		self_base = self.dli_fbase;
 	if (n > PL_SLOTS)
@@ -704,6 +740,35 @@ void pl_flush(const char *why)
 	pl_put(&b, "}");
 	write_line(&b);
 	t->busy--;
+}
+
+/*
+ * dlclose(): the frames in the library about to go are named now, while it
+ * is mapped; the lines written here carry them (rtready keeps a frame's
+ * names from an earlier line when the later one could not resolve it).
+ */
+static int (*real_dlclose)(void *);
+
+PL_EXPORT int dlclose(void *handle)
+{
+	PL_REAL(real_dlclose, "dlclose");
+	if (pl_enabled && getpid() == pl_pid) {
+		struct pl_thread *t = &pl_self;
+		unsigned n = atomic_load_explicit(&n_slots, memory_order_acquire);
+		Dl_info self;
+		const void *self_base = NULL;
+
+		t->busy++;
+		read_self_exe();
+		if (dladdr((void *)pl_flush, &self))
+			self_base = self.dli_fbase;
+		for (unsigned i = 0; i < n && i < PL_SLOTS; i++)
+			if (atomic_load_explicit(&slots[i].state, memory_order_acquire) == 2 &&
+			    atomic_load_explicit(&slots[i].count, memory_order_acquire) > 0)
+				write_slot(&slots[i], self_base);
+		t->busy--;
+	}
+	return real_dlclose(handle);
 }
 
 void pl_reset_after_fork(void)

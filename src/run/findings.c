@@ -246,6 +246,23 @@ static int fill_rec(struct app_record *r, json_t *o)
 	return r->id && r->thread && r->detail && r->frames ? 0 : -ENOMEM;
 }
 
+/*
+ * A frame of @now that could not be named (its library was unloaded since)
+ * takes the names of the same address in @before, written while it was mapped.
+ */
+static void keep_names(json_t *now, json_t *before)
+{
+	for (size_t i = 0; i < json_array_size(now) && i < json_array_size(before); i++) {
+		json_t *n = json_array_get(now, i), *b = json_array_get(before, i);
+		const char *na = json_string_value(json_object_get(n, "addr"));
+		const char *ba = json_string_value(json_object_get(b, "addr"));
+
+		if (na && ba && strcmp(na, ba) == 0 && !json_object_get(n, "obj") &&
+		    json_object_get(b, "obj"))
+			json_array_set(now, i, b);
+	}
+}
+
 static int add_finding(struct app_check *c, json_t *o)
 {
 	const char *id = json_string_value(json_object_get(o, "id"));
@@ -259,11 +276,18 @@ static int add_finding(struct app_check *c, json_t *o)
 	for (size_t i = 0; i < c->n_recs; i++) {
 		r = &c->recs[i];
 		if (r->pid == pid && r->tid == tid && r->site == site && strcmp(r->id, id) == 0) {
-			/* Written again (exec that failed, then exit): keep the later counts. */
+			/* Written again (dlclose, a failed exec, then exit): keep the later counts. */
 			if (get_long(o, "count") > r->count) {
+				json_t *old = json_incref(r->frames);
+				int rc;
+
 				rec_free(r);
 				memset(r, 0, sizeof(*r));
-				return fill_rec(r, o);
+				rc = fill_rec(r, o);
+				if (!rc)
+					keep_names(r->frames, old);
+				json_decref(old);
+				return rc;
 			}
 			return 0;
 		}
@@ -356,16 +380,17 @@ void app_check_symbolize(struct app_check *c)
 			json_t *f = json_array_get(frames, k);
 			const char *obj = json_string_value(json_object_get(f, "obj"));
 			const char *off = json_string_value(json_object_get(f, "off"));
+			/* A handler's own address is exact; a return address follows its call. */
+			unsigned back = json_is_true(json_object_get(f, "exact")) ? 0 : 1;
 			char name[256], hex[32];
 			uint64_t symoff;
 
 			if (json_object_get(f, "sym") || !obj || !off)
 				continue;
-			/* A return address: the call is just before it (as the preload does). */
-			if (symtab_lookup(obj, strtoull(off, NULL, 16) - 1, name, sizeof(name),
+			if (symtab_lookup(obj, strtoull(off, NULL, 16) - back, name, sizeof(name),
 					  &symoff) != 0)
 				continue;
-			snprintf(hex, sizeof(hex), "%#llx", (unsigned long long)symoff + 1);
+			snprintf(hex, sizeof(hex), "%#llx", (unsigned long long)symoff + back);
 			json_object_set_new(f, "sym", json_string(name));
 			json_object_set_new(f, "symoff", json_string(hex));
 		}

@@ -50,7 +50,7 @@ struct blocker {
 	pthread_barrier_t bar;
 	sem_t sem;
 	int pipe_rd, pipe_wr, sock[2], efd;
-	mqd_t mq;
+	mqd_t mq, mq_send_nb;
 	timer_t timer;
 	pthread_t pacer;
 };
@@ -101,7 +101,7 @@ static void *pacer(void *arg)
 			if (write(bk.efd, &one, sizeof(one)) != sizeof(one))
 				die("eventfd write", errno);
 		} else if (strcmp(m, "mqrecv") == 0) {
-			mq_send(bk.mq, "x", 1, 0);
+			mq_send(bk.mq_send_nb, "x", 1, 0);	/* never blocks on a full queue */
 		}
 	}
 	return NULL;
@@ -213,7 +213,8 @@ static void blocks_init(const char *mode)
 
 		snprintf(name, sizeof(name), "/rtready-block-%d", (int)getpid());
 		bk.mq = mq_open(name, O_RDWR | O_CREAT | O_EXCL, 0600, &at);
-		if (bk.mq == (mqd_t)-1)
+		bk.mq_send_nb = mq_open(name, O_WRONLY | O_NONBLOCK);
+		if (bk.mq == (mqd_t)-1 || bk.mq_send_nb == (mqd_t)-1)
 			die("mq_open", errno);
 		mq_unlink(name);
 	}

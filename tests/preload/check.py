@@ -4,7 +4,7 @@
 JSON report with what the program is meant to trigger.
 
 usage: check.py [--expect ID]... [--records ID=N] [--each-count ID=N]
-                [--frame ID=FUNCTION] [--evidence ID=TEXT] [--in-child ID] [--min-procs N]
+                [--frame ID=FUNCTION] [--obj ID=FILE] [--evidence ID=TEXT] [--in-child ID] [--min-procs N]
                 [--attached yes|no] -- PROG [ARGS]
 
 The set of finding ids must equal the --expect ids exactly (none given: no
@@ -31,7 +31,7 @@ def main():
     sep = args.index("--")
     opts, cmd = args[:sep], args[sep + 1:]
     expect, records, each, child, min_procs, attached = set(), {}, {}, set(), 1, "yes"
-    frames, evidence = {}, {}
+    frames, evidence, objs = {}, {}, {}
     i = 0
     while i < len(opts):
         o, v = opts[i], opts[i + 1]
@@ -46,6 +46,9 @@ def main():
         elif o == "--frame":
             k, n = v.split("=")
             frames[k] = n
+        elif o == "--obj":
+            k, n = v.split("=", 1)
+            objs[k] = n
         elif o == "--evidence":
             k, n = v.split("=", 1)
             evidence[k] = n
@@ -98,6 +101,11 @@ def main():
             if f["id"] == k and f["backtrace"][0].get("sym") != name:
                 fail("%s: first frame %s, expected function %s" %
                      (k, f["backtrace"][0], name), report)
+    for k, name in objs.items():
+        for f in found:
+            if f["id"] == k and not f["backtrace"][0].get("obj", "").endswith("/" + name):
+                fail("%s: first frame in %s, expected the file %s" %
+                     (k, f["backtrace"][0].get("obj"), name), report)
     for k, text in evidence.items():
         if not any(text in c["evidence"] for c in found if c["id"] == k):
             fail("no %s finding says '%s'" % (k, text), report)
