@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# `run --check` on realtime programs nobody here wrote (issue 25): rt-tests
+# and stress-ng, installed by `make test` (TEST_DEPS). What each must and
+# must not report was read from the program's source (rt-tests 2.x,
+# stress-ng 0.15+); a finding outside the allowed set fails the test, so a
+# false positive is caught as surely as a silent gap.
+. "$(dirname "$0")/lib.sh"
+need_root
+command -v python3 >/dev/null || skip "no python3"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ran=0
+
+# judge NAME PROGRAM REQUIRED ALLOWED CHILD -- RUN-ARGS...: `rtready run
+#   --check RUN-ARGS`. REQUIRED: ids that must be found (comma-separated);
+#   ALLOWED: ids that may also be found; anything else fails. CHILD: an id
+#   that must be found in a child process ("" for none). Skipped when
+#   PROGRAM is not installed.
+judge() {
+	local name=$1 prog=$2 required=$3 allowed=$4 child=$5 rc=0
+	shift 5
+	[ "$1" = -- ] && shift
+	command -v "$prog" >/dev/null 2>&1 || {
+		echo "skip $name: no $prog"
+		return 0
+	}
+	timeout 120 "$RTREADY" run --check --format json --report "$tmp/$name.json" "$@" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
+	[ "$rc" -le 1 ] || { cat "$tmp/$name.err"; fail "$name: rtready run exited $rc"; }
+	python3 - "$tmp/$name.json" "$name" "$required" "$allowed" "$child" <<'PY' ||
+import json, re, sys
+path, name, required, allowed, child = sys.argv[1:]
+r = json.load(open(path))
+required = set(filter(None, required.split(",")))
+allowed = set(filter(None, allowed.split(","))) | required
+found = r["findings"]
+ids = {f["id"] for f in found}
+bad = []
+if not r["checker"]["attached"]:
+    bad.append("checker not attached")
+if required - ids:
+    bad.append("missing %s" % sorted(required - ids))
+if ids - allowed:
+    bad.append("unexpected %s" % sorted(ids - allowed))
+top = r["program"]["pid"]
+if child and not any(f["id"] == child and f["pid"] != top for f in found):
+    bad.append("%s not in a child process" % child)
+# Each program's own check (the facts read from its source).
+if name == "pi_stress":
+    muts = {m for f in found if f["id"] == "app.mutex_no_pi"
+            for m in re.findall(r"mutex (0x[0-9a-f]+)", f["evidence"])}
+    if len(muts) < 2:
+        bad.append("one non-PI mutex named, expected shutdown_mtx and loop_mtx: %s" % muts)
+if bad:
+    print("FAIL %s: %s" % (name, "; ".join(bad)))
+    for f in found:
+        print("   %s pid %s: %s" % (f["id"], f.get("pid"), f["evidence"].split("\n")[0][:160]))
+    sys.exit(1)
+print("ok %s: %s" % (name, sorted(ids)))
+PY
+		fail "$name"
+	ran=$((ran + 1))
+}
+
+# cyclictest --posix_timers without -m: its thread waits in sigwait(); the
+# timer is CLOCK_MONOTONIC armed once with TIMER_ABSTIME. No mlockall, no
+# mallopt; faults may follow from that. Before issue 25 the report was empty.
+judge cyclictest cyclictest app.no_mlockall,app.no_mallopt app.page_fault_in_rt "" -- \
+	cyclictest --posix_timers -t1 -p80 -i1000 -D1 -q
+# pmqtest -T: mlockall() at start; the receiver sleeps relative to its
+# interval (clock_nanosleep(CLOCK_MONOTONIC, 0)); both threads take
+# mq_timedreceive() deadlines on CLOCK_REALTIME. main pthread_kill()s
+# threads still running at the end (app.signal), and a receiver that was
+# interrupted then perror()s before its last sleep.
+judge pmqtest pmqtest app.no_mallopt,app.relative_sleep,app.realtime_clock \
+	app.signal,app.stdio_in_rt,app.page_fault_in_rt "" -- \
+	pmqtest -p80 -l100 -i1000 -q -T 1
+# rt-migrate-test: main is SCHED_FIFO, sleeps relative (nanosleep) and draws
+# its progress bar on stderr inside the loop; its workers wait on barriers.
+# print_results() mallocs and printfs after the last barrier: teardown, never
+# app.alloc_in_rt.
+judge rt-migrate-test rt-migrate-test \
+	app.relative_sleep,app.stdio_in_rt,app.no_mlockall,app.no_mallopt app.page_fault_in_rt "" \
+	-- rt-migrate-test -l 2 -c 2
+# pi_stress --quiet: its threads meet on barriers; loop_mtx and shutdown_mtx
+# have default attributes (no PI), the group mutexes have PI. The summary
+# printf comes after the threads end: no app.stdio_in_rt.
+judge pi_stress pi_stress app.mutex_no_pi,app.no_mlockall,app.no_mallopt \
+	app.relative_sleep,app.page_fault_in_rt "" -- pi_stress --quiet --duration 2
+# stress-ng --cyclic under run --mlock: the RT stressor runs in forked
+# children, which the kernel gives no mlockall(); the default method sleeps
+# with clock_nanosleep on CLOCK_REALTIME, relative.
+judge stress-ng-cyclic stress-ng app.no_mlockall,app.no_mallopt \
+	app.realtime_clock,app.relative_sleep,app.page_fault_in_rt,app.signal,app.prio99 \
+	app.no_mlockall -- --mlock stress-ng --cyclic 1 --cyclic-ops 100 -t 3 -q
+# The itimer method re-arms a relative POSIX timer each cycle and waits in
+# pause(); its handler runs on the RT thread (from a timer).
+judge stress-ng-itimer stress-ng app.relative_timer,app.signal,app.no_mlockall,app.no_mallopt \
+	app.realtime_timer,app.page_fault_in_rt,app.prio99 app.relative_timer -- \
+	stress-ng --cyclic 1 --cyclic-method itimer --cyclic-policy fifo --cyclic-ops 100 -t 3 -q
+[ "$ran" -gt 0 ] || skip "neither rt-tests nor stress-ng is installed"
+echo ok
