@@ -214,17 +214,33 @@ static int judge_affinity(const struct inspect_result *res, const struct inspect
 			strbuf_printf(&ev, "; not all of them are RT CPUs (%s)", rt);
 		}
 		nirq = irqs_on(&res->irq, &t->allowed, &irqs);
-		if (nirq) {
+		if (nirq && ncpu > 1) {
 			st = RTR_WARN;
 			strbuf_printf(&ev, "; %zu IRQ%s may be delivered there (%s%s)", nirq,
 				      nirq > 1 ? "s" : "", strbuf_str(&irqs),
 				      nirq > EXAMPLES ? ",..." : "");
+		} else if (nirq) {
+			/*
+			 * Pinned already: the thread's affinity is right. The IRQs
+			 * are the machine's to move (check's irq.affinity), so
+			 * they are a note here, not a second verdict.
+			 */
+			strbuf_printf(&ev, "; pinned to one CPU; %zu IRQ%s may be delivered to it "
+				      "(%s%s): see rtready check, irq.affinity", nirq,
+				      nirq > 1 ? "s" : "", strbuf_str(&irqs),
+				      nirq > EXAMPLES ? ",..." : "");
 		}
-		snprintf(fix, sizeof(fix),
-			 "pin the thread to one RT CPU: taskset -p -c CPU %d (now), or "
-			 "pthread_setaffinity_np / rtr_thread_create with cpus set in the "
-			 "application; move IRQs away with rtready tune --rt-cpus LIST",
-			 t->tid);
+		if (ncpu > 1)
+			snprintf(fix, sizeof(fix),
+				 "pin the thread to one RT CPU: taskset -p -c CPU %d (now), or "
+				 "pthread_setaffinity_np / rtr_thread_create with cpus set in the "
+				 "application; move IRQs away with rtready tune --rt-cpus LIST",
+				 t->tid);
+		else
+			snprintf(fix, sizeof(fix),
+				 "pin the thread to an RT CPU instead: taskset -p -c CPU %d (now), "
+				 "or its affinity in the application; move IRQs away with "
+				 "rtready tune --rt-cpus LIST", t->tid);
 		err = add(r, "proc.affinity", st, t->tid, "RT thread affinity", &ev, why_affinity,
 			  fix);
 		strbuf_free(&ev);

@@ -154,6 +154,38 @@ static void test_partial_lock_and_rt_cpus(void **state)
 	destroy(f);
 }
 
+/* A thread pinned to one CPU has the right affinity, IRQs there or not. */
+static void test_pinned_with_irq(void **state)
+{
+	struct fixture *f = make();
+	struct irq_info q;
+	struct report r;
+
+	(void)state;
+	memset(&q, 0, sizeof(q));
+	q.irq = 24;
+	q.effective_err = -ENOENT;
+	assert_int_equal(rtr_cpuset_parse_list(&q.affinity, "0-1"), 0);
+	f->res.irq.irqs = &q;
+	f->res.irq.n = 1;
+	set_cpus(&f->tasks[1], "1");
+	judge(f, &r, false);
+	assert_int_equal(status_of(&r, "proc.affinity", 11), RTR_PASS);
+	for (size_t i = 0; i < r.n_findings; i++)
+		if (strcmp(r.findings[i].id, "proc.affinity") == 0)
+			assert_non_null(strstr(r.findings[i].evidence, "irq.affinity"));
+	report_free(&r);
+	/* Free to move between two CPUs with the IRQ: a warning. */
+	set_cpus(&f->tasks[1], "0-1");
+	judge(f, &r, false);
+	assert_int_equal(status_of(&r, "proc.affinity", 11), RTR_WARN);
+	report_free(&r);
+	f->res.irq.irqs = NULL;
+	f->res.irq.n = 0;
+	rtr_cpuset_free(&q.affinity);
+	destroy(f);
+}
+
 static void test_no_delta_no_rt(void **state)
 {
 	struct fixture *f = make();
@@ -296,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_each_rule),
 		cmocka_unit_test(test_partial_lock_and_rt_cpus),
+		cmocka_unit_test(test_pinned_with_irq),
 		cmocka_unit_test(test_no_delta_no_rt),
 		cmocka_unit_test(test_cpu_percent),
 		cmocka_unit_test(test_busy_non_rt),
