@@ -318,6 +318,7 @@ struct run_state {
 	struct run_cgroup cg;
 	char **envp;
 	pid_t pid;
+	bool own_group;			/* the program has a process group of its own */
 	int status;
 };
 
@@ -491,9 +492,12 @@ static int start(struct run_state *st, const struct run_opts *o)
 		.memlock_raise = o->mlock,
 		.cg = st->cg.n_procs ? &st->cg : NULL,
 		.elf = st->elf.elf,
+		.own_group = spawn_wants_own_group(),
 	};
 	char err[PATH_MAX + 256];
 	int rc = spawn_start(&sc, &st->pid, err, sizeof(err));
+
+	st->own_group = sc.own_group;
 
 	if (rc)
 		cli_error("run", "%s", err);
@@ -673,7 +677,7 @@ static int run_execute(const struct run_opts *o)
 	if (rc == -ENOMEM)
 		cli_error("run", "out of memory");
 	if (!rc && (rc = start(st, o)) == 0) {
-		rc = spawn_wait(st->pid, &st->status);
+		rc = spawn_wait(st->pid, st->own_group, &st->status);
 		if (rc)
 			cli_error("run", "waiting for pid %ld: %s", (long)st->pid, strerror(-rc));
 		else

@@ -442,6 +442,8 @@ int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errl
 		 */
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != self)
 			_exit(127);
+		if (c->own_group)
+			(void)setpgid(0, 0);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (child_setup(c, &ce.step) == 0) {
 			execve(c->path, c->argv, c->envp);
@@ -457,6 +459,9 @@ int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errl
 	}
 	close(pfd[1]);
 	free(sh_argv);
+	/* Both sides set the group, so neither order of the two races matters. */
+	if (c->own_group)
+		(void)setpgid(*pid, *pid);
 	do
 		n = read(pfd[0], &ce, sizeof(ce));
 	while (n < 0 && errno == EINTR);
@@ -474,9 +479,38 @@ int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errl
 	return -ce.err;
 }
 
-int spawn_wait(pid_t pid, int *status)
+bool spawn_wants_own_group(void)
+{
+	pid_t fg;
+
+	if (!isatty(STDIN_FILENO))
+		return true;
+	fg = tcgetpgrp(STDIN_FILENO);
+	return fg < 0 || fg != getpgrp();
+}
+
+/* Monotonic time in ns. */
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Within this time, the same signal from the same sender is one event sent
+ * twice: timeout(1) signals rtready itself and then its whole process group,
+ * which rtready is in. Passing both on would deliver it twice.
+ */
+#define DUPLICATE_NS 100000000
+
+int spawn_wait(pid_t pid, bool own_group, int *status)
 {
 	struct timespec tick = { 1, 0 };
+	int64_t last_ns = 0;
+	pid_t last_pid = 0;
+	int last_sig = 0;
 	sigset_t fwd;
 	int rc = 0;
 
@@ -499,9 +533,20 @@ int spawn_wait(pid_t pid, int *status)
 		}
 		/* The 1 s tick only bounds a lost wake-up; SIGCHLD ends the wait. */
 		sig = sigtimedwait(&fwd, &si, &tick);
-		/* A terminal's signal already went to the whole process group. */
-		if (sig > 0 && sig != SIGCHLD && si.si_code != SI_KERNEL)
+		/*
+		 * A terminal's signal already went to the whole process group,
+		 * the program's too unless it has one of its own.
+		 */
+		if (sig > 0 && sig != SIGCHLD && (own_group || si.si_code != SI_KERNEL)) {
+			int64_t t = now_ns();
+
+			if (sig == last_sig && si.si_pid == last_pid && t - last_ns < DUPLICATE_NS)
+				continue;
+			last_sig = sig;
+			last_pid = si.si_pid;
+			last_ns = t;
 			kill(pid, sig);
+		}
 	}
 	/*
 	 * The signals stay blocked: rtready only cleans up and reports from

@@ -68,7 +68,20 @@ struct spawn_config {
 	uint64_t rttime_us;		/* RLIMIT_RTTIME soft limit; 0: leave */
 	const struct run_cgroup *cg;	/* NULL or the cgroup to join */
 	bool elf;			/* an ELF file: never handed to the shell */
+	bool own_group;			/* start it in a process group of its own */
 };
+
+/*
+ * Whether the program should get a process group of its own: when rtready
+ * does not own the terminal's foreground (no terminal on standard input, or
+ * rtready runs in a background group, as under timeout(1) or in a script).
+ * There a signal sent to rtready's whole group (timeout sends one to the
+ * group as well as to rtready) would reach the program twice: directly, and
+ * again as rtready passes it on. In its own group the program gets each
+ * signal once, from rtready. In the terminal's foreground group it stays with
+ * rtready, so job control and the keyboard's signals keep working.
+ */
+bool spawn_wants_own_group(void);
 
 /*
  * Fork and exec; a file the kernel refuses as not executable (ENOEXEC: a
@@ -84,12 +97,12 @@ int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errl
 
 /*
  * Wait for @pid, passing SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to
- * rtready on to it (a terminal's own signals reach it directly and are
- * not sent twice). Those signals stay blocked afterwards, so that the
+ * rtready on to it (a terminal's own signals reach it directly when it
+ * shares rtready's group, @own_group false, and are not sent twice). Those signals stay blocked afterwards, so that the
  * clean-up after the program cannot be interrupted by them.
  * Return: 0 with the wait status in *status, or -errno.
  */
-int spawn_wait(pid_t pid, int *status);
+int spawn_wait(pid_t pid, bool own_group, int *status);
 
 /* The shell's view of a wait status: the exit code, or 128 + signal. */
 int spawn_exit_code(int status);
