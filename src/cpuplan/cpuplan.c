@@ -20,7 +20,7 @@
 #define FAST_CAPACITY_RATIO 2
 
 struct core {
-	struct rtr_cpuset cpus;
+	size_t first;		/* its CPUs: core_cpu[first .. first + size) */
 	size_t size;
 	size_t unit;		/* the cluster it ends up in */
 	bool rt;
@@ -33,13 +33,19 @@ struct planner {
 	const struct rtr_cpuset *online;
 	struct core *cores;
 	size_t n_cores;
+	int *core_cpu;		/* the CPUs of every core, core after core */
 	size_t *core_of;	/* CPU number -> core index, (size_t)-1 when offline */
 	size_t n_cpu_slots;
 	size_t *parent;		/* union-find over cores */
+	size_t *unit_cores;	/* the cores of unit u: unit_cores[unit_start[u] .. [u + 1]) */
+	size_t *unit_start;
+	size_t *unit_n;		/* CPUs of each unit */
+	int *unit_last;		/* highest CPU of each unit */
 	bool heterogeneous;
 	bool hybrid;
 	size_t *order;		/* candidate units, best first */
 	size_t n_order;
+	size_t *sort_tmp;	/* room for sort_order() */
 	bool *candidate;
 	bool *reserved;		/* kept for housekeeping */
 };
@@ -147,6 +153,14 @@ static int last_cpu(const struct rtr_cpuset *s)
 	return last;
 }
 
+static bool core_has(const struct planner *pl, const struct core *k, int cpu)
+{
+	for (size_t i = 0; i < k->size; i++)
+		if (pl->core_cpu[k->first + i] == cpu)
+			return true;
+	return false;
+}
+
 /* ---- cores and clusters ------------------------------------------------ */
 
 static size_t find(size_t *parent, size_t x)
@@ -175,14 +189,15 @@ static size_t core_at(const struct planner *pl, int cpu)
 static int build_cores(struct planner *pl, bool *siblings_known)
 {
 	const struct cpu_facts *c = pl->in->cpu;
-	size_t n = rtr_cpuset_count(pl->online);
+	size_t n = rtr_cpuset_count(pl->online), used = 0;
 	int last = last_cpu(pl->online);
 
 	*siblings_known = true;
 	pl->n_cpu_slots = (size_t)last + 1;
 	pl->core_of = malloc(pl->n_cpu_slots * sizeof(*pl->core_of));
+	pl->core_cpu = malloc(n * sizeof(*pl->core_cpu));
 	pl->cores = calloc(n, sizeof(*pl->cores));
-	if (!pl->core_of || !pl->cores)
+	if (!pl->core_of || !pl->core_cpu || !pl->cores)
 		return -ENOMEM;
 	for (size_t i = 0; i < pl->n_cpu_slots; i++)
 		pl->core_of[i] = (size_t)-1;
@@ -193,22 +208,31 @@ static int build_cores(struct planner *pl, bool *siblings_known)
 		if (pl->core_of[cpu] != (size_t)-1)
 			continue;
 		k = &pl->cores[pl->n_cores];
-		if (rtr_cpuset_set(&k->cpus, cpu))
-			return -ENOMEM;
+		k->first = used;
+		pl->core_cpu[used++] = cpu;
+		pl->core_of[cpu] = pl->n_cores;
 		if (!ci || ci->siblings_err || !rtr_cpuset_test(&ci->siblings, cpu))
 			*siblings_known = false;
 		else
 			for (int s = first_cpu(&ci->siblings); s >= 0;
 			     s = rtr_cpuset_next(&ci->siblings, s))
 				if (rtr_cpuset_test(pl->online, s) &&
-				    pl->core_of[s] == (size_t)-1 && rtr_cpuset_set(&k->cpus, s))
-					return -ENOMEM;
-		for (int s = first_cpu(&k->cpus); s >= 0; s = rtr_cpuset_next(&k->cpus, s))
-			pl->core_of[s] = pl->n_cores;
-		k->size = rtr_cpuset_count(&k->cpus);
+				    pl->core_of[s] == (size_t)-1) {
+					pl->core_cpu[used++] = s;
+					pl->core_of[s] = pl->n_cores;
+				}
+		k->size = used - k->first;
 		pl->n_cores++;
 	}
 	return 0;
+}
+
+/* Whether @k lists the same CPUs as the same cache of the CPU before (a shared cache). */
+static bool same_as_before(const struct cpu_info *prev, size_t j, const struct cpu_cache *k)
+{
+	return prev && j < prev->n_caches && !prev->caches[j].shared_err &&
+	       prev->caches[j].level == k->level &&
+	       rtr_cpuset_equal(&prev->caches[j].shared, &k->shared);
 }
 
 /* Cores that share an L1 or L2 cache are one cluster. */
@@ -216,11 +240,14 @@ static int build_clusters(struct planner *pl, bool *caches_known)
 {
 	const struct cpu_facts *c = pl->in->cpu;
 	struct cpuplan *p = pl->out;
-	size_t *unit_of;
+	size_t n = pl->n_cores ? pl->n_cores : 1;
+	const struct cpu_info *prev = NULL;
+	size_t *unit_of, *fill;
+	int err = 0;
 
 	*caches_known = false;
-	pl->parent = malloc((pl->n_cores ? pl->n_cores : 1) * sizeof(*pl->parent));
-	unit_of = malloc((pl->n_cores ? pl->n_cores : 1) * sizeof(*unit_of));
+	pl->parent = malloc(n * sizeof(*pl->parent));
+	unit_of = malloc(n * sizeof(*unit_of));
 	if (!pl->parent || !unit_of) {
 		free(unit_of);
 		return -ENOMEM;
@@ -239,41 +266,84 @@ static int build_clusters(struct planner *pl, bool *caches_known)
 			if (k->level > 2 || k->shared_err)
 				continue;
 			*caches_known = true;
+			/*
+			 * The online CPU before listed the same sharers, itself
+			 * among them: they are already one cluster with it, so
+			 * joining it is joining them (a list shared by n CPUs is
+			 * walked once, not n times).
+			 */
+			if (same_as_before(prev, j, k) && rtr_cpuset_test(&k->shared, prev->cpu)) {
+				unite(pl->parent, me, core_at(pl, prev->cpu));
+				continue;
+			}
 			for (int s = first_cpu(&k->shared); s >= 0;
 			     s = rtr_cpuset_next(&k->shared, s))
 				if (core_at(pl, s) != (size_t)-1)
 					unite(pl->parent, me, core_at(pl, s));
 		}
+		prev = ci;
 	}
-	/* Cores come in CPU order, so units do too. */
+	/* Cores come in CPU order, so units do too (a root is its cluster's first core). */
+	p->units = calloc(n, sizeof(*p->units));
+	pl->unit_start = calloc(n + 1, sizeof(*pl->unit_start));
+	pl->unit_cores = malloc(n * sizeof(*pl->unit_cores));
+	pl->unit_n = calloc(n, sizeof(*pl->unit_n));
+	pl->unit_last = malloc(n * sizeof(*pl->unit_last));
+	fill = calloc(n, sizeof(*fill));
+	if (!p->units || !pl->unit_start || !pl->unit_cores || !pl->unit_n || !pl->unit_last ||
+	    !fill) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (size_t i = 0; i < pl->n_cores; i++) {
 		size_t root = find(pl->parent, i);
 		struct cpuplan_unit *u;
 
 		if (root == i) {
-			u = realloc(p->units, (p->n_units + 1) * sizeof(*u));
-			if (!u) {
-				free(unit_of);
-				return -ENOMEM;
-			}
-			p->units = u;
-			memset(&p->units[p->n_units], 0, sizeof(*u));
 			p->units[p->n_units].node = -1;
 			p->units[p->n_units].capacity = -1;
 			unit_of[i] = p->n_units++;
 		}
 		pl->cores[i].unit = unit_of[root];
 		u = &p->units[unit_of[root]];
-		if (rtr_cpuset_or(&u->cpus, &pl->cores[i].cpus)) {
-			free(unit_of);
-			return -ENOMEM;
-		}
+		for (size_t j = 0; j < pl->cores[i].size && !err; j++)
+			err = rtr_cpuset_set(&u->cpus, pl->core_cpu[pl->cores[i].first + j]);
+		if (err)
+			goto out;
 		u->n_cores++;
 		if (pl->cores[i].size > u->core_size)
 			u->core_size = pl->cores[i].size;
+		pl->unit_n[unit_of[root]] += pl->cores[i].size;
+		/* Cores ascend, and a core's CPUs too: its last CPU is the unit's so far. */
+		pl->unit_last[unit_of[root]] = pl->core_cpu[pl->cores[i].first + pl->cores[i].size - 1];
 	}
+	/* Each unit's cores, ascending: a counting sort by unit. */
+	for (size_t u = 0; u < p->n_units; u++)
+		pl->unit_start[u + 1] = pl->unit_start[u] + p->units[u].n_cores;
+	for (size_t i = 0; i < pl->n_cores; i++) {
+		size_t u = pl->cores[i].unit;
+
+		pl->unit_cores[pl->unit_start[u] + fill[u]++] = i;
+	}
+out:
+	free(fill);
 	free(unit_of);
-	return 0;
+	return err;
+}
+
+static void describe_cpu(const struct planner *pl, struct cpuplan_unit *u, int cpu)
+{
+	const struct cpu_info *ci = cpu_facts_find(pl->in->cpu, cpu);
+
+	if (ci && u->node < 0)
+		u->node = ci->node;
+	if (ci && !ci->capacity_err && ci->capacity > u->capacity)
+		u->capacity = ci->capacity;
+	if (cpu == pl->out->boot_cpu)
+		u->boot = true;
+	if (pl->in->managed && !pl->in->managed->err &&
+	    rtr_cpuset_test(&pl->in->managed->cpus, cpu))
+		u->n_managed++;
 }
 
 /* Node, capacity, speed class, boot CPU and managed IRQs of each cluster. */
@@ -289,19 +359,11 @@ static void describe_units(struct planner *pl)
 	for (size_t i = 0; i < p->n_units; i++) {
 		struct cpuplan_unit *u = &p->units[i];
 
-		for (int cpu = first_cpu(&u->cpus); cpu >= 0;
-		     cpu = rtr_cpuset_next(&u->cpus, cpu)) {
-			const struct cpu_info *ci = cpu_facts_find(c, cpu);
+		for (size_t j = pl->unit_start[i]; j < pl->unit_start[i + 1]; j++) {
+			const struct core *k = &pl->cores[pl->unit_cores[j]];
 
-			if (ci && u->node < 0)
-				u->node = ci->node;
-			if (ci && !ci->capacity_err && ci->capacity > u->capacity)
-				u->capacity = ci->capacity;
-			if (cpu == p->boot_cpu)
-				u->boot = true;
-			if (pl->in->managed && !pl->in->managed->err &&
-			    rtr_cpuset_test(&pl->in->managed->cpus, cpu))
-				u->n_managed++;
+			for (size_t x = 0; x < k->size; x++)
+				describe_cpu(pl, u, pl->core_cpu[k->first + x]);
 		}
 		if (u->capacity >= 0) {
 			max_cap = max_cap < 0 || u->capacity > max_cap ? u->capacity : max_cap;
@@ -324,8 +386,9 @@ static void describe_units(struct planner *pl)
 /* ---- ranking ----------------------------------------------------------- */
 
 /* Better for RT first: target node, fast, bigger capacity, fewer managed IRQs, higher CPUs. */
-static int rank_cmp(const struct cpuplan_unit *a, const struct cpuplan_unit *b, int node)
+static int rank_cmp(const struct planner *pl, size_t ai, size_t bi, int node)
 {
+	const struct cpuplan_unit *a = &pl->out->units[ai], *b = &pl->out->units[bi];
 	bool an = node >= 0 && a->node == node, bn = node >= 0 && b->node == node;
 
 	if (an != bn)
@@ -336,7 +399,7 @@ static int rank_cmp(const struct cpuplan_unit *a, const struct cpuplan_unit *b, 
 		return a->capacity > b->capacity ? -1 : 1;
 	if (a->n_managed != b->n_managed)
 		return a->n_managed < b->n_managed ? -1 : 1;
-	return last_cpu(&b->cpus) - last_cpu(&a->cpus);
+	return pl->unit_last[bi] - pl->unit_last[ai];
 }
 
 /* Same group: no preference between them but the managed IRQs and the CPU numbers. */
@@ -346,35 +409,51 @@ static bool same_group(const struct cpuplan_unit *a, const struct cpuplan_unit *
 	       a->fast == b->fast && a->capacity == b->capacity;
 }
 
-static void sort_order(struct planner *pl, int node)
+/*
+ * Rank the candidates, best first: a merge sort (stable, n log n; a machine
+ * may have thousands of clusters), through @tmp of pl->n_order entries.
+ */
+static void sort_order(struct planner *pl, int node, size_t *tmp)
 {
-	const struct cpuplan_unit *u = pl->out->units;
+	size_t n = pl->n_order, *src = pl->order, *dst = tmp, *t;
 
-	/* Insertion sort: a few hundred clusters at most, and stable. */
-	for (size_t i = 1; i < pl->n_order; i++) {
-		size_t x = pl->order[i], j = i;
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, k = lo;
 
-		while (j > 0 && rank_cmp(&u[x], &u[pl->order[j - 1]], node) < 0) {
-			pl->order[j] = pl->order[j - 1];
-			j--;
+			while (i < mid && j < hi)
+				dst[k++] = rank_cmp(pl, src[j], src[i], node) < 0 ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
 		}
-		pl->order[j] = x;
+		t = src;
+		src = dst;
+		dst = t;
 	}
+	if (src != pl->order)
+		memcpy(pl->order, src, n * sizeof(*src));
 }
 
-/* The cluster of node @node least fit for RT (slow, managed IRQs, low CPUs). */
-static size_t worst_of_node(const struct planner *pl, int node)
+/* The index of node @id in c->nodes (ascending ids), or (size_t)-1. */
+static size_t node_index(const struct cpu_facts *c, int id)
 {
-	const struct cpuplan *p = pl->out;
-	size_t worst = (size_t)-1;
+	size_t lo = 0, hi = c->n_nodes;
 
-	for (size_t i = 0; i < p->n_units; i++) {
-		if (p->units[i].node != node)
-			continue;
-		if (worst == (size_t)-1 || rank_cmp(&p->units[i], &p->units[worst], -1) > 0)
-			worst = i;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->nodes[mid].id == id)
+			return mid;
+		if (c->nodes[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return worst;
+	return (size_t)-1;
 }
 
 static const struct cpu_node *node_by_id(const struct cpu_facts *c, int id)
@@ -396,13 +475,15 @@ static int reserve(struct planner *pl)
 	const struct cpu_facts *c = pl->in->cpu;
 	struct cpuplan *p = pl->out;
 	struct rtr_cpuset kept = RTR_CPUSET_INIT;
+	size_t *worst = NULL;
+	bool *has = NULL;
 	struct list l1, l2;
 	int err = 0;
 
 	for (size_t i = 0; i < p->n_units; i++)
 		if (p->units[i].boot) {
 			pl->reserved[i] = true;
-			bool alone = rtr_cpuset_count(&p->units[i].cpus) == 1;
+			bool alone = pl->unit_n[i] == 1;
 
 			const char *what = p->units[i].n_cores > 1 ? " (its L2 cluster)"
 								   : " (its core)";
@@ -417,51 +498,49 @@ static int reserve(struct planner *pl)
 		}
 	if (err || !numa(c))
 		return err;
-	for (size_t n = 0; n < c->n_nodes; n++) {
-		int id = c->nodes[n].id;
-		bool has = false;
-		size_t w;
+	/* Per node: whether it holds the boot cluster, and its cluster least fit for RT. */
+	has = calloc(c->n_nodes, sizeof(*has));
+	worst = malloc(c->n_nodes * sizeof(*worst));
+	if (!has || !worst) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t n = 0; n < c->n_nodes; n++)
+		worst[n] = (size_t)-1;
+	for (size_t i = 0; i < p->n_units; i++) {
+		size_t n = node_index(c, p->units[i].node);
 
-		for (size_t i = 0; i < p->n_units; i++)
-			has = has || (pl->reserved[i] && p->units[i].node == id);
-		if (has)
+		if (n == (size_t)-1)
 			continue;
-		w = worst_of_node(pl, id);
-		if (w == (size_t)-1)
+		has[n] = has[n] || pl->reserved[i];
+		if (worst[n] == (size_t)-1 || rank_cmp(pl, i, worst[n], -1) > 0)
+			worst[n] = i;
+	}
+	for (size_t n = 0; n < c->n_nodes && !err; n++) {
+		if (has[n] || worst[n] == (size_t)-1)
 			continue;
-		pl->reserved[w] = true;
-		err = rtr_cpuset_or(&kept, &p->units[w].cpus);
-		if (err)
-			break;
+		pl->reserved[worst[n]] = true;
+		err = rtr_cpuset_or(&kept, &p->units[worst[n]].cpus);
 	}
 	if (!err && !rtr_cpuset_is_empty(&kept))
 		err = note(p, CPUPLAN_RULE_NODE_HOUSEKEEPING, false,
 			   "Each NUMA node keeps a housekeeping core for its own kernel threads "
 			   "(kswapd, kcompactd) and device interrupts: CPUs %s.",
 			   fmt_list(&l2, &kept));
+out:
+	free(has);
+	free(worst);
 	rtr_cpuset_free(&kept);
 	return err;
 }
 
 /* ---- the target node --------------------------------------------------- */
 
-static size_t spare_on(const struct planner *pl, int node, bool fast_only)
-{
-	const struct cpuplan *p = pl->out;
-	size_t n = 0;
-
-	for (size_t i = 0; i < p->n_units; i++)
-		if (!pl->reserved[i] && (node < 0 || p->units[i].node == node) &&
-		    (!fast_only || p->units[i].fast))
-			n += rtr_cpuset_count(&p->units[i].cpus);
-	return n;
-}
-
 static int choose_node(struct planner *pl)
 {
 	const struct cpu_facts *c = pl->in->cpu;
 	struct cpuplan *p = pl->out;
-	size_t best_n = 0;
+	size_t best_n = 0, *spare;
 
 	if (pl->in->node >= 0) {
 		const struct cpu_node *n = node_by_id(c, pl->in->node);
@@ -479,14 +558,23 @@ static int choose_node(struct planner *pl)
 		return note(p, CPUPLAN_RULE_NODE, false,
 			    c->nodes_err ? "No NUMA nodes shown (/sys/devices/system/node): one "
 					   "memory node assumed." : "One NUMA node.");
-	for (size_t i = 0; i < c->n_nodes; i++) {
-		size_t n = spare_on(pl, c->nodes[i].id, pl->heterogeneous);
+	/* The CPUs each node can spare (only the fast ones on mixed-speed machines). */
+	spare = calloc(c->n_nodes, sizeof(*spare));
+	if (!spare)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n_units; i++) {
+		size_t n = node_index(c, p->units[i].node);
 
-		if (n > best_n) {
-			best_n = n;
+		if (n != (size_t)-1 && !pl->reserved[i] &&
+		    (!pl->heterogeneous || p->units[i].fast))
+			spare[n] += pl->unit_n[i];
+	}
+	for (size_t i = 0; i < c->n_nodes; i++)
+		if (spare[i] > best_n) {
+			best_n = spare[i];
 			p->node = c->nodes[i].id;
 		}
-	}
+	free(spare);
 	if (p->node < 0)
 		return 0;
 	return note(p, CPUPLAN_RULE_NODE, false,
@@ -505,7 +593,7 @@ static void take_core(struct planner *pl, size_t k, size_t *got)
 
 static size_t unit_size(const struct planner *pl, size_t u)
 {
-	return rtr_cpuset_count(&pl->out->units[u].cpus);
+	return pl->unit_n[u];
 }
 
 /* The CPUs of unit @u that may become RT (all but the boot CPU's core). */
@@ -513,9 +601,9 @@ static size_t takeable(const struct planner *pl, size_t u)
 {
 	size_t n = 0;
 
-	for (size_t k = 0; k < pl->n_cores; k++)
-		if (pl->cores[k].unit == u && !pl->cores[k].locked)
-			n += pl->cores[k].size;
+	for (size_t j = pl->unit_start[u]; j < pl->unit_start[u + 1]; j++)
+		if (!pl->cores[pl->unit_cores[j]].locked)
+			n += pl->cores[pl->unit_cores[j]].size;
 	return n;
 }
 
@@ -539,20 +627,22 @@ static void select_units(struct planner *pl, size_t want, size_t *got, bool *spl
 			size_t u = pl->order[i];
 
 			if (unit_size(pl, u) <= want - *got && !pl->out->units[u].boot)
-				for (size_t k = 0; k < pl->n_cores; k++)
-					if (pl->cores[k].unit == u)
-						take_core(pl, k, got);
+				for (size_t j = pl->unit_start[u]; j < pl->unit_start[u + 1]; j++)
+					take_core(pl, pl->unit_cores[j], got);
 		}
 		for (size_t i = g; i < end && *got < want; i++) {
 			size_t u = pl->order[i];
 
 			/* Highest cores first, as the units are ranked. */
-			for (size_t k = pl->n_cores; k-- > 0 && *got < want;)
-				if (pl->cores[k].unit == u && !pl->cores[k].rt &&
-				    !pl->cores[k].locked && pl->cores[k].size <= want - *got) {
+			for (size_t j = pl->unit_start[u + 1]; j-- > pl->unit_start[u] && *got < want;) {
+				size_t k = pl->unit_cores[j];
+
+				if (!pl->cores[k].rt && !pl->cores[k].locked &&
+				    pl->cores[k].size <= want - *got) {
 					take_core(pl, k, got);
 					*split = true;
 				}
+			}
 		}
 		g = end;
 	}
@@ -564,19 +654,19 @@ static int fill_roles(struct planner *pl)
 	int err = 0;
 
 	for (size_t k = 0; k < pl->n_cores && !err; k++)
-		if (pl->cores[k].rt)
-			err = rtr_cpuset_or(&p->rt, &pl->cores[k].cpus);
+		for (size_t j = 0; j < pl->cores[k].size && pl->cores[k].rt && !err; j++)
+			err = rtr_cpuset_set(&p->rt, pl->core_cpu[pl->cores[k].first + j]);
 	err = err ?: rtr_cpuset_copy(&p->housekeeping, pl->online);
 	if (err)
 		return err;
 	rtr_cpuset_andnot(&p->housekeeping, &p->rt);
 	for (size_t i = 0; i < p->n_units; i++) {
-		struct cpuplan_unit *u = &p->units[i];
-		bool all = rtr_cpuset_is_subset(&u->cpus, &p->rt);
+		size_t rt = 0;
 
-		bool some = rtr_cpuset_intersects(&u->cpus, &p->rt);
-
-		u->role = all ? CPUPLAN_RT : some ? CPUPLAN_SPLIT : CPUPLAN_HOUSEKEEPING;
+		for (size_t j = pl->unit_start[i]; j < pl->unit_start[i + 1]; j++)
+			rt += pl->cores[pl->unit_cores[j]].rt;
+		p->units[i].role = rt == p->units[i].n_cores ? CPUPLAN_RT :
+				   rt ? CPUPLAN_SPLIT : CPUPLAN_HOUSEKEEPING;
 	}
 	return 0;
 }
@@ -754,13 +844,13 @@ static int open_boot_cluster(struct planner *pl, size_t *avail)
 			continue;
 		if (pl->in->node >= 0 && p->units[i].node != p->node)
 			continue;
-		for (size_t k = 0; k < pl->n_cores; k++) {
-			if (pl->cores[k].unit != i)
-				continue;
-			if (rtr_cpuset_test(&pl->cores[k].cpus, p->boot_cpu))
-				pl->cores[k].locked = true;
+		for (size_t j = pl->unit_start[i]; j < pl->unit_start[i + 1]; j++) {
+			struct core *k = &pl->cores[pl->unit_cores[j]];
+
+			if (core_has(pl, k, p->boot_cpu))
+				k->locked = true;
 			else
-				*avail += pl->cores[k].size;
+				*avail += k->size;
 		}
 		pl->candidate[i] = true;
 		pl->order[pl->n_order++] = i;
@@ -831,7 +921,7 @@ static int count_and_select(struct planner *pl)
 				      "housekeeping", in->rt_count, avail, online_n, p->boot_cpu);
 		}
 	}
-	sort_order(pl, p->node);
+	sort_order(pl, p->node, pl->sort_tmp);
 	want = in->rt_count;
 	if (!want) {
 		want = 0;
@@ -936,9 +1026,10 @@ int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
 	if (err)
 		goto out;
 	pl.order = calloc(out->n_units, sizeof(*pl.order));
+	pl.sort_tmp = calloc(out->n_units, sizeof(*pl.sort_tmp));
 	pl.candidate = calloc(out->n_units, sizeof(*pl.candidate));
 	pl.reserved = calloc(out->n_units, sizeof(*pl.reserved));
-	if (!pl.order || !pl.candidate || !pl.reserved) {
+	if (!pl.order || !pl.sort_tmp || !pl.candidate || !pl.reserved) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -950,9 +1041,13 @@ int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
 	err = err ?: managed_notes(&pl);
 	err = err ?: unit_reasons(&pl);
 out:
-	for (size_t i = 0; i < pl.n_cores; i++)
-		rtr_cpuset_free(&pl.cores[i].cpus);
 	free(pl.cores);
+	free(pl.core_cpu);
+	free(pl.unit_cores);
+	free(pl.unit_start);
+	free(pl.unit_n);
+	free(pl.unit_last);
+	free(pl.sort_tmp);
 	free(pl.core_of);
 	free(pl.parent);
 	free(pl.order);
