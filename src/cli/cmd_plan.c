@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checks/check.h"
 #include "checks/run.h"
 #include "cli/cli.h"
 #include "cli/cmd_plan.h"
@@ -160,6 +161,17 @@ static int near_node(const struct rootfs *fs, const char *near, int *node, char 
 	return 0;
 }
 
+/* Why the online CPUs are unknown, as check says it of the file. */
+static void online_unknown(const struct cpu_facts *cpu, char *err, size_t errlen)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	check_put_read_err(&sb, "/sys/devices/system/cpu/online",
+			   cpu->online_err ? cpu->online_err : -ENODATA);
+	snprintf(err, errlen, "%s; the online CPUs are unknown, so no plan is made", sb.err ? "cannot read /sys/devices/system/cpu/online" : strbuf_str(&sb));
+	strbuf_free(&sb);
+}
+
 int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct irq_facts *irq,
 	     size_t rt_count, int node, const char *near, struct managed_irqs *managed,
 	     struct cpuplan *plan, char *err, size_t errlen)
@@ -191,8 +203,7 @@ int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct 
 		snprintf(err, errlen, "no plan: %s (rule %s)", plan->refusal,
 			 cpuplan_rule_name(plan->refused_rule));
 	else if (e == -ENODATA)
-		snprintf(err, errlen,
-			 "cannot read the online CPUs (/sys/devices/system/cpu/online)");
+		online_unknown(cpu, err, errlen);
 	else if (e)
 		snprintf(err, errlen, "%s", strerror(-e));
 	return e;

@@ -1016,8 +1016,12 @@ int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
 
 	out->node = -1;
 	out->boot_cpu = -1;
-	pl.online = !c->online_err ? &c->online : !c->present_err ? &c->present : NULL;
-	if (!pl.online || rtr_cpuset_is_empty(pl.online))
+	/*
+	 * Only the online CPUs: present ones may be offline (maxcpus=, hotplug),
+	 * and a plan that names them would isolate CPUs that do not run.
+	 */
+	pl.online = &c->online;
+	if (c->online_err || rtr_cpuset_is_empty(pl.online))
 		return -ENODATA;
 	/* Linux numbers the boot CPU 0 on every architecture it runs RT on. */
 	out->boot_cpu = rtr_cpuset_test(pl.online, 0) ? 0 : first_cpu(pl.online);

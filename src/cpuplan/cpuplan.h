@@ -100,7 +100,7 @@ struct cpuplan {
  * Plan the RT CPUs of @in into @out (initialised with CPUPLAN_INIT).
  * Return: 0; -EDOM when no plan keeps the rules that cannot give way
  * (out->refusal and out->refused_rule say which); -ENODATA when the online
- * CPUs are unknown; -ENOMEM.
+ * CPUs are unknown (online_err: never guessed from the present ones); -ENOMEM.
  */
 int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
 	__attribute__((warn_unused_result));

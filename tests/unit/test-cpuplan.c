@@ -208,6 +208,12 @@ static void test_online_unknown(void **state)
 	plan(&r, &c, 0, -1, NULL);
 	assert_int_equal(r.rc, -ENODATA);
 	done(&r);
+	/* present is no stand-in: its CPUs may be offline (issue 24, 2.2). */
+	c.present_err = 0;
+	plan(&r, &c, 0, -1, NULL);
+	assert_int_equal(r.rc, -ENODATA);
+	assert_true(rtr_cpuset_is_empty(&r.p.rt));
+	done(&r);
 	probe_cpu_free(&c);
 }
 
