@@ -7,9 +7,13 @@
  * that never exits.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "checks/check.h"
 #include "checks/run.h"
@@ -248,6 +252,120 @@ static int checks_after(struct facts *f, const struct cpuplan *p, struct report 
 	return err;
 }
 
+/*
+ * The files plan read outside /proc and /sys (a config under /boot, the
+ * irqbalance file under /etc, ...), as on the target: an output must not
+ * be one of them. /proc and /sys are refused whole (output_guard()).
+ */
+struct read_log {
+	char **paths;
+	size_t n;
+	int err;
+};
+
+static void log_file(void *ctx, const char *path, const char *data, size_t len)
+{
+	struct read_log *l = ctx;
+	char **p;
+
+	(void)data;
+	(void)len;
+	if (l->err || strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/sys/", 5) == 0)
+		return;
+	p = realloc(l->paths, (l->n + 1) * sizeof(*p));
+	if (!p || !(p[l->n] = strdup(path))) {
+		if (p)
+			l->paths = p;
+		l->err = -ENOMEM;
+		return;
+	}
+	l->paths = p;
+	l->n++;
+}
+
+static void read_log_free(struct read_log *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->paths[i]);
+	free(l->paths);
+}
+
+static bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* A new file's @path with its directory resolved; NULL when it cannot be. */
+static char *resolve_output(const char *path)
+{
+	char *d = strdup(path), *b = strdup(path), *dir = NULL, *out = NULL;
+
+	if (d && b && (dir = realpath(dirname(d), NULL)) &&
+	    asprintf(&out, "%s/%s", strcmp(dir, "/") ? dir : "", basename(b)) < 0)
+		out = NULL;
+	free(dir);
+	free(d);
+	free(b);
+	return out;
+}
+
+/*
+ * Refuse an output that would overwrite what plan reads: anything under the
+ * root's /proc and /sys (and, in a snapshot, its /etc, /boot, /lib and /dev,
+ * which are the snapshot itself), and any file plan read. Compared by device
+ * and inode, so links and bind mounts do not hide a match. Standard output
+ * named as a file (/dev/stdout) is always allowed. Return: 0, or -EINVAL
+ * after printing why.
+ */
+static int output_guard(const struct plan_opts *o, const struct rootfs *fs,
+			const struct read_log *log)
+{
+	static const char *const whole[] = { "proc", "sys", "etc", "boot", "lib", "dev" };
+	size_t n_whole = fs->host ? 2 : sizeof(whole) / sizeof(whole[0]);
+	struct stat so, st, top[sizeof(whole) / sizeof(whole[0])];
+	bool have[sizeof(whole) / sizeof(whole[0])] = { false };
+	bool exists;
+	char *real, *cut;
+	int err = 0;
+
+	if (!o->output || strcmp(o->output, "-") == 0)
+		return 0;
+	exists = stat(o->output, &so) == 0;
+	if (exists && fstat(STDOUT_FILENO, &st) == 0 && same_inode(&so, &st))
+		return 0;
+	for (size_t i = 0; i < n_whole; i++)
+		have[i] = fstatat(fs->dirfd, whole[i], &top[i], 0) == 0 && S_ISDIR(top[i].st_mode);
+	real = exists ? realpath(o->output, NULL) : resolve_output(o->output);
+	/* The output and each directory above it, up to /. */
+	for (cut = real ? real + strlen(real) : NULL; cut && !err;) {
+		*cut = '\0';
+		if (stat(*real ? real : "/", &st) == 0)
+			for (size_t i = 0; i < n_whole && !err; i++)
+				if (have[i] && same_inode(&st, &top[i])) {
+					cli_error("plan", "--output %s is inside %s%s%s, which plan "
+						  "reads: write the plan outside it", o->output,
+						  fs->path, fs->path[0] && fs->path[strlen(fs->path) - 1] ==
+						  '/' ? "" : "/", whole[i]);
+					err = -EINVAL;
+				}
+		cut = *real ? strrchr(real, '/') : NULL;
+	}
+	free(real);
+	for (size_t i = 0; exists && log && i < log->n && !err; i++) {
+		int fd = rootfs_open_file(fs, log->paths[i]);
+
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && same_inode(&st, &so)) {
+			cli_error("plan", "--output %s is %s of the root %s, which plan reads: write "
+				  "the plan elsewhere", o->output, log->paths[i], fs->path);
+			err = -EINVAL;
+		}
+		close(fd);
+	}
+	return err;
+}
+
 static int render(const struct plan_opts *o, const struct plan_view *v)
 {
 	struct cli_output out;
@@ -278,6 +396,8 @@ static int plan_execute(const struct plan_opts *o)
 	struct strbuf cmdline = STRBUF_INIT, apply = STRBUF_INIT, emit = STRBUF_INIT;
 	struct host_info host = { 0 };
 	struct host_facts hf;
+	struct read_log log = { 0 };
+	struct rootfs_recorder rec = { log_file, NULL, NULL, &log };
 	struct report after;
 	struct rootfs fs;
 	struct facts f;
@@ -290,10 +410,12 @@ static int plan_execute(const struct plan_opts *o)
 		cli_error("plan", "cannot open root directory %s: %s", o->root, strerror(-err));
 		return err;
 	}
+	fs.rec = &rec;
 	report_init(&after, "check");
 	err = facts_gather(&fs, &f);
 	if (err) {
 		cli_error("plan", "cannot gather facts: %s", strerror(-err));
+		read_log_free(&log);
 		rootfs_close(&fs);
 		return err;
 	}
@@ -308,6 +430,14 @@ static int plan_execute(const struct plan_opts *o)
 		cli_error("plan", "%s", msg);
 		goto out;
 	}
+	err = log.err;
+	if (err) {
+		cli_error("plan", "%s", strerror(-err));
+		goto out;
+	}
+	err = output_guard(o, &fs, &log);
+	if (err)
+		goto out;
 	{
 		struct boot_settings bs = { .rt = &plan.rt, .nonrt = &plan.housekeeping };
 		char rt[4096], hk[4096];
@@ -355,6 +485,7 @@ out:
 	cpuplan_free(&plan);
 	managed_irqs_free(&m);
 	facts_free(&f);
+	read_log_free(&log);
 	rootfs_close(&fs);
 	return err;
 }

@@ -79,5 +79,38 @@ for kind in missing empty garbage fifo device directory loop; do
 		"$R" check --root "$tree" --rt-cpus auto
 done
 
+# ---- an output that names what plan reads: refused, the snapshot untouched (3.5) -----------
+S=$T/snap
+cp -r "$FX/topo/smt-numa" "$S"
+mkdir -p "$S/boot" "$S/etc/default"
+echo "6.1.0" >"$S/proc/sys/kernel/osrelease"
+echo "CONFIG_PREEMPT_RT=y" >"$S/boot/config-6.1.0"
+echo "IRQBALANCE_BANNED_CPULIST=" >"$S/etc/default/irqbalance"
+ln -s "$S/proc/cmdline" to-cmdline
+ln -s "$S/proc" to-proc
+ln "$S/boot/config-6.1.0" config-hardlink
+(cd "$S" && find . -type f -print0 | sort -z | xargs -0 md5sum) >"$T/before.md5"
+for out in "$S/proc/cmdline" "$S/sys/devices/system/cpu/online" "$S/proc/new" \
+	"$S/etc/new" "$S/boot/config-6.1.0" "$S/etc/default/irqbalance" \
+	"$S/../snap/proc/cmdline" to-cmdline to-proc/new; do
+	row "plan -o ${out#"$T"/}" 2 "plan: --output .* is inside .*snap/(proc|sys|etc|boot), which plan reads" \
+		"$R" plan --root "$S" -o "$out"
+	row "plan --format json -o ${out#"$T"/}" 2 "inside .*snap/" \
+		"$R" plan --root "$S" --format json -o "$out"
+done
+row "plan -o a hard link to a file it read" 2 \
+	"plan: --output config-hardlink is /boot/config-6.1.0 of the root .*, which plan reads" \
+	"$R" plan --root "$S" -o config-hardlink
+(cd "$S" && find . -type f -print0 | sort -z | xargs -0 md5sum) >"$T/after.md5"
+assert "the snapshot is unchanged" cmp -s "$T/before.md5" "$T/after.md5"
+assert "no file added to the snapshot" sh -c "[ ! -e '$S/proc/new' ] && [ ! -e '$S/etc/new' ]"
+# Outputs beside the snapshot, and the special files, still work.
+row "plan -o beside the snapshot" 0 "" "$R" plan --root "$S" -o "$S/plan.txt"
+assert "the plan was written" grep -q "RT CPUs" "$S/plan.txt"
+row "plan -o /dev/null" 0 "" "$R" plan --root "$S" -o /dev/null
+row "plan -o /dev/stdout" 0 "" "$R" plan --root "$S" -o /dev/stdout
+row "live plan -o a sysctl" 2 "plan: --output /proc/sys/kernel/ostype is inside /proc" \
+	"$R" plan -o /proc/sys/kernel/ostype
+
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]
