@@ -140,6 +140,11 @@ static int near_node(const struct rootfs *fs, const char *near, int *node, char 
 
 	if (parse_int64(near, 0, INT32_MAX, &irq) == 0) {
 		e = probe_irq_node(fs, (int)irq, node);
+		if (e == -EBADMSG) {
+			snprintf(err, errlen, "--near %s: /proc/irq/%s/node is not a NUMA node "
+				 "number (use --node)", near, near);
+			return -EINVAL;
+		}
 		if (e) {
 			snprintf(err, errlen, "--near %s: cannot read /proc/irq/%s/node: %s", near,
 				 near, strerror(-e));
@@ -155,10 +160,20 @@ static int near_node(const struct rootfs *fs, const char *near, int *node, char 
 			 near);
 		return -EINVAL;
 	}
-	if (e) {
+	if (e == -EBADMSG) {
+		snprintf(err, errlen, "--near %s: /sys/class/net/%s/device/numa_node is not a "
+			 "NUMA node number (use --node)", near, near);
+		return -EINVAL;
+	}
+	if (e == -ENOENT) {
 		snprintf(err, errlen,
 			 "--near %s: cannot read /sys/class/net/%s/device/numa_node: %s (a virtual "
 			 "interface has no device; use --node)", near, near, strerror(-e));
+		return -EINVAL;
+	}
+	if (e) {
+		snprintf(err, errlen, "--near %s: cannot read /sys/class/net/%s/device/numa_node: "
+			 "%s (use --node)", near, near, strerror(-e));
 		return -EINVAL;
 	}
 	snprintf(why, whylen, "%s is on node %d (its device's numa_node)", near, *node);

@@ -48,6 +48,7 @@ struct planner {
 	size_t *sort_tmp;	/* room for sort_order() */
 	bool *candidate;
 	bool *reserved;		/* kept for housekeeping */
+	size_t smt_core;	/* refused for SMT: the largest core */
 };
 
 static const char *const rule_names[] = {
@@ -943,10 +944,11 @@ static int count_and_select(struct planner *pl)
 
 		for (size_t k = 0; k < pl->n_cores; k++)
 			core = pl->cores[k].size > core ? pl->cores[k].size : core;
+		pl->smt_core = core;
+		/* cpuplan_make() adds the counts that would be accepted. */
 		return refuse(p, CPUPLAN_RULE_SMT,
 			      "%zu RT CPUs cannot be had with whole cores (SMT siblings of %zu "
-			      "threads stay together): ask for %zu or %zu", want, core,
-			      got, got + core);
+			      "threads stay together)", want, core);
 	}
 	err = fill_roles(pl);
 	if (err)
@@ -1007,7 +1009,7 @@ static int count_and_select(struct planner *pl)
 		    pl->heterogeneous ? " among the fast cores" : "");
 }
 
-int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
+static int make(const struct cpuplan_input *in, struct cpuplan *out, size_t *smt_core)
 {
 	const struct cpu_facts *c = in->cpu;
 	struct planner pl = { .in = in, .out = out };
@@ -1044,6 +1046,7 @@ int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
 	err = err ?: count_and_select(&pl);
 	err = err ?: managed_notes(&pl);
 	err = err ?: unit_reasons(&pl);
+	*smt_core = pl.smt_core;
 out:
 	free(pl.cores);
 	free(pl.core_cpu);
@@ -1057,6 +1060,67 @@ out:
 	free(pl.order);
 	free(pl.candidate);
 	free(pl.reserved);
+	return err;
+}
+
+/* Whether a plan of @n RT CPUs (else as @in) would be made. */
+static int accepted(const struct cpuplan_input *in, size_t n, bool *ok)
+{
+	struct cpuplan_input try = *in;
+	struct cpuplan p = CPUPLAN_INIT;
+	size_t core;
+	int err;
+
+	try.rt_count = n;
+	err = make(&try, &p, &core);
+	cpuplan_free(&p);
+	*ok = err == 0;
+	return err == -EDOM ? 0 : err == 0 ? 0 : err;
+}
+
+/*
+ * After an SMT refusal: the nearest counts below and above that would be
+ * planned (whole cores, and no more than can be spared), tried by planning
+ * them, within a few cores of the count asked for.
+ */
+static int suggest_counts(const struct cpuplan_input *in, struct cpuplan *out, size_t core)
+{
+	size_t want = in->rt_count, span = 4 * (core ? core : 1), below = 0, above = 0;
+	char *text;
+	bool ok;
+	int err = 0, len;
+
+	for (size_t n = want - 1; n >= 1 && want - n <= span && !below && !err; n--) {
+		err = accepted(in, n, &ok);
+		below = ok ? n : 0;
+	}
+	for (size_t n = want + 1; n <= want + span && !above && !err; n++) {
+		err = accepted(in, n, &ok);
+		above = ok ? n : 0;
+	}
+	if (err)
+		return err;
+	if (below && above)
+		len = asprintf(&text, "%s: ask for %zu or %zu", out->refusal, below, above);
+	else if (below || above)
+		len = asprintf(&text, "%s: ask for %zu", out->refusal, below ? below : above);
+	else
+		len = asprintf(&text, "%s, and no count within %zu of it can be planned",
+			       out->refusal, span);
+	if (len < 0)
+		return -ENOMEM;
+	free(out->refusal);
+	out->refusal = text;
+	return -EDOM;
+}
+
+int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
+{
+	size_t core = 0;
+	int err = make(in, out, &core);
+
+	if (err == -EDOM && out->refused_rule == CPUPLAN_RULE_SMT && in->rt_count)
+		err = suggest_counts(in, out, core);
 	return err;
 }
 

@@ -112,5 +112,40 @@ row "plan -o /dev/stdout" 0 "" "$R" plan --root "$S" -o /dev/stdout
 row "live plan -o a sysctl" 2 "plan: --output /proc/sys/kernel/ostype is inside /proc" \
 	"$R" plan -o /proc/sys/kernel/ostype
 
+# ---- --near with garbage in the node file: that reason, not "no interface name" (4) -------
+N=$T/near
+cp -r "$FX/topo/smt-numa" "$N"
+mkdir -p "$N/sys/class/net/eth9/device"
+for v in garbage "" 70000 -5 "1 2"; do
+	printf '%s\n' "$v" >"$N/sys/class/net/eth9/device/numa_node"
+	row "plan --near eth9, numa_node '$v'" 2 \
+		"plan: --near eth9: /sys/class/net/eth9/device/numa_node is not a NUMA node number" \
+		"$R" plan --root "$N" --near eth9
+done
+echo zz >"$N/proc/irq/30/node"
+row "plan --near 30, node 'zz'" 2 "plan: --near 30: /proc/irq/30/node is not a NUMA node number" \
+	"$R" plan --root "$N" --near 30
+rm "$N/sys/class/net/eth9/device/numa_node"
+mkdir "$N/sys/class/net/eth9/device/numa_node"
+row "plan --near eth9, numa_node a directory" 2 \
+	"plan: --near eth9: cannot read .*numa_node: Is a directory" "$R" plan --root "$N" --near eth9
+row "plan --near a bad name" 2 "'a/b' is neither an IRQ number nor an interface name" \
+	"$R" plan --root "$N" --near a/b
+
+# ---- SMT refusals suggest only counts that would be planned (4) ---------------------------
+# smt-numa: 2 threads per core; 1 CPU cannot be had, and 0 is no count.
+row "plan --rt 1 on SMT2" 2 "cannot be had with whole cores .*: ask for 2 \(rule smt\)" \
+	"$R" plan --root "$FX/topo/smt-numa" --rt 1
+row "plan --rt 3 on SMT2" 2 "ask for 2 or 4 \(rule smt\)" \
+	"$R" plan --root "$FX/topo/smt-numa" --rt 3
+row "plan --node 1 --rt 5 on SMT2" 2 "ask for 4 or 6 \(rule smt\)" \
+	"$R" plan --root "$FX/topo/smt-numa" --node 1 --rt 5
+# Each suggestion is planned when asked for.
+for n in 2 4 6; do
+	row "plan --node 1 --rt $n is planned" 0 "" "$R" plan --root "$FX/topo/smt-numa" --node 1 --rt "$n"
+done
+# SMT4 (POWER7-like masks tree): 1 CPU -> 4, never 0.
+row "plan --rt 1 on SMT4" 2 "ask for 4 \(rule smt\)" "$R" plan --root "$FX/topo/masks" --rt 1
+
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]
