@@ -231,26 +231,37 @@ int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct 
 int plan_auto_rt_cpus(const char *root, size_t n, struct rtr_cpuset *out, char *err,
 		      size_t errlen)
 {
-	struct managed_irqs m = { 0 };
-	struct cpuplan plan = CPUPLAN_INIT;
-	struct cpu_facts cpu;
-	struct irq_facts irq;
-	struct rootfs fs;
-	int e = rootfs_open(&fs, root);
+	/* On the heap: the root's path and the facts are KiBs (small stacks, see plan_state). */
+	struct auto_state {
+		struct managed_irqs m;
+		struct cpuplan plan;
+		struct cpu_facts cpu;
+		struct irq_facts irq;
+		struct rootfs fs;
+	} *st = calloc(1, sizeof(*st));
+	int e;
 
+	if (!st) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	e = rootfs_open(&st->fs, root);
 	if (e) {
 		snprintf(err, errlen, "cannot open root directory %s: %s", root, strerror(-e));
+		free(st);
 		return e;
 	}
-	probe_cpu(&fs, &cpu);
-	probe_irq_affinity(&fs, &irq);
-	e = plan_run(&fs, &cpu, &irq, n, -1, NULL, &m, &plan, err, errlen);
-	e = e ?: rtr_cpuset_copy(out, &plan.rt);
-	cpuplan_free(&plan);
-	managed_irqs_free(&m);
-	probe_irq_free(&irq);
-	probe_cpu_free(&cpu);
-	rootfs_close(&fs);
+	st->plan = (struct cpuplan)CPUPLAN_INIT;
+	probe_cpu(&st->fs, &st->cpu);
+	probe_irq_affinity(&st->fs, &st->irq);
+	e = plan_run(&st->fs, &st->cpu, &st->irq, n, -1, NULL, &st->m, &st->plan, err, errlen);
+	e = e ?: rtr_cpuset_copy(out, &st->plan.rt);
+	cpuplan_free(&st->plan);
+	managed_irqs_free(&st->m);
+	probe_irq_free(&st->irq);
+	probe_cpu_free(&st->cpu);
+	rootfs_close(&st->fs);
+	free(st);
 	return e;
 }
 
@@ -404,104 +415,141 @@ static int render(const struct plan_opts *o, const struct plan_view *v)
 	return err;
 }
 
-static int plan_execute(const struct plan_opts *o)
+/* A CPU list in a new string (NULL: out of memory); lists of 8,192 CPUs are long. */
+static char *list_text(const struct rtr_cpuset *set)
 {
-	struct managed_irqs m = { 0 };
-	struct cpuplan plan = CPUPLAN_INIT;
-	struct strbuf cmdline = STRBUF_INIT, apply = STRBUF_INIT, emit = STRBUF_INIT;
-	struct host_info host = { 0 };
+	size_t n = rtr_cpuset_format_list(set, NULL, 0) + 1;
+	char *buf = malloc(n);
+
+	if (buf)
+		rtr_cpuset_format_list(set, buf, n);
+	return buf;
+}
+
+/*
+ * Everything plan holds while it works, on the heap: the facts, the root's
+ * path and the check report are tens of KiB, and plan must run in a small
+ * stack (ulimit -s 32).
+ */
+struct plan_state {
+	struct managed_irqs m;
+	struct cpuplan plan;
+	struct strbuf cmdline, apply, emit;
+	struct host_info host;
 	struct host_facts hf;
-	struct read_log log = { 0 };
-	struct rootfs_recorder rec = { log_file, NULL, NULL, &log };
+	struct read_log log;
+	struct rootfs_recorder rec;
 	struct report after;
 	struct rootfs fs;
 	struct facts f;
+	char msg[768];
+};
+
+static int plan_boot_line(struct plan_state *st, const char **note)
+{
+	struct boot_settings bs = { .rt = &st->plan.rt, .nonrt = &st->plan.housekeeping };
+	char *rt = list_text(&st->plan.rt), *hk = list_text(&st->plan.housekeeping);
+	int err = rt && hk ? 0 : -ENOMEM;
+
+	if (!err) {
+		boot_cmdline(&bs, &st->cmdline);
+		/* kthread_cpus= is a Real-time Ubuntu parameter ("-realtime" kernels). */
+		if (!st->f.kernel.release_err && strstr(st->f.kernel.release, "-realtime")) {
+			strbuf_printf(&st->cmdline, " kthread_cpus=%s", hk);
+			*note = "kthread_cpus= keeps kernel threads on the housekeeping CPUs; "
+				"Real-time Ubuntu kernels (-realtime) have it";
+		} else {
+			*note = "no kthread_cpus=: only Real-time Ubuntu kernels (-realtime) have "
+				"it; on this kernel nohz_full= keeps unbound kernel threads on the "
+				"housekeeping CPUs";
+		}
+		strbuf_printf(&st->apply, "rtready tune --rt-cpus %s --apply", rt);
+		strbuf_printf(&st->emit, "rtready tune --rt-cpus %s --emit-boot DIR", rt);
+		err = st->cmdline.err ?: st->apply.err ?: st->emit.err;
+	}
+	free(rt);
+	free(hk);
+	return err;
+}
+
+static int plan_execute(const struct plan_opts *o)
+{
+	struct plan_state *st = calloc(1, sizeof(*st));
 	const char *note = NULL;
-	char msg[768] = "";
 	int err;
 
-	err = rootfs_open(&fs, o->root);
+	if (!st) {
+		cli_error("plan", "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	st->plan = (struct cpuplan)CPUPLAN_INIT;
+	st->cmdline = st->apply = st->emit = (struct strbuf)STRBUF_INIT;
+	st->rec = (struct rootfs_recorder){ log_file, NULL, NULL, &st->log };
+	err = rootfs_open(&st->fs, o->root);
 	if (err) {
 		cli_error("plan", "cannot open root directory %s: %s", o->root, strerror(-err));
+		free(st);
 		return err;
 	}
-	fs.rec = &rec;
-	report_init(&after, "check");
-	err = facts_gather(&fs, &f);
+	st->fs.rec = &st->rec;
+	report_init(&st->after, "check");
+	err = facts_gather(&st->fs, &st->f);
 	if (err) {
 		cli_error("plan", "cannot gather facts: %s", strerror(-err));
-		read_log_free(&log);
-		rootfs_close(&fs);
+		read_log_free(&st->log);
+		rootfs_close(&st->fs);
+		free(st);
 		return err;
 	}
-	err = probe_host(&fs, NULL, &hf);
-	if (err == -ENOMEM || (!err && (err = cli_host_info(&hf, o->root, &host)))) {
+	err = probe_host(&st->fs, NULL, &st->hf);
+	if (err == -ENOMEM || (!err && (err = cli_host_info(&st->hf, o->root, &st->host)))) {
 		cli_error("plan", "%s", strerror(-err));
 		goto out;
 	}
-	err = plan_run(&fs, &f.cpu, &f.irq, o->rt_count, o->node, o->near, &m, &plan, msg,
-		       sizeof(msg));
+	err = plan_run(&st->fs, &st->f.cpu, &st->f.irq, o->rt_count, o->node, o->near, &st->m,
+		       &st->plan, st->msg, sizeof(st->msg));
 	if (err) {
-		cli_error("plan", "%s", msg);
+		cli_error("plan", "%s", st->msg);
 		goto out;
 	}
-	err = log.err;
+	err = st->log.err;
 	if (err) {
 		cli_error("plan", "%s", strerror(-err));
 		goto out;
 	}
-	err = output_guard(o, &fs, &log);
+	err = output_guard(o, &st->fs, &st->log);
 	if (err)
 		goto out;
-	{
-		struct boot_settings bs = { .rt = &plan.rt, .nonrt = &plan.housekeeping };
-		char rt[4096], hk[4096];
-
-		boot_cmdline(&bs, &cmdline);
-		rtr_cpuset_format_list(&plan.rt, rt, sizeof(rt));
-		rtr_cpuset_format_list(&plan.housekeeping, hk, sizeof(hk));
-		/* kthread_cpus= is a Real-time Ubuntu parameter ("-realtime" kernels). */
-		if (!f.kernel.release_err && strstr(f.kernel.release, "-realtime")) {
-			strbuf_printf(&cmdline, " kthread_cpus=%s", hk);
-			note = "kthread_cpus= keeps kernel threads on the housekeeping CPUs; "
-			       "Real-time Ubuntu kernels (-realtime) have it";
-		} else {
-			note = "no kthread_cpus=: only Real-time Ubuntu kernels (-realtime) have "
-			       "it; on this kernel nohz_full= keeps unbound kernel threads on the "
-			       "housekeeping CPUs";
-		}
-		strbuf_printf(&apply, "rtready tune --rt-cpus %s --apply", rt);
-		strbuf_printf(&emit, "rtready tune --rt-cpus %s --emit-boot DIR", rt);
-	}
-	err = cmdline.err ?: apply.err ?: emit.err;
-	err = err ?: checks_after(&f, &plan, &after);
+	err = plan_boot_line(st, &note);
+	err = err ?: checks_after(&st->f, &st->plan, &st->after);
 	if (err) {
 		cli_error("plan", "%s", strerror(-err));
 		goto out;
 	}
 	{
-		struct plan_view v = { &plan, rtr_cpuset_count(&plan.rt) +
-						      rtr_cpuset_count(&plan.housekeeping),
-				       strbuf_str(&cmdline), note, strbuf_str(&apply), strbuf_str(&emit),
-				       &after, &host };
+		struct plan_view v = { &st->plan, rtr_cpuset_count(&st->plan.rt) +
+							  rtr_cpuset_count(&st->plan.housekeeping),
+				       strbuf_str(&st->cmdline), note, strbuf_str(&st->apply),
+				       strbuf_str(&st->emit), &st->after, &st->host };
 
 		err = render(o, &v);
 	}
 out:
-	strbuf_free(&cmdline);
-	strbuf_free(&apply);
-	strbuf_free(&emit);
-	report_free(&after);
-	free(host.kernel);
-	free(host.cpus_online);
-	free(host.rt_cpus);
-	free(host.root);
-	probe_host_free(&hf);
-	cpuplan_free(&plan);
-	managed_irqs_free(&m);
-	facts_free(&f);
-	read_log_free(&log);
-	rootfs_close(&fs);
+	strbuf_free(&st->cmdline);
+	strbuf_free(&st->apply);
+	strbuf_free(&st->emit);
+	report_free(&st->after);
+	free(st->host.kernel);
+	free(st->host.cpus_online);
+	free(st->host.rt_cpus);
+	free(st->host.root);
+	probe_host_free(&st->hf);
+	cpuplan_free(&st->plan);
+	managed_irqs_free(&st->m);
+	facts_free(&st->f);
+	read_log_free(&st->log);
+	rootfs_close(&st->fs);
+	free(st);
 	return err;
 }
 

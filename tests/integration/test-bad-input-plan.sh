@@ -147,5 +147,18 @@ done
 # SMT4 (POWER7-like masks tree): 1 CPU -> 4, never 0.
 row "plan --rt 1 on SMT4" 2 "ask for 4 \(rule smt\)" "$R" plan --root "$FX/topo/masks" --rt 1
 
+# ---- a small stack: plan keeps its large state on the heap (4) ------------------------------
+# Crashed (SIGSEGV) below 56 KiB of stack.
+small=(bash -c 'ulimit -s 32 && exec "$@"' small)
+row "plan, ulimit -s 32" 0 "" "${small[@]}" "$R" plan
+row "plan --root smt-numa --format json, ulimit -s 32" 0 "" \
+	"${small[@]}" "$R" plan --root "$FX/topo/smt-numa" --format json
+row "plan --near eth0 --rt 4, ulimit -s 32" 0 "" \
+	"${small[@]}" "$R" plan --root "$FX/topo/smt-numa" --near eth0 --rt 4
+row "plan -o FILE, ulimit -s 32" 0 "" "${small[@]}" "$R" plan --root "$FX/topo/hybrid" -o "$T/small.txt"
+assert "the plan in a small stack was written" grep -q "RT CPUs" "$T/small.txt"
+row "plan refused for SMT, ulimit -s 32" 2 "ask for 2 or 4" \
+	"${small[@]}" "$R" plan --root "$FX/topo/smt-numa" --rt 3
+
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]
