@@ -66,7 +66,10 @@ for _ in range(runs):
     if pid == 0:
         fd = os.open(os.devnull, os.O_WRONLY)
         os.dup2(fd, 1)
-        os.execv(cmd[0], cmd)
+        try:
+            os.execv(cmd[0], cmd)
+        finally:
+            os._exit(127)
     _, status, ru = os.wait4(pid, 0)
     wall.append((time.monotonic() - t0) * 1000)
     cpu.append((ru.ru_utime + ru.ru_stime) * 1000)
@@ -138,7 +141,10 @@ for n in $SIZES; do
 	for kind in bare topo; do
 		tree=$tmp/$kind-$n
 		rm -rf "$tree"
-		"$kind" "$tree" "$n"
+		case $kind in
+		bare) bare "$tree" "$n" ;;
+		topo) topo "$tree" "$n" ;;
+		esac
 		"$RTREADY" plan --root "$tree" --format json >"$tmp/plan.json"
 		got=$(python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["plan"]
 rt = sum(int(b or a) - int(a) + 1 for a, _, b in (r.partition("-") for r in p["rt_cpus"].split(",")))
