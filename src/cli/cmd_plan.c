@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "checks/check.h"
+#include "probe/cpuload.h"
 #include "checks/run.h"
 #include "cli/cli.h"
 #include "cli/cmd_plan.h"
@@ -39,6 +41,9 @@ static const char usage_text[] =
 	"      --node N         take the RT CPUs from NUMA node N\n"
 	"      --near IFACE|IRQ take them from the node of a network interface (eth0) or\n"
 	"                       of an IRQ number, where its device is\n"
+	"      --window DURATION  on the live system, measure the load housekeeping\n"
+	"                       carries over this time and keep enough housekeeping CPUs\n"
+	"                       to stay under half busy (default 500ms; 0: do not)\n"
 	"  -r, --root DIR       plan for a snapshot under DIR instead of the live system\n"
 	"  -f, --format FMT     text (default) or json\n"
 	"  -o, --output FILE    write the plan to FILE instead of standard output\n"
@@ -50,11 +55,12 @@ static const char usage_text[] =
 
 int plan_opts_parse(int argc, char **argv, struct plan_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_NODE = 256, OPT_NEAR };
+	enum { OPT_NODE = 256, OPT_NEAR, OPT_WINDOW };
 	static const struct option longopts[] = {
 		{ "rt", required_argument, NULL, 'n' },
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "near", required_argument, NULL, OPT_NEAR },
+		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "root", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
@@ -68,6 +74,7 @@ int plan_opts_parse(int argc, char **argv, struct plan_opts *o, char *err, size_
 	memset(o, 0, sizeof(*o));
 	o->root = "/";
 	o->node = -1;
+	o->window_ns = PLAN_WINDOW_DEFAULT_NS;
 	optind = 0;
 	opterr = 0;
 	while (rc == 0 && (c = getopt_long(argc, argv, ":n:r:f:o:hV", longopts, NULL)) != -1) {
@@ -94,6 +101,14 @@ int plan_opts_parse(int argc, char **argv, struct plan_opts *o, char *err, size_
 				rc = -EINVAL;
 			}
 			o->near = optarg;
+			break;
+		case OPT_WINDOW:
+			rc = parse_duration_ns(optarg, 1000000000, &o->window_ns);
+			if (rc || o->window_ns < 0 || o->window_ns > 60LL * 1000000000) {
+				snprintf(err, errlen, "--window: '%s' is not a duration from 0 to "
+					 "60s (500ms, 2s; 0: do not measure)", optarg);
+				rc = -EINVAL;
+			}
 			break;
 		case 'r':
 			rc = cli_parse_root(optarg, &o->root, err, errlen);
@@ -191,12 +206,50 @@ static void online_unknown(const struct cpu_facts *cpu, char *err, size_t errlen
 	strbuf_free(&sb);
 }
 
-int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct irq_facts *irq,
-	     size_t rt_count, int node, const char *near, struct managed_irqs *managed,
-	     struct cpuplan *plan, char *err, size_t errlen)
+/*
+ * The load housekeeping carries now: the busy time of the CPUs that are not
+ * isolated (isolated ones run RT work) and the device interrupts, over
+ * @window_ns. Fills @in's min_housekeeping and housekeeping_why (in @why).
+ * A load that cannot be read leaves the plan structural, with a warning.
+ */
+static int measure_load(const struct rootfs *fs, const struct cpu_facts *cpu, int64_t window_ns,
+			struct cpuplan_input *in, char *why, size_t whylen)
 {
-	char why[160] = "";
-	struct cpuplan_input in = { cpu, managed, rt_count, node, NULL };
+	const struct rtr_cpuset *rt = !cpu->isolated_err && !rtr_cpuset_is_empty(&cpu->isolated) ?
+					      &cpu->isolated : NULL;
+	struct timespec ts = { window_ns / 1000000000, window_ns % 1000000000 };
+	struct cpuload_sample a, b;
+	struct cpuload l;
+	char irqs[64] = "";
+	int e = cpuload_sample(fs, rt, &a);
+
+	while (!e && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+	e = e ?: cpuload_sample(fs, rt, &b);
+	e = e ?: cpuload_between(&a, &b, window_ns, &l);
+	if (e == -ENOMEM)
+		return e;
+	if (e) {
+		cli_warn("plan", "the load was not measured (/proc/stat: %s): housekeeping is "
+			 "sized by the topology alone", strerror(-e));
+		return 0;
+	}
+	if (l.irq_per_s >= 0)
+		snprintf(irqs, sizeof(irqs), " and %.0f device interrupts/s", l.irq_per_s);
+	snprintf(why, whylen, "%.2f CPUs busy%s%s over %lld ms (/proc/stat, /proc/interrupts)",
+		 l.busy_cpus, rt ? " outside the isolated CPUs" : "", irqs,
+		 (long long)(window_ns / 1000000));
+	in->min_housekeeping = l.housekeeping;
+	in->housekeeping_why = why;
+	return 0;
+}
+
+int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct irq_facts *irq,
+	     size_t rt_count, int node, const char *near, int64_t window_ns,
+	     struct managed_irqs *managed, struct cpuplan *plan, char *err, size_t errlen)
+{
+	char why[160] = "", load_why[192] = "";
+	struct cpuplan_input in = { cpu, managed, rt_count, node, NULL, 0, NULL };
 	int e;
 
 	if (node >= 0) {
@@ -217,6 +270,11 @@ int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct 
 	e = probe_managed_irqs(irq, managed);
 	if (e)
 		return e;
+	if (fs->host && window_ns > 0) {
+		e = measure_load(fs, cpu, window_ns, &in, load_why, sizeof(load_why));
+		if (e)
+			return e;
+	}
 	e = cpuplan_make(&in, plan);
 	if (e == -EDOM)
 		snprintf(err, errlen, "no plan: %s (rule %s)", plan->refusal,
@@ -254,7 +312,8 @@ int plan_auto_rt_cpus(const char *root, size_t n, struct rtr_cpuset *out, char *
 	st->plan = (struct cpuplan)CPUPLAN_INIT;
 	probe_cpu(&st->fs, &st->cpu);
 	probe_irq_affinity(&st->fs, &st->irq);
-	e = plan_run(&st->fs, &st->cpu, &st->irq, n, -1, NULL, &st->m, &st->plan, err, errlen);
+	e = plan_run(&st->fs, &st->cpu, &st->irq, n, -1, NULL, PLAN_WINDOW_DEFAULT_NS, &st->m,
+		     &st->plan, err, errlen);
 	e = e ?: rtr_cpuset_copy(out, &st->plan.rt);
 	cpuplan_free(&st->plan);
 	managed_irqs_free(&st->m);
@@ -506,8 +565,8 @@ static int plan_execute(const struct plan_opts *o)
 		cli_error("plan", "%s", strerror(-err));
 		goto out;
 	}
-	err = plan_run(&st->fs, &st->f.cpu, &st->f.irq, o->rt_count, o->node, o->near, &st->m,
-		       &st->plan, st->msg, sizeof(st->msg));
+	err = plan_run(&st->fs, &st->f.cpu, &st->f.irq, o->rt_count, o->node, o->near,
+		       o->window_ns, &st->m, &st->plan, st->msg, sizeof(st->msg));
 	if (err) {
 		cli_error("plan", "%s", st->msg);
 		goto out;

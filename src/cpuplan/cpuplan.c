@@ -859,12 +859,66 @@ static int open_boot_cluster(struct planner *pl, size_t *avail)
 	return 0;
 }
 
+/*
+ * When the measured load leaves no CPU for RT: the smallest core that may
+ * become RT, so that a plan is still made (its note says housekeeping will
+ * be busier than half).
+ */
+static size_t smallest_core(const struct planner *pl)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < pl->n_order; i++)
+		for (size_t j = pl->unit_start[pl->order[i]]; j < pl->unit_start[pl->order[i] + 1];
+		     j++) {
+			const struct core *k = &pl->cores[pl->unit_cores[j]];
+
+			if (!k->locked && !pl->out->units[pl->order[i]].boot &&
+			    (!best || k->size < best))
+				best = k->size;
+		}
+	return best;
+}
+
+/* What the measured load says of the housekeeping CPUs the plan leaves. */
+static int load_note(struct planner *pl, size_t got, size_t spare, bool capped)
+{
+	const struct cpuplan_input *in = pl->in;
+	size_t online_n = rtr_cpuset_count(pl->online), hk = online_n - got;
+
+	if (!in->housekeeping_why)
+		return 0;
+	if (capped && hk < in->min_housekeeping)
+		return note(pl->out, CPUPLAN_RULE_HOUSEKEEPING, true,
+			    "Housekeeping load: %s; it needs %zu CPUs to stay under half busy, "
+			    "more than can be kept: the plan keeps one RT core (%zu CPU%s), and "
+			    "the %zu housekeeping CPU%s will be busier; move load off this "
+			    "machine or give --rt N.", in->housekeeping_why, in->min_housekeeping,
+			    got, got == 1 ? "" : "s", hk, hk == 1 ? "" : "s");
+	if (capped)
+		return note(pl->out, CPUPLAN_RULE_HOUSEKEEPING, false,
+			    "Housekeeping sized by load: %s; %zu CPUs keep it under half busy, "
+			    "so %zu RT CPU%s instead of the %zu that could be spared (--rt N "
+			    "decides otherwise).", in->housekeeping_why, hk, got,
+			    got == 1 ? "" : "s", spare);
+	if (in->rt_count && hk < in->min_housekeeping)
+		return note(pl->out, CPUPLAN_RULE_HOUSEKEEPING, true,
+			    "Housekeeping load: %s; it needs %zu CPUs to stay under half busy, "
+			    "and --rt %zu leaves %zu: the housekeeping CPUs will be busier, and "
+			    "their interrupts and kernel threads wait longer.",
+			    in->housekeeping_why, in->min_housekeeping, in->rt_count, hk);
+	return note(pl->out, CPUPLAN_RULE_HOUSEKEEPING, false,
+		    "Housekeeping load: %s; %zu CPU%s keep it under half busy, and the plan "
+		    "leaves %zu.", in->housekeeping_why, in->min_housekeeping,
+		    in->min_housekeeping == 1 ? "" : "s", hk);
+}
+
 static int count_and_select(struct planner *pl)
 {
 	const struct cpuplan_input *in = pl->in;
 	struct cpuplan *p = pl->out;
-	size_t online_n = rtr_cpuset_count(pl->online), avail = 0, want, got = 0;
-	bool node_fixed = in->node >= 0, split = false;
+	size_t online_n = rtr_cpuset_count(pl->online), avail = 0, want, got = 0, spare = 0;
+	bool node_fixed = in->node >= 0, split = false, load_capped = false;
 	struct list l;
 	int err;
 
@@ -931,6 +985,14 @@ static int count_and_select(struct planner *pl)
 				want += takeable(pl, pl->order[i]);
 		if (!want)
 			want = avail;
+		spare = want;
+		/* The measured load keeps enough housekeeping CPUs (whole cores: fewer RT). */
+		if (want && in->min_housekeeping && online_n - want < in->min_housekeeping) {
+			want = online_n > in->min_housekeeping ? online_n - in->min_housekeeping : 0;
+			load_capped = true;
+			if (want < smallest_core(pl))
+				want = smallest_core(pl);
+		}
 	}
 	if (!want)
 		return refuse(p, CPUPLAN_RULE_HOUSEKEEPING,
@@ -939,6 +1001,8 @@ static int count_and_select(struct planner *pl)
 			      fmt_list(&l, pl->online), online_n == 1 ? "is" : "are",
 			      p->n_units && p->units[0].n_cores > 1 ? "L2 cluster" : "core");
 	select_units(pl, want, &got, &split);
+	if (load_capped)
+		want = got;
 	if (got < want) {
 		size_t core = 0;
 
@@ -992,6 +1056,7 @@ static int count_and_select(struct planner *pl)
 				err = note(p, CPUPLAN_RULE_CAPACITY, true,
 					   "The count needs slower cores too (CPUs %s).",
 					   fmt_list(&l, &p->units[i].cpus));
+	err = err ?: load_note(pl, got, spare, load_capped);
 	if (err)
 		return err;
 	p->requested = in->rt_count;

@@ -58,6 +58,8 @@ struct cpuplan_input {
 	size_t rt_count;			/* 0: as many as can be spared */
 	int node;				/* -1: let the planner choose */
 	const char *node_why;			/* "--node 1", "eth0 is on node 1"; NULL */
+	size_t min_housekeeping;		/* by default keep at least this many; 0: any */
+	const char *housekeeping_why;		/* the measured load behind it; NULL */
 };
 
 /* One L2 cluster (a core where nothing shares its L2). */

@@ -160,5 +160,23 @@ assert "the plan in a small stack was written" grep -q "RT CPUs" "$T/small.txt"
 row "plan refused for SMT, ulimit -s 32" 2 "ask for 2 or 4" \
 	"${small[@]}" "$R" plan --root "$FX/topo/smt-numa" --rt 3
 
+# ---- housekeeping sized by the measured load (5) ---------------------------------------------
+row "plan --window 2m" 2 "--window: '2m' is not a duration from 0 to 60s" "$R" plan --window 2m
+row "plan --window -1" 2 "--window: '-1' is not a duration" "$R" plan --window -1
+row "plan --window x" 2 "--window: 'x' is not a duration" "$R" plan --window x
+# The live system: the load is measured and the housekeeping rule says what it found.
+row "plan (live), measured" 0 "" "$R" plan --format json -o "$T/live.json"
+assert "plan (live): the housekeeping rule gives the load" python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["plan"]
+notes = [r["reason"] for r in p["rules"] if r["rule"] == "housekeeping"]
+assert any("CPUs busy" in n and "/proc/stat" in n and "half busy" in n for n in notes), notes
+' "$T/live.json"
+row "plan --window 0 (live)" 0 "" "$R" plan --window 0 -o "$T/live0.txt"
+assert "plan --window 0: no load measured" sh -c "! grep -q 'CPUs busy' '$T/live0.txt'"
+# A snapshot has no window: sized by the topology alone, whatever --window says.
+row "plan --root, --window 1s" 0 "" "$R" plan --root "$FX/topo/smt-numa" --window 1s -o "$T/snap.txt"
+assert "plan --root: no load measured" sh -c "! grep -q 'CPUs busy' '$T/snap.txt'"
+
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]
