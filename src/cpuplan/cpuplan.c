@@ -228,6 +228,56 @@ static int build_cores(struct planner *pl, bool *siblings_known)
 	return 0;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Add the CPUs of @u to @set. Return: 0 or -ENOMEM. */
+static int unit_or(const struct cpuplan_unit *u, struct rtr_cpuset *set)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < u->n_cpus && !err; i++)
+		err = rtr_cpuset_set(set, u->cpus[i]);
+	return err;
+}
+
+/* fmt_list() of a unit's CPUs. */
+static const char *fmt_unit(struct list *l, const struct cpuplan_unit *u)
+{
+	struct rtr_cpuset set = RTR_CPUSET_INIT;
+
+	if (unit_or(u, &set))
+		strcpy(l->s, "?");
+	else
+		fmt_list(l, &set);
+	rtr_cpuset_free(&set);
+	return l->s;
+}
+
+char *cpuplan_unit_list(const struct cpuplan_unit *u)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < u->n_cpus;) {
+		size_t j = i;
+
+		while (j + 1 < u->n_cpus && u->cpus[j + 1] == u->cpus[j] + 1)
+			j++;
+		strbuf_printf(&sb, j > i ? "%s%d-%d" : "%s%d", i ? "," : "", u->cpus[i],
+			      u->cpus[j]);
+		i = j + 1;
+	}
+	if (sb.err) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	return sb.len ? strbuf_take(&sb) : strdup("");
+}
+
 /* Whether @k lists the same CPUs as the same cache of the CPU before (a shared cache). */
 static bool same_as_before(const struct cpu_info *prev, size_t j, const struct cpu_cache *k)
 {
@@ -307,10 +357,6 @@ static int build_clusters(struct planner *pl, bool *caches_known)
 		}
 		pl->cores[i].unit = unit_of[root];
 		u = &p->units[unit_of[root]];
-		for (size_t j = 0; j < pl->cores[i].size && !err; j++)
-			err = rtr_cpuset_set(&u->cpus, pl->core_cpu[pl->cores[i].first + j]);
-		if (err)
-			goto out;
 		u->n_cores++;
 		if (pl->cores[i].size > u->core_size)
 			u->core_size = pl->cores[i].size;
@@ -325,6 +371,25 @@ static int build_clusters(struct planner *pl, bool *caches_known)
 		size_t u = pl->cores[i].unit;
 
 		pl->unit_cores[pl->unit_start[u] + fill[u]++] = i;
+	}
+	/* Each unit's CPUs: its cores' (SMT siblings interleave, so sorted). */
+	for (size_t u = 0; u < p->n_units; u++) {
+		struct cpuplan_unit *x = &p->units[u];
+
+		x->cpus = malloc(pl->unit_n[u] * sizeof(*x->cpus));
+		if (!x->cpus) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (size_t j = pl->unit_start[u]; j < pl->unit_start[u + 1]; j++) {
+			const struct core *k = &pl->cores[pl->unit_cores[j]];
+
+			memcpy(x->cpus + x->n_cpus, pl->core_cpu + k->first,
+			       k->size * sizeof(*x->cpus));
+			x->n_cpus += k->size;
+		}
+		if (x->n_cores > 1)
+			qsort(x->cpus, x->n_cpus, sizeof(*x->cpus), cmp_int);
 	}
 out:
 	free(fill);
@@ -376,7 +441,8 @@ static void describe_units(struct planner *pl)
 		struct cpuplan_unit *u = &p->units[i];
 
 		if (pl->hybrid)
-			u->fast = rtr_cpuset_intersects(&u->cpus, &c->hybrid_core);
+			for (size_t j = 0; j < u->n_cpus && !u->fast; j++)
+				u->fast = rtr_cpuset_test(&c->hybrid_core, u->cpus[j]);
 		else if (max_cap > 0 && u->capacity >= 0)
 			u->fast = u->capacity * FAST_CAPACITY_RATIO > max_cap;
 		else
@@ -494,7 +560,7 @@ static int reserve(struct planner *pl)
 				   "the kernel will not make it nohz_full, so it stays "
 				   "housekeeping%s%s%s%s.",
 				   p->boot_cpu, alone ? "" : ", and with it CPUs ",
-				   alone ? "" : fmt_list(&l1, &p->units[i].cpus), alone ? "" : what,
+				   alone ? "" : fmt_unit(&l1, &p->units[i]), alone ? "" : what,
 				   alone ? " (a whole core: housekeeping keeps at least one)" : "");
 		}
 	if (err || !numa(c))
@@ -521,7 +587,7 @@ static int reserve(struct planner *pl)
 		if (has[n] || worst[n] == (size_t)-1)
 			continue;
 		pl->reserved[worst[n]] = true;
-		err = rtr_cpuset_or(&kept, &p->units[worst[n]].cpus);
+		err = unit_or(&p->units[worst[n]], &kept);
 	}
 	if (!err && !rtr_cpuset_is_empty(&kept))
 		err = note(p, CPUPLAN_RULE_NODE_HOUSEKEEPING, false,
@@ -944,7 +1010,7 @@ static int count_and_select(struct planner *pl)
 				pl->candidate[i] = true;
 				pl->order[pl->n_order++] = i;
 				avail += unit_size(pl, i);
-				if (rtr_cpuset_or(&given, &p->units[i].cpus)) {
+				if (unit_or(&p->units[i], &given)) {
 					rtr_cpuset_free(&given);
 					return -ENOMEM;
 				}
@@ -1022,7 +1088,7 @@ static int count_and_select(struct planner *pl)
 
 		for (size_t i = 0; i < p->n_units; i++)
 			if (p->units[i].role == CPUPLAN_SPLIT &&
-			    rtr_cpuset_or(&shared, &p->units[i].cpus)) {
+			    unit_or(&p->units[i], &shared)) {
 				rtr_cpuset_free(&shared);
 				return -ENOMEM;
 			}
@@ -1055,7 +1121,7 @@ static int count_and_select(struct planner *pl)
 			if (p->units[i].role != CPUPLAN_HOUSEKEEPING && !p->units[i].fast)
 				err = note(p, CPUPLAN_RULE_CAPACITY, true,
 					   "The count needs slower cores too (CPUs %s).",
-					   fmt_list(&l, &p->units[i].cpus));
+					   fmt_unit(&l, &p->units[i]));
 	err = err ?: load_note(pl, got, spare, load_capped);
 	if (err)
 		return err;
@@ -1221,7 +1287,7 @@ void cpuplan_free(struct cpuplan *p)
 	rtr_cpuset_free(&p->rt);
 	rtr_cpuset_free(&p->housekeeping);
 	for (size_t i = 0; i < p->n_units; i++) {
-		rtr_cpuset_free(&p->units[i].cpus);
+		free(p->units[i].cpus);
 		free(p->units[i].reason);
 	}
 	free(p->units);

@@ -64,7 +64,8 @@ struct cpuplan_input {
 
 /* One L2 cluster (a core where nothing shares its L2). */
 struct cpuplan_unit {
-	struct rtr_cpuset cpus;
+	int *cpus;			/* its CPUs, ascending (a list: a machine may */
+	size_t n_cpus;			/* have thousands of clusters of high CPUs) */
 	size_t n_cores;
 	size_t core_size;		/* largest core (SMT threads) */
 	int node;			/* -1: unknown */
@@ -115,6 +116,9 @@ int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
  */
 int cpuplan_simulate_boot(const struct cpuplan *p, struct cpu_facts *c)
 	__attribute__((warn_unused_result));
+
+/* @u's CPUs in the kernel's list syntax ("0-3,8"), in a new string; NULL: out of memory. */
+char *cpuplan_unit_list(const struct cpuplan_unit *u);
 
 void cpuplan_free(struct cpuplan *p);
 
