@@ -17,10 +17,10 @@
 #include <unistd.h>
 
 #include "checks/check.h"
-#include "probe/cpuload.h"
 #include "checks/run.h"
 #include "cli/cli.h"
 #include "cli/cmd_plan.h"
+#include "probe/cpuload.h"
 #include "render/json.h"
 #include "render/plan.h"
 #include "tune/boot.h"
@@ -202,7 +202,8 @@ static void online_unknown(const struct cpu_facts *cpu, char *err, size_t errlen
 
 	check_put_read_err(&sb, "/sys/devices/system/cpu/online",
 			   cpu->online_err ? cpu->online_err : -ENODATA);
-	snprintf(err, errlen, "%s; the online CPUs are unknown, so no plan is made", sb.err ? "cannot read /sys/devices/system/cpu/online" : strbuf_str(&sb));
+	snprintf(err, errlen, "%s; the online CPUs are unknown, so no plan is made",
+		 sb.err ? "cannot read /sys/devices/system/cpu/online" : strbuf_str(&sb));
 	strbuf_free(&sb);
 }
 
@@ -217,16 +218,20 @@ static int measure_load(const struct rootfs *fs, const struct cpu_facts *cpu, in
 {
 	const struct rtr_cpuset *rt = !cpu->isolated_err && !rtr_cpuset_is_empty(&cpu->isolated) ?
 					      &cpu->isolated : NULL;
-	struct timespec ts = { window_ns / 1000000000, window_ns % 1000000000 };
+	struct timespec ts = { window_ns / 1000000000, window_ns % 1000000000 }, t0, t1;
 	struct cpuload_sample a, b;
 	struct cpuload l;
 	char irqs[64] = "";
 	int e = cpuload_sample(fs, rt, &a);
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (!e && nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 	e = e ?: cpuload_sample(fs, rt, &b);
-	e = e ?: cpuload_between(&a, &b, window_ns, &l);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* The rate over the time that passed between the samples, not the one asked for. */
+	e = e ?: cpuload_between(&a, &b, (t1.tv_sec - t0.tv_sec) * 1000000000LL +
+						 (t1.tv_nsec - t0.tv_nsec), &l);
 	if (e == -ENOMEM)
 		return e;
 	if (e) {
