@@ -556,6 +556,12 @@ static int plan_execute(const struct plan_opts *o)
 		return err;
 	}
 	st->fs.rec = &st->rec;
+	/* An output inside /proc or /sys is refused before any work; files read, once read. */
+	if (output_guard(o, &st->fs, NULL)) {
+		rootfs_close(&st->fs);
+		free(st);
+		return -EINVAL;
+	}
 	report_init(&st->after, "check");
 	err = facts_gather(&st->fs, &st->f);
 	if (err) {
