@@ -7,13 +7,20 @@
  * that never exits.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "checks/check.h"
 #include "checks/run.h"
 #include "cli/cli.h"
 #include "cli/cmd_plan.h"
+#include "probe/cpuload.h"
 #include "render/json.h"
 #include "render/plan.h"
 #include "tune/boot.h"
@@ -34,6 +41,9 @@ static const char usage_text[] =
 	"      --node N         take the RT CPUs from NUMA node N\n"
 	"      --near IFACE|IRQ take them from the node of a network interface (eth0) or\n"
 	"                       of an IRQ number, where its device is\n"
+	"      --window DURATION  on the live system, measure the load housekeeping\n"
+	"                       carries over this time and keep enough housekeeping CPUs\n"
+	"                       to stay under half busy (default 500ms; 0: do not)\n"
 	"  -r, --root DIR       plan for a snapshot under DIR instead of the live system\n"
 	"  -f, --format FMT     text (default) or json\n"
 	"  -o, --output FILE    write the plan to FILE instead of standard output\n"
@@ -45,11 +55,12 @@ static const char usage_text[] =
 
 int plan_opts_parse(int argc, char **argv, struct plan_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_NODE = 256, OPT_NEAR };
+	enum { OPT_NODE = 256, OPT_NEAR, OPT_WINDOW };
 	static const struct option longopts[] = {
 		{ "rt", required_argument, NULL, 'n' },
 		{ "node", required_argument, NULL, OPT_NODE },
 		{ "near", required_argument, NULL, OPT_NEAR },
+		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "root", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
@@ -63,6 +74,7 @@ int plan_opts_parse(int argc, char **argv, struct plan_opts *o, char *err, size_
 	memset(o, 0, sizeof(*o));
 	o->root = "/";
 	o->node = -1;
+	o->window_ns = PLAN_WINDOW_DEFAULT_NS;
 	optind = 0;
 	opterr = 0;
 	while (rc == 0 && (c = getopt_long(argc, argv, ":n:r:f:o:hV", longopts, NULL)) != -1) {
@@ -89,6 +101,14 @@ int plan_opts_parse(int argc, char **argv, struct plan_opts *o, char *err, size_
 				rc = -EINVAL;
 			}
 			o->near = optarg;
+			break;
+		case OPT_WINDOW:
+			rc = parse_duration_ns(optarg, 1000000000, &o->window_ns);
+			if (rc || o->window_ns < 0 || o->window_ns > 60LL * 1000000000) {
+				snprintf(err, errlen, "--window: '%s' is not a duration from 0 to "
+					 "60s (500ms, 2s; 0: do not measure)", optarg);
+				rc = -EINVAL;
+			}
 			break;
 		case 'r':
 			rc = cli_parse_root(optarg, &o->root, err, errlen);
@@ -135,6 +155,11 @@ static int near_node(const struct rootfs *fs, const char *near, int *node, char 
 
 	if (parse_int64(near, 0, INT32_MAX, &irq) == 0) {
 		e = probe_irq_node(fs, (int)irq, node);
+		if (e == -EBADMSG) {
+			snprintf(err, errlen, "--near %s: /proc/irq/%s/node is not a NUMA node "
+				 "number (use --node)", near, near);
+			return -EINVAL;
+		}
 		if (e) {
 			snprintf(err, errlen, "--near %s: cannot read /proc/irq/%s/node: %s", near,
 				 near, strerror(-e));
@@ -150,22 +175,86 @@ static int near_node(const struct rootfs *fs, const char *near, int *node, char 
 			 near);
 		return -EINVAL;
 	}
-	if (e) {
+	if (e == -EBADMSG) {
+		snprintf(err, errlen, "--near %s: /sys/class/net/%s/device/numa_node is not a "
+			 "NUMA node number (use --node)", near, near);
+		return -EINVAL;
+	}
+	if (e == -ENOENT) {
 		snprintf(err, errlen,
 			 "--near %s: cannot read /sys/class/net/%s/device/numa_node: %s (a virtual "
 			 "interface has no device; use --node)", near, near, strerror(-e));
+		return -EINVAL;
+	}
+	if (e) {
+		snprintf(err, errlen, "--near %s: cannot read /sys/class/net/%s/device/numa_node: "
+			 "%s (use --node)", near, near, strerror(-e));
 		return -EINVAL;
 	}
 	snprintf(why, whylen, "%s is on node %d (its device's numa_node)", near, *node);
 	return 0;
 }
 
-int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct irq_facts *irq,
-	     size_t rt_count, int node, const char *near, struct managed_irqs *managed,
-	     struct cpuplan *plan, char *err, size_t errlen)
+/* Why the online CPUs are unknown, as check says it of the file. */
+static void online_unknown(const struct cpu_facts *cpu, char *err, size_t errlen)
 {
-	char why[160] = "";
-	struct cpuplan_input in = { cpu, managed, rt_count, node, NULL };
+	struct strbuf sb = STRBUF_INIT;
+
+	check_put_read_err(&sb, "/sys/devices/system/cpu/online",
+			   cpu->online_err ? cpu->online_err : -ENODATA);
+	snprintf(err, errlen, "%s; the online CPUs are unknown, so no plan is made",
+		 sb.err ? "cannot read /sys/devices/system/cpu/online" : strbuf_str(&sb));
+	strbuf_free(&sb);
+}
+
+/*
+ * The load housekeeping carries now: the busy time of the CPUs that are not
+ * isolated (isolated ones run RT work) and the device interrupts, over
+ * @window_ns. Fills @in's min_housekeeping and housekeeping_why (in @why).
+ * A load that cannot be read leaves the plan structural, with a warning.
+ */
+static int measure_load(const struct rootfs *fs, const struct cpu_facts *cpu, int64_t window_ns,
+			struct cpuplan_input *in, char *why, size_t whylen)
+{
+	const struct rtr_cpuset *rt = !cpu->isolated_err && !rtr_cpuset_is_empty(&cpu->isolated) ?
+					      &cpu->isolated : NULL;
+	struct timespec ts = { window_ns / 1000000000, window_ns % 1000000000 }, t0, t1;
+	struct cpuload_sample a, b;
+	struct cpuload l;
+	char irqs[64] = "";
+	int e = cpuload_sample(fs, rt, &a);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (!e && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+	e = e ?: cpuload_sample(fs, rt, &b);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	/* The rate over the time that passed between the samples, not the one asked for. */
+	e = e ?: cpuload_between(&a, &b, (t1.tv_sec - t0.tv_sec) * 1000000000LL +
+						 (t1.tv_nsec - t0.tv_nsec), &l);
+	if (e == -ENOMEM)
+		return e;
+	if (e) {
+		cli_warn("plan", "the load was not measured (/proc/stat: %s): housekeeping is "
+			 "sized by the topology alone", strerror(-e));
+		return 0;
+	}
+	if (l.irq_per_s >= 0)
+		snprintf(irqs, sizeof(irqs), " and %.0f device interrupts/s", l.irq_per_s);
+	snprintf(why, whylen, "%.2f CPUs busy%s%s over %lld ms (/proc/stat, /proc/interrupts)",
+		 l.busy_cpus, rt ? " outside the isolated CPUs" : "", irqs,
+		 (long long)(window_ns / 1000000));
+	in->min_housekeeping = l.housekeeping;
+	in->housekeeping_why = why;
+	return 0;
+}
+
+int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct irq_facts *irq,
+	     size_t rt_count, int node, const char *near, int64_t window_ns,
+	     struct managed_irqs *managed, struct cpuplan *plan, char *err, size_t errlen)
+{
+	char why[160] = "", load_why[192] = "";
+	struct cpuplan_input in = { cpu, managed, rt_count, node, NULL, 0, NULL };
 	int e;
 
 	if (node >= 0) {
@@ -186,13 +275,17 @@ int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct 
 	e = probe_managed_irqs(irq, managed);
 	if (e)
 		return e;
+	if (fs->host && window_ns > 0) {
+		e = measure_load(fs, cpu, window_ns, &in, load_why, sizeof(load_why));
+		if (e)
+			return e;
+	}
 	e = cpuplan_make(&in, plan);
 	if (e == -EDOM)
 		snprintf(err, errlen, "no plan: %s (rule %s)", plan->refusal,
 			 cpuplan_rule_name(plan->refused_rule));
 	else if (e == -ENODATA)
-		snprintf(err, errlen,
-			 "cannot read the online CPUs (/sys/devices/system/cpu/online)");
+		online_unknown(cpu, err, errlen);
 	else if (e)
 		snprintf(err, errlen, "%s", strerror(-e));
 	return e;
@@ -201,26 +294,38 @@ int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct 
 int plan_auto_rt_cpus(const char *root, size_t n, struct rtr_cpuset *out, char *err,
 		      size_t errlen)
 {
-	struct managed_irqs m = { 0 };
-	struct cpuplan plan = CPUPLAN_INIT;
-	struct cpu_facts cpu;
-	struct irq_facts irq;
-	struct rootfs fs;
-	int e = rootfs_open(&fs, root);
+	/* On the heap: the root's path and the facts are KiBs (small stacks, see plan_state). */
+	struct auto_state {
+		struct managed_irqs m;
+		struct cpuplan plan;
+		struct cpu_facts cpu;
+		struct irq_facts irq;
+		struct rootfs fs;
+	} *st = calloc(1, sizeof(*st));
+	int e;
 
+	if (!st) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	e = rootfs_open(&st->fs, root);
 	if (e) {
 		snprintf(err, errlen, "cannot open root directory %s: %s", root, strerror(-e));
+		free(st);
 		return e;
 	}
-	probe_cpu(&fs, &cpu);
-	probe_irq_affinity(&fs, &irq);
-	e = plan_run(&fs, &cpu, &irq, n, -1, NULL, &m, &plan, err, errlen);
-	e = e ?: rtr_cpuset_copy(out, &plan.rt);
-	cpuplan_free(&plan);
-	managed_irqs_free(&m);
-	probe_irq_free(&irq);
-	probe_cpu_free(&cpu);
-	rootfs_close(&fs);
+	st->plan = (struct cpuplan)CPUPLAN_INIT;
+	probe_cpu(&st->fs, &st->cpu);
+	probe_irq_affinity(&st->fs, &st->irq);
+	e = plan_run(&st->fs, &st->cpu, &st->irq, n, -1, NULL, PLAN_WINDOW_DEFAULT_NS, &st->m,
+		     &st->plan, err, errlen);
+	e = e ?: rtr_cpuset_copy(out, &st->plan.rt);
+	cpuplan_free(&st->plan);
+	managed_irqs_free(&st->m);
+	probe_irq_free(&st->irq);
+	probe_cpu_free(&st->cpu);
+	rootfs_close(&st->fs);
+	free(st);
 	return e;
 }
 
@@ -234,6 +339,120 @@ static int checks_after(struct facts *f, const struct cpuplan *p, struct report 
 	err = err ?: checks_run(&ctx, &flt, r);
 	if (!err)
 		report_sort(r);
+	return err;
+}
+
+/*
+ * The files plan read outside /proc and /sys (a config under /boot, the
+ * irqbalance file under /etc, ...), as on the target: an output must not
+ * be one of them. /proc and /sys are refused whole (output_guard()).
+ */
+struct read_log {
+	char **paths;
+	size_t n;
+	int err;
+};
+
+static void log_file(void *ctx, const char *path, const char *data, size_t len)
+{
+	struct read_log *l = ctx;
+	char **p;
+
+	(void)data;
+	(void)len;
+	if (l->err || strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/sys/", 5) == 0)
+		return;
+	p = realloc(l->paths, (l->n + 1) * sizeof(*p));
+	if (!p || !(p[l->n] = strdup(path))) {
+		if (p)
+			l->paths = p;
+		l->err = -ENOMEM;
+		return;
+	}
+	l->paths = p;
+	l->n++;
+}
+
+static void read_log_free(struct read_log *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->paths[i]);
+	free(l->paths);
+}
+
+static bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* A new file's @path with its directory resolved; NULL when it cannot be. */
+static char *resolve_output(const char *path)
+{
+	char *d = strdup(path), *b = strdup(path), *dir = NULL, *out = NULL;
+
+	if (d && b && (dir = realpath(dirname(d), NULL)) &&
+	    asprintf(&out, "%s/%s", strcmp(dir, "/") ? dir : "", basename(b)) < 0)
+		out = NULL;
+	free(dir);
+	free(d);
+	free(b);
+	return out;
+}
+
+/*
+ * Refuse an output that would overwrite what plan reads: anything under the
+ * root's /proc and /sys (and, in a snapshot, its /etc, /boot, /lib and /dev,
+ * which are the snapshot itself), and any file plan read. Compared by device
+ * and inode, so links and bind mounts do not hide a match. Standard output
+ * named as a file (/dev/stdout) is always allowed. Return: 0, or -EINVAL
+ * after printing why.
+ */
+static int output_guard(const struct plan_opts *o, const struct rootfs *fs,
+			const struct read_log *log)
+{
+	static const char *const whole[] = { "proc", "sys", "etc", "boot", "lib", "dev" };
+	size_t n_whole = fs->host ? 2 : sizeof(whole) / sizeof(whole[0]);
+	struct stat so, st, top[sizeof(whole) / sizeof(whole[0])];
+	bool have[sizeof(whole) / sizeof(whole[0])] = { false };
+	bool exists;
+	char *real, *cut;
+	int err = 0;
+
+	if (!o->output || strcmp(o->output, "-") == 0)
+		return 0;
+	exists = stat(o->output, &so) == 0;
+	if (exists && fstat(STDOUT_FILENO, &st) == 0 && same_inode(&so, &st))
+		return 0;
+	for (size_t i = 0; i < n_whole; i++)
+		have[i] = fstatat(fs->dirfd, whole[i], &top[i], 0) == 0 && S_ISDIR(top[i].st_mode);
+	real = exists ? realpath(o->output, NULL) : resolve_output(o->output);
+	/* The output and each directory above it, up to /. */
+	for (cut = real ? real + strlen(real) : NULL; cut && !err;) {
+		*cut = '\0';
+		if (stat(*real ? real : "/", &st) == 0)
+			for (size_t i = 0; i < n_whole && !err; i++)
+				if (have[i] && same_inode(&st, &top[i])) {
+					cli_error("plan", "--output %s is inside %s%s%s, which plan "
+						  "reads: write the plan outside it", o->output,
+						  fs->path, fs->path[0] && fs->path[strlen(fs->path) - 1] ==
+						  '/' ? "" : "/", whole[i]);
+					err = -EINVAL;
+				}
+		cut = *real ? strrchr(real, '/') : NULL;
+	}
+	free(real);
+	for (size_t i = 0; exists && log && i < log->n && !err; i++) {
+		int fd = rootfs_open_file(fs, log->paths[i]);
+
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && same_inode(&st, &so)) {
+			cli_error("plan", "--output %s is %s of the root %s, which plan reads: write "
+				  "the plan elsewhere", o->output, log->paths[i], fs->path);
+			err = -EINVAL;
+		}
+		close(fd);
+	}
 	return err;
 }
 
@@ -260,91 +479,147 @@ static int render(const struct plan_opts *o, const struct plan_view *v)
 	return err;
 }
 
-static int plan_execute(const struct plan_opts *o)
+/* A CPU list in a new string (NULL: out of memory); lists of 8,192 CPUs are long. */
+static char *list_text(const struct rtr_cpuset *set)
 {
-	struct managed_irqs m = { 0 };
-	struct cpuplan plan = CPUPLAN_INIT;
-	struct strbuf cmdline = STRBUF_INIT, apply = STRBUF_INIT, emit = STRBUF_INIT;
-	struct host_info host = { 0 };
+	size_t n = rtr_cpuset_format_list(set, NULL, 0) + 1;
+	char *buf = malloc(n);
+
+	if (buf)
+		rtr_cpuset_format_list(set, buf, n);
+	return buf;
+}
+
+/*
+ * Everything plan holds while it works, on the heap: the facts, the root's
+ * path and the check report are tens of KiB, and plan must run in a small
+ * stack (ulimit -s 32).
+ */
+struct plan_state {
+	struct managed_irqs m;
+	struct cpuplan plan;
+	struct strbuf cmdline, apply, emit;
+	struct host_info host;
 	struct host_facts hf;
+	struct read_log log;
+	struct rootfs_recorder rec;
 	struct report after;
 	struct rootfs fs;
 	struct facts f;
+	char msg[768];
+};
+
+static int plan_boot_line(struct plan_state *st, const char **note)
+{
+	struct boot_settings bs = { .rt = &st->plan.rt, .nonrt = &st->plan.housekeeping };
+	char *rt = list_text(&st->plan.rt), *hk = list_text(&st->plan.housekeeping);
+	int err = rt && hk ? 0 : -ENOMEM;
+
+	if (!err) {
+		boot_cmdline(&bs, &st->cmdline);
+		/* kthread_cpus= is a Real-time Ubuntu parameter ("-realtime" kernels). */
+		if (!st->f.kernel.release_err && strstr(st->f.kernel.release, "-realtime")) {
+			strbuf_printf(&st->cmdline, " kthread_cpus=%s", hk);
+			*note = "kthread_cpus= keeps kernel threads on the housekeeping CPUs; "
+				"Real-time Ubuntu kernels (-realtime) have it";
+		} else {
+			*note = "no kthread_cpus=: only Real-time Ubuntu kernels (-realtime) have "
+				"it; on this kernel nohz_full= keeps unbound kernel threads on the "
+				"housekeeping CPUs";
+		}
+		strbuf_printf(&st->apply, "rtready tune --rt-cpus %s --apply", rt);
+		strbuf_printf(&st->emit, "rtready tune --rt-cpus %s --emit-boot DIR", rt);
+		err = st->cmdline.err ?: st->apply.err ?: st->emit.err;
+	}
+	free(rt);
+	free(hk);
+	return err;
+}
+
+static int plan_execute(const struct plan_opts *o)
+{
+	struct plan_state *st = calloc(1, sizeof(*st));
 	const char *note = NULL;
-	char msg[768] = "";
 	int err;
 
-	err = rootfs_open(&fs, o->root);
+	if (!st) {
+		cli_error("plan", "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	st->plan = (struct cpuplan)CPUPLAN_INIT;
+	st->cmdline = st->apply = st->emit = (struct strbuf)STRBUF_INIT;
+	st->rec = (struct rootfs_recorder){ log_file, NULL, NULL, &st->log };
+	err = rootfs_open(&st->fs, o->root);
 	if (err) {
 		cli_error("plan", "cannot open root directory %s: %s", o->root, strerror(-err));
+		free(st);
 		return err;
 	}
-	report_init(&after, "check");
-	err = facts_gather(&fs, &f);
+	st->fs.rec = &st->rec;
+	/* An output inside /proc or /sys is refused before any work; files read, once read. */
+	if (output_guard(o, &st->fs, NULL)) {
+		rootfs_close(&st->fs);
+		free(st);
+		return -EINVAL;
+	}
+	report_init(&st->after, "check");
+	err = facts_gather(&st->fs, &st->f);
 	if (err) {
 		cli_error("plan", "cannot gather facts: %s", strerror(-err));
-		rootfs_close(&fs);
+		read_log_free(&st->log);
+		rootfs_close(&st->fs);
+		free(st);
 		return err;
 	}
-	err = probe_host(&fs, NULL, &hf);
-	if (err == -ENOMEM || (!err && (err = cli_host_info(&hf, o->root, &host)))) {
+	err = probe_host(&st->fs, NULL, &st->hf);
+	if (err == -ENOMEM || (!err && (err = cli_host_info(&st->hf, o->root, &st->host)))) {
 		cli_error("plan", "%s", strerror(-err));
 		goto out;
 	}
-	err = plan_run(&fs, &f.cpu, &f.irq, o->rt_count, o->node, o->near, &m, &plan, msg,
-		       sizeof(msg));
+	err = plan_run(&st->fs, &st->f.cpu, &st->f.irq, o->rt_count, o->node, o->near,
+		       o->window_ns, &st->m, &st->plan, st->msg, sizeof(st->msg));
 	if (err) {
-		cli_error("plan", "%s", msg);
+		cli_error("plan", "%s", st->msg);
 		goto out;
 	}
-	{
-		struct boot_settings bs = { .rt = &plan.rt, .nonrt = &plan.housekeeping };
-		char rt[4096], hk[4096];
-
-		boot_cmdline(&bs, &cmdline);
-		rtr_cpuset_format_list(&plan.rt, rt, sizeof(rt));
-		rtr_cpuset_format_list(&plan.housekeeping, hk, sizeof(hk));
-		/* kthread_cpus= is a Real-time Ubuntu parameter ("-realtime" kernels). */
-		if (!f.kernel.release_err && strstr(f.kernel.release, "-realtime")) {
-			strbuf_printf(&cmdline, " kthread_cpus=%s", hk);
-			note = "kthread_cpus= keeps kernel threads on the housekeeping CPUs; "
-			       "Real-time Ubuntu kernels (-realtime) have it";
-		} else {
-			note = "no kthread_cpus=: only Real-time Ubuntu kernels (-realtime) have "
-			       "it; on this kernel nohz_full= keeps unbound kernel threads on the "
-			       "housekeeping CPUs";
-		}
-		strbuf_printf(&apply, "rtready tune --rt-cpus %s --apply", rt);
-		strbuf_printf(&emit, "rtready tune --rt-cpus %s --emit-boot DIR", rt);
+	err = st->log.err;
+	if (err) {
+		cli_error("plan", "%s", strerror(-err));
+		goto out;
 	}
-	err = cmdline.err ?: apply.err ?: emit.err;
-	err = err ?: checks_after(&f, &plan, &after);
+	err = output_guard(o, &st->fs, &st->log);
+	if (err)
+		goto out;
+	err = plan_boot_line(st, &note);
+	err = err ?: checks_after(&st->f, &st->plan, &st->after);
 	if (err) {
 		cli_error("plan", "%s", strerror(-err));
 		goto out;
 	}
 	{
-		struct plan_view v = { &plan, rtr_cpuset_count(&plan.rt) +
-						      rtr_cpuset_count(&plan.housekeeping),
-				       strbuf_str(&cmdline), note, strbuf_str(&apply), strbuf_str(&emit),
-				       &after, &host };
+		struct plan_view v = { &st->plan, rtr_cpuset_count(&st->plan.rt) +
+							  rtr_cpuset_count(&st->plan.housekeeping),
+				       strbuf_str(&st->cmdline), note, strbuf_str(&st->apply),
+				       strbuf_str(&st->emit), &st->after, &st->host };
 
 		err = render(o, &v);
 	}
 out:
-	strbuf_free(&cmdline);
-	strbuf_free(&apply);
-	strbuf_free(&emit);
-	report_free(&after);
-	free(host.kernel);
-	free(host.cpus_online);
-	free(host.rt_cpus);
-	free(host.root);
-	probe_host_free(&hf);
-	cpuplan_free(&plan);
-	managed_irqs_free(&m);
-	facts_free(&f);
-	rootfs_close(&fs);
+	strbuf_free(&st->cmdline);
+	strbuf_free(&st->apply);
+	strbuf_free(&st->emit);
+	report_free(&st->after);
+	free(st->host.kernel);
+	free(st->host.cpus_online);
+	free(st->host.rt_cpus);
+	free(st->host.root);
+	probe_host_free(&st->hf);
+	cpuplan_free(&st->plan);
+	managed_irqs_free(&st->m);
+	facts_free(&st->f);
+	read_log_free(&st->log);
+	rootfs_close(&st->fs);
+	free(st);
 	return err;
 }
 

@@ -20,7 +20,7 @@
 #define FAST_CAPACITY_RATIO 2
 
 struct core {
-	struct rtr_cpuset cpus;
+	size_t first;		/* its CPUs: core_cpu[first .. first + size) */
 	size_t size;
 	size_t unit;		/* the cluster it ends up in */
 	bool rt;
@@ -33,15 +33,22 @@ struct planner {
 	const struct rtr_cpuset *online;
 	struct core *cores;
 	size_t n_cores;
+	int *core_cpu;		/* the CPUs of every core, core after core */
 	size_t *core_of;	/* CPU number -> core index, (size_t)-1 when offline */
 	size_t n_cpu_slots;
 	size_t *parent;		/* union-find over cores */
+	size_t *unit_cores;	/* the cores of unit u: unit_cores[unit_start[u] .. [u + 1]) */
+	size_t *unit_start;
+	size_t *unit_n;		/* CPUs of each unit */
+	int *unit_last;		/* highest CPU of each unit */
 	bool heterogeneous;
 	bool hybrid;
 	size_t *order;		/* candidate units, best first */
 	size_t n_order;
+	size_t *sort_tmp;	/* room for sort_order() */
 	bool *candidate;
 	bool *reserved;		/* kept for housekeeping */
+	size_t smt_core;	/* refused for SMT: the largest core */
 };
 
 static const char *const rule_names[] = {
@@ -147,6 +154,14 @@ static int last_cpu(const struct rtr_cpuset *s)
 	return last;
 }
 
+static bool core_has(const struct planner *pl, const struct core *k, int cpu)
+{
+	for (size_t i = 0; i < k->size; i++)
+		if (pl->core_cpu[k->first + i] == cpu)
+			return true;
+	return false;
+}
+
 /* ---- cores and clusters ------------------------------------------------ */
 
 static size_t find(size_t *parent, size_t x)
@@ -175,14 +190,15 @@ static size_t core_at(const struct planner *pl, int cpu)
 static int build_cores(struct planner *pl, bool *siblings_known)
 {
 	const struct cpu_facts *c = pl->in->cpu;
-	size_t n = rtr_cpuset_count(pl->online);
+	size_t n = rtr_cpuset_count(pl->online), used = 0;
 	int last = last_cpu(pl->online);
 
 	*siblings_known = true;
 	pl->n_cpu_slots = (size_t)last + 1;
 	pl->core_of = malloc(pl->n_cpu_slots * sizeof(*pl->core_of));
+	pl->core_cpu = malloc(n * sizeof(*pl->core_cpu));
 	pl->cores = calloc(n, sizeof(*pl->cores));
-	if (!pl->core_of || !pl->cores)
+	if (!pl->core_of || !pl->core_cpu || !pl->cores)
 		return -ENOMEM;
 	for (size_t i = 0; i < pl->n_cpu_slots; i++)
 		pl->core_of[i] = (size_t)-1;
@@ -193,22 +209,81 @@ static int build_cores(struct planner *pl, bool *siblings_known)
 		if (pl->core_of[cpu] != (size_t)-1)
 			continue;
 		k = &pl->cores[pl->n_cores];
-		if (rtr_cpuset_set(&k->cpus, cpu))
-			return -ENOMEM;
+		k->first = used;
+		pl->core_cpu[used++] = cpu;
+		pl->core_of[cpu] = pl->n_cores;
 		if (!ci || ci->siblings_err || !rtr_cpuset_test(&ci->siblings, cpu))
 			*siblings_known = false;
 		else
 			for (int s = first_cpu(&ci->siblings); s >= 0;
 			     s = rtr_cpuset_next(&ci->siblings, s))
 				if (rtr_cpuset_test(pl->online, s) &&
-				    pl->core_of[s] == (size_t)-1 && rtr_cpuset_set(&k->cpus, s))
-					return -ENOMEM;
-		for (int s = first_cpu(&k->cpus); s >= 0; s = rtr_cpuset_next(&k->cpus, s))
-			pl->core_of[s] = pl->n_cores;
-		k->size = rtr_cpuset_count(&k->cpus);
+				    pl->core_of[s] == (size_t)-1) {
+					pl->core_cpu[used++] = s;
+					pl->core_of[s] = pl->n_cores;
+				}
+		k->size = used - k->first;
 		pl->n_cores++;
 	}
 	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Add the CPUs of @u to @set. Return: 0 or -ENOMEM. */
+static int unit_or(const struct cpuplan_unit *u, struct rtr_cpuset *set)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < u->n_cpus && !err; i++)
+		err = rtr_cpuset_set(set, u->cpus[i]);
+	return err;
+}
+
+/* fmt_list() of a unit's CPUs. */
+static const char *fmt_unit(struct list *l, const struct cpuplan_unit *u)
+{
+	struct rtr_cpuset set = RTR_CPUSET_INIT;
+
+	if (unit_or(u, &set))
+		strcpy(l->s, "?");
+	else
+		fmt_list(l, &set);
+	rtr_cpuset_free(&set);
+	return l->s;
+}
+
+char *cpuplan_unit_list(const struct cpuplan_unit *u)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < u->n_cpus;) {
+		size_t j = i;
+
+		while (j + 1 < u->n_cpus && u->cpus[j + 1] == u->cpus[j] + 1)
+			j++;
+		strbuf_printf(&sb, j > i ? "%s%d-%d" : "%s%d", i ? "," : "", u->cpus[i],
+			      u->cpus[j]);
+		i = j + 1;
+	}
+	if (sb.err) {
+		strbuf_free(&sb);
+		return NULL;
+	}
+	return sb.len ? strbuf_take(&sb) : strdup("");
+}
+
+/* Whether @k lists the same CPUs as the same cache of the CPU before (a shared cache). */
+static bool same_as_before(const struct cpu_info *prev, size_t j, const struct cpu_cache *k)
+{
+	return prev && j < prev->n_caches && !prev->caches[j].shared_err &&
+	       prev->caches[j].level == k->level &&
+	       rtr_cpuset_equal(&prev->caches[j].shared, &k->shared);
 }
 
 /* Cores that share an L1 or L2 cache are one cluster. */
@@ -216,11 +291,14 @@ static int build_clusters(struct planner *pl, bool *caches_known)
 {
 	const struct cpu_facts *c = pl->in->cpu;
 	struct cpuplan *p = pl->out;
-	size_t *unit_of;
+	size_t n = pl->n_cores ? pl->n_cores : 1;
+	const struct cpu_info *prev = NULL;
+	size_t *unit_of, *fill;
+	int err = 0;
 
 	*caches_known = false;
-	pl->parent = malloc((pl->n_cores ? pl->n_cores : 1) * sizeof(*pl->parent));
-	unit_of = malloc((pl->n_cores ? pl->n_cores : 1) * sizeof(*unit_of));
+	pl->parent = malloc(n * sizeof(*pl->parent));
+	unit_of = malloc(n * sizeof(*unit_of));
 	if (!pl->parent || !unit_of) {
 		free(unit_of);
 		return -ENOMEM;
@@ -239,41 +317,99 @@ static int build_clusters(struct planner *pl, bool *caches_known)
 			if (k->level > 2 || k->shared_err)
 				continue;
 			*caches_known = true;
+			/*
+			 * The online CPU before listed the same sharers, itself
+			 * among them: they are already one cluster with it, so
+			 * joining it is joining them (a list shared by n CPUs is
+			 * walked once, not n times).
+			 */
+			if (same_as_before(prev, j, k) && rtr_cpuset_test(&k->shared, prev->cpu)) {
+				unite(pl->parent, me, core_at(pl, prev->cpu));
+				continue;
+			}
 			for (int s = first_cpu(&k->shared); s >= 0;
 			     s = rtr_cpuset_next(&k->shared, s))
 				if (core_at(pl, s) != (size_t)-1)
 					unite(pl->parent, me, core_at(pl, s));
 		}
+		prev = ci;
 	}
-	/* Cores come in CPU order, so units do too. */
+	/* Cores come in CPU order, so units do too (a root is its cluster's first core). */
+	p->units = calloc(n, sizeof(*p->units));
+	pl->unit_start = calloc(n + 1, sizeof(*pl->unit_start));
+	pl->unit_cores = malloc(n * sizeof(*pl->unit_cores));
+	pl->unit_n = calloc(n, sizeof(*pl->unit_n));
+	pl->unit_last = malloc(n * sizeof(*pl->unit_last));
+	fill = calloc(n, sizeof(*fill));
+	if (!p->units || !pl->unit_start || !pl->unit_cores || !pl->unit_n || !pl->unit_last ||
+	    !fill) {
+		err = -ENOMEM;
+		goto out;
+	}
 	for (size_t i = 0; i < pl->n_cores; i++) {
 		size_t root = find(pl->parent, i);
 		struct cpuplan_unit *u;
 
 		if (root == i) {
-			u = realloc(p->units, (p->n_units + 1) * sizeof(*u));
-			if (!u) {
-				free(unit_of);
-				return -ENOMEM;
-			}
-			p->units = u;
-			memset(&p->units[p->n_units], 0, sizeof(*u));
 			p->units[p->n_units].node = -1;
 			p->units[p->n_units].capacity = -1;
 			unit_of[i] = p->n_units++;
 		}
 		pl->cores[i].unit = unit_of[root];
 		u = &p->units[unit_of[root]];
-		if (rtr_cpuset_or(&u->cpus, &pl->cores[i].cpus)) {
-			free(unit_of);
-			return -ENOMEM;
-		}
 		u->n_cores++;
 		if (pl->cores[i].size > u->core_size)
 			u->core_size = pl->cores[i].size;
+		pl->unit_n[unit_of[root]] += pl->cores[i].size;
+		/* Cores ascend, and a core's CPUs too: its last CPU is the unit's so far. */
+		pl->unit_last[unit_of[root]] = pl->core_cpu[pl->cores[i].first + pl->cores[i].size - 1];
 	}
+	/* Each unit's cores, ascending: a counting sort by unit. */
+	for (size_t u = 0; u < p->n_units; u++)
+		pl->unit_start[u + 1] = pl->unit_start[u] + p->units[u].n_cores;
+	for (size_t i = 0; i < pl->n_cores; i++) {
+		size_t u = pl->cores[i].unit;
+
+		pl->unit_cores[pl->unit_start[u] + fill[u]++] = i;
+	}
+	/* Each unit's CPUs: its cores' (SMT siblings interleave, so sorted). */
+	for (size_t u = 0; u < p->n_units; u++) {
+		struct cpuplan_unit *x = &p->units[u];
+
+		x->cpus = malloc(pl->unit_n[u] * sizeof(*x->cpus));
+		if (!x->cpus) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (size_t j = pl->unit_start[u]; j < pl->unit_start[u + 1]; j++) {
+			const struct core *k = &pl->cores[pl->unit_cores[j]];
+
+			memcpy(x->cpus + x->n_cpus, pl->core_cpu + k->first,
+			       k->size * sizeof(*x->cpus));
+			x->n_cpus += k->size;
+		}
+		if (x->n_cores > 1)
+			qsort(x->cpus, x->n_cpus, sizeof(*x->cpus), cmp_int);
+	}
+out:
+	free(fill);
 	free(unit_of);
-	return 0;
+	return err;
+}
+
+static void describe_cpu(const struct planner *pl, struct cpuplan_unit *u, int cpu)
+{
+	const struct cpu_info *ci = cpu_facts_find(pl->in->cpu, cpu);
+
+	if (ci && u->node < 0)
+		u->node = ci->node;
+	if (ci && !ci->capacity_err && ci->capacity > u->capacity)
+		u->capacity = ci->capacity;
+	if (cpu == pl->out->boot_cpu)
+		u->boot = true;
+	if (pl->in->managed && !pl->in->managed->err &&
+	    rtr_cpuset_test(&pl->in->managed->cpus, cpu))
+		u->n_managed++;
 }
 
 /* Node, capacity, speed class, boot CPU and managed IRQs of each cluster. */
@@ -289,19 +425,11 @@ static void describe_units(struct planner *pl)
 	for (size_t i = 0; i < p->n_units; i++) {
 		struct cpuplan_unit *u = &p->units[i];
 
-		for (int cpu = first_cpu(&u->cpus); cpu >= 0;
-		     cpu = rtr_cpuset_next(&u->cpus, cpu)) {
-			const struct cpu_info *ci = cpu_facts_find(c, cpu);
+		for (size_t j = pl->unit_start[i]; j < pl->unit_start[i + 1]; j++) {
+			const struct core *k = &pl->cores[pl->unit_cores[j]];
 
-			if (ci && u->node < 0)
-				u->node = ci->node;
-			if (ci && !ci->capacity_err && ci->capacity > u->capacity)
-				u->capacity = ci->capacity;
-			if (cpu == p->boot_cpu)
-				u->boot = true;
-			if (pl->in->managed && !pl->in->managed->err &&
-			    rtr_cpuset_test(&pl->in->managed->cpus, cpu))
-				u->n_managed++;
+			for (size_t x = 0; x < k->size; x++)
+				describe_cpu(pl, u, pl->core_cpu[k->first + x]);
 		}
 		if (u->capacity >= 0) {
 			max_cap = max_cap < 0 || u->capacity > max_cap ? u->capacity : max_cap;
@@ -313,7 +441,8 @@ static void describe_units(struct planner *pl)
 		struct cpuplan_unit *u = &p->units[i];
 
 		if (pl->hybrid)
-			u->fast = rtr_cpuset_intersects(&u->cpus, &c->hybrid_core);
+			for (size_t j = 0; j < u->n_cpus && !u->fast; j++)
+				u->fast = rtr_cpuset_test(&c->hybrid_core, u->cpus[j]);
 		else if (max_cap > 0 && u->capacity >= 0)
 			u->fast = u->capacity * FAST_CAPACITY_RATIO > max_cap;
 		else
@@ -324,8 +453,9 @@ static void describe_units(struct planner *pl)
 /* ---- ranking ----------------------------------------------------------- */
 
 /* Better for RT first: target node, fast, bigger capacity, fewer managed IRQs, higher CPUs. */
-static int rank_cmp(const struct cpuplan_unit *a, const struct cpuplan_unit *b, int node)
+static int rank_cmp(const struct planner *pl, size_t ai, size_t bi, int node)
 {
+	const struct cpuplan_unit *a = &pl->out->units[ai], *b = &pl->out->units[bi];
 	bool an = node >= 0 && a->node == node, bn = node >= 0 && b->node == node;
 
 	if (an != bn)
@@ -336,7 +466,7 @@ static int rank_cmp(const struct cpuplan_unit *a, const struct cpuplan_unit *b, 
 		return a->capacity > b->capacity ? -1 : 1;
 	if (a->n_managed != b->n_managed)
 		return a->n_managed < b->n_managed ? -1 : 1;
-	return last_cpu(&b->cpus) - last_cpu(&a->cpus);
+	return pl->unit_last[bi] - pl->unit_last[ai];
 }
 
 /* Same group: no preference between them but the managed IRQs and the CPU numbers. */
@@ -346,35 +476,51 @@ static bool same_group(const struct cpuplan_unit *a, const struct cpuplan_unit *
 	       a->fast == b->fast && a->capacity == b->capacity;
 }
 
-static void sort_order(struct planner *pl, int node)
+/*
+ * Rank the candidates, best first: a merge sort (stable, n log n; a machine
+ * may have thousands of clusters), through @tmp of pl->n_order entries.
+ */
+static void sort_order(struct planner *pl, int node, size_t *tmp)
 {
-	const struct cpuplan_unit *u = pl->out->units;
+	size_t n = pl->n_order, *src = pl->order, *dst = tmp, *t;
 
-	/* Insertion sort: a few hundred clusters at most, and stable. */
-	for (size_t i = 1; i < pl->n_order; i++) {
-		size_t x = pl->order[i], j = i;
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, k = lo;
 
-		while (j > 0 && rank_cmp(&u[x], &u[pl->order[j - 1]], node) < 0) {
-			pl->order[j] = pl->order[j - 1];
-			j--;
+			while (i < mid && j < hi)
+				dst[k++] = rank_cmp(pl, src[j], src[i], node) < 0 ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
 		}
-		pl->order[j] = x;
+		t = src;
+		src = dst;
+		dst = t;
 	}
+	if (src != pl->order)
+		memcpy(pl->order, src, n * sizeof(*src));
 }
 
-/* The cluster of node @node least fit for RT (slow, managed IRQs, low CPUs). */
-static size_t worst_of_node(const struct planner *pl, int node)
+/* The index of node @id in c->nodes (ascending ids), or (size_t)-1. */
+static size_t node_index(const struct cpu_facts *c, int id)
 {
-	const struct cpuplan *p = pl->out;
-	size_t worst = (size_t)-1;
+	size_t lo = 0, hi = c->n_nodes;
 
-	for (size_t i = 0; i < p->n_units; i++) {
-		if (p->units[i].node != node)
-			continue;
-		if (worst == (size_t)-1 || rank_cmp(&p->units[i], &p->units[worst], -1) > 0)
-			worst = i;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->nodes[mid].id == id)
+			return mid;
+		if (c->nodes[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return worst;
+	return (size_t)-1;
 }
 
 static const struct cpu_node *node_by_id(const struct cpu_facts *c, int id)
@@ -396,13 +542,15 @@ static int reserve(struct planner *pl)
 	const struct cpu_facts *c = pl->in->cpu;
 	struct cpuplan *p = pl->out;
 	struct rtr_cpuset kept = RTR_CPUSET_INIT;
+	size_t *worst = NULL;
+	bool *has = NULL;
 	struct list l1, l2;
 	int err = 0;
 
 	for (size_t i = 0; i < p->n_units; i++)
 		if (p->units[i].boot) {
 			pl->reserved[i] = true;
-			bool alone = rtr_cpuset_count(&p->units[i].cpus) == 1;
+			bool alone = pl->unit_n[i] == 1;
 
 			const char *what = p->units[i].n_cores > 1 ? " (its L2 cluster)"
 								   : " (its core)";
@@ -412,56 +560,54 @@ static int reserve(struct planner *pl)
 				   "the kernel will not make it nohz_full, so it stays "
 				   "housekeeping%s%s%s%s.",
 				   p->boot_cpu, alone ? "" : ", and with it CPUs ",
-				   alone ? "" : fmt_list(&l1, &p->units[i].cpus), alone ? "" : what,
+				   alone ? "" : fmt_unit(&l1, &p->units[i]), alone ? "" : what,
 				   alone ? " (a whole core: housekeeping keeps at least one)" : "");
 		}
 	if (err || !numa(c))
 		return err;
-	for (size_t n = 0; n < c->n_nodes; n++) {
-		int id = c->nodes[n].id;
-		bool has = false;
-		size_t w;
+	/* Per node: whether it holds the boot cluster, and its cluster least fit for RT. */
+	has = calloc(c->n_nodes, sizeof(*has));
+	worst = malloc(c->n_nodes * sizeof(*worst));
+	if (!has || !worst) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t n = 0; n < c->n_nodes; n++)
+		worst[n] = (size_t)-1;
+	for (size_t i = 0; i < p->n_units; i++) {
+		size_t n = node_index(c, p->units[i].node);
 
-		for (size_t i = 0; i < p->n_units; i++)
-			has = has || (pl->reserved[i] && p->units[i].node == id);
-		if (has)
+		if (n == (size_t)-1)
 			continue;
-		w = worst_of_node(pl, id);
-		if (w == (size_t)-1)
+		has[n] = has[n] || pl->reserved[i];
+		if (worst[n] == (size_t)-1 || rank_cmp(pl, i, worst[n], -1) > 0)
+			worst[n] = i;
+	}
+	for (size_t n = 0; n < c->n_nodes && !err; n++) {
+		if (has[n] || worst[n] == (size_t)-1)
 			continue;
-		pl->reserved[w] = true;
-		err = rtr_cpuset_or(&kept, &p->units[w].cpus);
-		if (err)
-			break;
+		pl->reserved[worst[n]] = true;
+		err = unit_or(&p->units[worst[n]], &kept);
 	}
 	if (!err && !rtr_cpuset_is_empty(&kept))
 		err = note(p, CPUPLAN_RULE_NODE_HOUSEKEEPING, false,
 			   "Each NUMA node keeps a housekeeping core for its own kernel threads "
 			   "(kswapd, kcompactd) and device interrupts: CPUs %s.",
 			   fmt_list(&l2, &kept));
+out:
+	free(has);
+	free(worst);
 	rtr_cpuset_free(&kept);
 	return err;
 }
 
 /* ---- the target node --------------------------------------------------- */
 
-static size_t spare_on(const struct planner *pl, int node, bool fast_only)
-{
-	const struct cpuplan *p = pl->out;
-	size_t n = 0;
-
-	for (size_t i = 0; i < p->n_units; i++)
-		if (!pl->reserved[i] && (node < 0 || p->units[i].node == node) &&
-		    (!fast_only || p->units[i].fast))
-			n += rtr_cpuset_count(&p->units[i].cpus);
-	return n;
-}
-
 static int choose_node(struct planner *pl)
 {
 	const struct cpu_facts *c = pl->in->cpu;
 	struct cpuplan *p = pl->out;
-	size_t best_n = 0;
+	size_t best_n = 0, *spare;
 
 	if (pl->in->node >= 0) {
 		const struct cpu_node *n = node_by_id(c, pl->in->node);
@@ -479,14 +625,23 @@ static int choose_node(struct planner *pl)
 		return note(p, CPUPLAN_RULE_NODE, false,
 			    c->nodes_err ? "No NUMA nodes shown (/sys/devices/system/node): one "
 					   "memory node assumed." : "One NUMA node.");
-	for (size_t i = 0; i < c->n_nodes; i++) {
-		size_t n = spare_on(pl, c->nodes[i].id, pl->heterogeneous);
+	/* The CPUs each node can spare (only the fast ones on mixed-speed machines). */
+	spare = calloc(c->n_nodes, sizeof(*spare));
+	if (!spare)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n_units; i++) {
+		size_t n = node_index(c, p->units[i].node);
 
-		if (n > best_n) {
-			best_n = n;
+		if (n != (size_t)-1 && !pl->reserved[i] &&
+		    (!pl->heterogeneous || p->units[i].fast))
+			spare[n] += pl->unit_n[i];
+	}
+	for (size_t i = 0; i < c->n_nodes; i++)
+		if (spare[i] > best_n) {
+			best_n = spare[i];
 			p->node = c->nodes[i].id;
 		}
-	}
+	free(spare);
 	if (p->node < 0)
 		return 0;
 	return note(p, CPUPLAN_RULE_NODE, false,
@@ -505,7 +660,7 @@ static void take_core(struct planner *pl, size_t k, size_t *got)
 
 static size_t unit_size(const struct planner *pl, size_t u)
 {
-	return rtr_cpuset_count(&pl->out->units[u].cpus);
+	return pl->unit_n[u];
 }
 
 /* The CPUs of unit @u that may become RT (all but the boot CPU's core). */
@@ -513,9 +668,9 @@ static size_t takeable(const struct planner *pl, size_t u)
 {
 	size_t n = 0;
 
-	for (size_t k = 0; k < pl->n_cores; k++)
-		if (pl->cores[k].unit == u && !pl->cores[k].locked)
-			n += pl->cores[k].size;
+	for (size_t j = pl->unit_start[u]; j < pl->unit_start[u + 1]; j++)
+		if (!pl->cores[pl->unit_cores[j]].locked)
+			n += pl->cores[pl->unit_cores[j]].size;
 	return n;
 }
 
@@ -539,20 +694,22 @@ static void select_units(struct planner *pl, size_t want, size_t *got, bool *spl
 			size_t u = pl->order[i];
 
 			if (unit_size(pl, u) <= want - *got && !pl->out->units[u].boot)
-				for (size_t k = 0; k < pl->n_cores; k++)
-					if (pl->cores[k].unit == u)
-						take_core(pl, k, got);
+				for (size_t j = pl->unit_start[u]; j < pl->unit_start[u + 1]; j++)
+					take_core(pl, pl->unit_cores[j], got);
 		}
 		for (size_t i = g; i < end && *got < want; i++) {
 			size_t u = pl->order[i];
 
 			/* Highest cores first, as the units are ranked. */
-			for (size_t k = pl->n_cores; k-- > 0 && *got < want;)
-				if (pl->cores[k].unit == u && !pl->cores[k].rt &&
-				    !pl->cores[k].locked && pl->cores[k].size <= want - *got) {
+			for (size_t j = pl->unit_start[u + 1]; j-- > pl->unit_start[u] && *got < want;) {
+				size_t k = pl->unit_cores[j];
+
+				if (!pl->cores[k].rt && !pl->cores[k].locked &&
+				    pl->cores[k].size <= want - *got) {
 					take_core(pl, k, got);
 					*split = true;
 				}
+			}
 		}
 		g = end;
 	}
@@ -564,19 +721,19 @@ static int fill_roles(struct planner *pl)
 	int err = 0;
 
 	for (size_t k = 0; k < pl->n_cores && !err; k++)
-		if (pl->cores[k].rt)
-			err = rtr_cpuset_or(&p->rt, &pl->cores[k].cpus);
+		for (size_t j = 0; j < pl->cores[k].size && pl->cores[k].rt && !err; j++)
+			err = rtr_cpuset_set(&p->rt, pl->core_cpu[pl->cores[k].first + j]);
 	err = err ?: rtr_cpuset_copy(&p->housekeeping, pl->online);
 	if (err)
 		return err;
 	rtr_cpuset_andnot(&p->housekeeping, &p->rt);
 	for (size_t i = 0; i < p->n_units; i++) {
-		struct cpuplan_unit *u = &p->units[i];
-		bool all = rtr_cpuset_is_subset(&u->cpus, &p->rt);
+		size_t rt = 0;
 
-		bool some = rtr_cpuset_intersects(&u->cpus, &p->rt);
-
-		u->role = all ? CPUPLAN_RT : some ? CPUPLAN_SPLIT : CPUPLAN_HOUSEKEEPING;
+		for (size_t j = pl->unit_start[i]; j < pl->unit_start[i + 1]; j++)
+			rt += pl->cores[pl->unit_cores[j]].rt;
+		p->units[i].role = rt == p->units[i].n_cores ? CPUPLAN_RT :
+				   rt ? CPUPLAN_SPLIT : CPUPLAN_HOUSEKEEPING;
 	}
 	return 0;
 }
@@ -754,13 +911,13 @@ static int open_boot_cluster(struct planner *pl, size_t *avail)
 			continue;
 		if (pl->in->node >= 0 && p->units[i].node != p->node)
 			continue;
-		for (size_t k = 0; k < pl->n_cores; k++) {
-			if (pl->cores[k].unit != i)
-				continue;
-			if (rtr_cpuset_test(&pl->cores[k].cpus, p->boot_cpu))
-				pl->cores[k].locked = true;
+		for (size_t j = pl->unit_start[i]; j < pl->unit_start[i + 1]; j++) {
+			struct core *k = &pl->cores[pl->unit_cores[j]];
+
+			if (core_has(pl, k, p->boot_cpu))
+				k->locked = true;
 			else
-				*avail += pl->cores[k].size;
+				*avail += k->size;
 		}
 		pl->candidate[i] = true;
 		pl->order[pl->n_order++] = i;
@@ -768,12 +925,66 @@ static int open_boot_cluster(struct planner *pl, size_t *avail)
 	return 0;
 }
 
+/*
+ * When the measured load leaves no CPU for RT: the smallest core that may
+ * become RT, so that a plan is still made (its note says housekeeping will
+ * be busier than half).
+ */
+static size_t smallest_core(const struct planner *pl)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < pl->n_order; i++)
+		for (size_t j = pl->unit_start[pl->order[i]]; j < pl->unit_start[pl->order[i] + 1];
+		     j++) {
+			const struct core *k = &pl->cores[pl->unit_cores[j]];
+
+			if (!k->locked && !pl->out->units[pl->order[i]].boot &&
+			    (!best || k->size < best))
+				best = k->size;
+		}
+	return best;
+}
+
+/* What the measured load says of the housekeeping CPUs the plan leaves. */
+static int load_note(struct planner *pl, size_t got, size_t spare, bool capped)
+{
+	const struct cpuplan_input *in = pl->in;
+	size_t online_n = rtr_cpuset_count(pl->online), hk = online_n - got;
+
+	if (!in->housekeeping_why)
+		return 0;
+	if (capped && hk < in->min_housekeeping)
+		return note(pl->out, CPUPLAN_RULE_HOUSEKEEPING, true,
+			    "Housekeeping load: %s; it needs %zu CPUs to stay under half busy, "
+			    "more than can be kept: the plan keeps one RT core (%zu CPU%s), and "
+			    "the %zu housekeeping CPU%s will be busier; move load off this "
+			    "machine or give --rt N.", in->housekeeping_why, in->min_housekeeping,
+			    got, got == 1 ? "" : "s", hk, hk == 1 ? "" : "s");
+	if (capped)
+		return note(pl->out, CPUPLAN_RULE_HOUSEKEEPING, false,
+			    "Housekeeping sized by load: %s; %zu CPUs keep it under half busy, "
+			    "so %zu RT CPU%s instead of the %zu that could be spared (--rt N "
+			    "decides otherwise).", in->housekeeping_why, hk, got,
+			    got == 1 ? "" : "s", spare);
+	if (in->rt_count && hk < in->min_housekeeping)
+		return note(pl->out, CPUPLAN_RULE_HOUSEKEEPING, true,
+			    "Housekeeping load: %s; it needs %zu CPUs to stay under half busy, "
+			    "and --rt %zu leaves %zu: the housekeeping CPUs will be busier, and "
+			    "their interrupts and kernel threads wait longer.",
+			    in->housekeeping_why, in->min_housekeeping, in->rt_count, hk);
+	return note(pl->out, CPUPLAN_RULE_HOUSEKEEPING, false,
+		    "Housekeeping load: %s; %zu CPU%s keep it under half busy, and the plan "
+		    "leaves %zu.", in->housekeeping_why, in->min_housekeeping,
+		    in->min_housekeeping == 1 ? "" : "s", hk);
+}
+
 static int count_and_select(struct planner *pl)
 {
 	const struct cpuplan_input *in = pl->in;
 	struct cpuplan *p = pl->out;
-	size_t online_n = rtr_cpuset_count(pl->online), avail = 0, want, got = 0;
-	bool node_fixed = in->node >= 0, split = false;
+	size_t online_n = rtr_cpuset_count(pl->online), avail = 0, want, got = 0, spare = 0;
+	bool node_fixed = in->node >= 0, split = false, load_capped = false;
 	struct list l;
 	int err;
 
@@ -799,7 +1010,7 @@ static int count_and_select(struct planner *pl)
 				pl->candidate[i] = true;
 				pl->order[pl->n_order++] = i;
 				avail += unit_size(pl, i);
-				if (rtr_cpuset_or(&given, &p->units[i].cpus)) {
+				if (unit_or(&p->units[i], &given)) {
 					rtr_cpuset_free(&given);
 					return -ENOMEM;
 				}
@@ -831,7 +1042,7 @@ static int count_and_select(struct planner *pl)
 				      "housekeeping", in->rt_count, avail, online_n, p->boot_cpu);
 		}
 	}
-	sort_order(pl, p->node);
+	sort_order(pl, p->node, pl->sort_tmp);
 	want = in->rt_count;
 	if (!want) {
 		want = 0;
@@ -840,6 +1051,14 @@ static int count_and_select(struct planner *pl)
 				want += takeable(pl, pl->order[i]);
 		if (!want)
 			want = avail;
+		spare = want;
+		/* The measured load keeps enough housekeeping CPUs (whole cores: fewer RT). */
+		if (want && in->min_housekeeping && online_n - want < in->min_housekeeping) {
+			want = online_n > in->min_housekeeping ? online_n - in->min_housekeeping : 0;
+			load_capped = true;
+			if (want < smallest_core(pl))
+				want = smallest_core(pl);
+		}
 	}
 	if (!want)
 		return refuse(p, CPUPLAN_RULE_HOUSEKEEPING,
@@ -848,15 +1067,18 @@ static int count_and_select(struct planner *pl)
 			      fmt_list(&l, pl->online), online_n == 1 ? "is" : "are",
 			      p->n_units && p->units[0].n_cores > 1 ? "L2 cluster" : "core");
 	select_units(pl, want, &got, &split);
+	if (load_capped)
+		want = got;
 	if (got < want) {
 		size_t core = 0;
 
 		for (size_t k = 0; k < pl->n_cores; k++)
 			core = pl->cores[k].size > core ? pl->cores[k].size : core;
+		pl->smt_core = core;
+		/* cpuplan_make() adds the counts that would be accepted. */
 		return refuse(p, CPUPLAN_RULE_SMT,
 			      "%zu RT CPUs cannot be had with whole cores (SMT siblings of %zu "
-			      "threads stay together): ask for %zu or %zu", want, core,
-			      got, got + core);
+			      "threads stay together)", want, core);
 	}
 	err = fill_roles(pl);
 	if (err)
@@ -866,7 +1088,7 @@ static int count_and_select(struct planner *pl)
 
 		for (size_t i = 0; i < p->n_units; i++)
 			if (p->units[i].role == CPUPLAN_SPLIT &&
-			    rtr_cpuset_or(&shared, &p->units[i].cpus)) {
+			    unit_or(&p->units[i], &shared)) {
 				rtr_cpuset_free(&shared);
 				return -ENOMEM;
 			}
@@ -899,7 +1121,8 @@ static int count_and_select(struct planner *pl)
 			if (p->units[i].role != CPUPLAN_HOUSEKEEPING && !p->units[i].fast)
 				err = note(p, CPUPLAN_RULE_CAPACITY, true,
 					   "The count needs slower cores too (CPUs %s).",
-					   fmt_list(&l, &p->units[i].cpus));
+					   fmt_unit(&l, &p->units[i]));
+	err = err ?: load_note(pl, got, spare, load_capped);
 	if (err)
 		return err;
 	p->requested = in->rt_count;
@@ -917,7 +1140,7 @@ static int count_and_select(struct planner *pl)
 		    pl->heterogeneous ? " among the fast cores" : "");
 }
 
-int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
+static int make(const struct cpuplan_input *in, struct cpuplan *out, size_t *smt_core)
 {
 	const struct cpu_facts *c = in->cpu;
 	struct planner pl = { .in = in, .out = out };
@@ -926,8 +1149,12 @@ int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
 
 	out->node = -1;
 	out->boot_cpu = -1;
-	pl.online = !c->online_err ? &c->online : !c->present_err ? &c->present : NULL;
-	if (!pl.online || rtr_cpuset_is_empty(pl.online))
+	/*
+	 * Only the online CPUs: present ones may be offline (maxcpus=, hotplug),
+	 * and a plan that names them would isolate CPUs that do not run.
+	 */
+	pl.online = &c->online;
+	if (c->online_err || rtr_cpuset_is_empty(pl.online))
 		return -ENODATA;
 	/* Linux numbers the boot CPU 0 on every architecture it runs RT on. */
 	out->boot_cpu = rtr_cpuset_test(pl.online, 0) ? 0 : first_cpu(pl.online);
@@ -936,9 +1163,10 @@ int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
 	if (err)
 		goto out;
 	pl.order = calloc(out->n_units, sizeof(*pl.order));
+	pl.sort_tmp = calloc(out->n_units, sizeof(*pl.sort_tmp));
 	pl.candidate = calloc(out->n_units, sizeof(*pl.candidate));
 	pl.reserved = calloc(out->n_units, sizeof(*pl.reserved));
-	if (!pl.order || !pl.candidate || !pl.reserved) {
+	if (!pl.order || !pl.sort_tmp || !pl.candidate || !pl.reserved) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -949,15 +1177,81 @@ int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
 	err = err ?: count_and_select(&pl);
 	err = err ?: managed_notes(&pl);
 	err = err ?: unit_reasons(&pl);
+	*smt_core = pl.smt_core;
 out:
-	for (size_t i = 0; i < pl.n_cores; i++)
-		rtr_cpuset_free(&pl.cores[i].cpus);
 	free(pl.cores);
+	free(pl.core_cpu);
+	free(pl.unit_cores);
+	free(pl.unit_start);
+	free(pl.unit_n);
+	free(pl.unit_last);
+	free(pl.sort_tmp);
 	free(pl.core_of);
 	free(pl.parent);
 	free(pl.order);
 	free(pl.candidate);
 	free(pl.reserved);
+	return err;
+}
+
+/* Whether a plan of @n RT CPUs (else as @in) would be made. */
+static int accepted(const struct cpuplan_input *in, size_t n, bool *ok)
+{
+	struct cpuplan_input try = *in;
+	struct cpuplan p = CPUPLAN_INIT;
+	size_t core;
+	int err;
+
+	try.rt_count = n;
+	err = make(&try, &p, &core);
+	cpuplan_free(&p);
+	*ok = err == 0;
+	return err == -EDOM ? 0 : err == 0 ? 0 : err;
+}
+
+/*
+ * After an SMT refusal: the nearest counts below and above that would be
+ * planned (whole cores, and no more than can be spared), tried by planning
+ * them, within a few cores of the count asked for.
+ */
+static int suggest_counts(const struct cpuplan_input *in, struct cpuplan *out, size_t core)
+{
+	size_t want = in->rt_count, span = 4 * (core ? core : 1), below = 0, above = 0;
+	char *text;
+	bool ok;
+	int err = 0, len;
+
+	for (size_t n = want - 1; n >= 1 && want - n <= span && !below && !err; n--) {
+		err = accepted(in, n, &ok);
+		below = ok ? n : 0;
+	}
+	for (size_t n = want + 1; n <= want + span && !above && !err; n++) {
+		err = accepted(in, n, &ok);
+		above = ok ? n : 0;
+	}
+	if (err)
+		return err;
+	if (below && above)
+		len = asprintf(&text, "%s: ask for %zu or %zu", out->refusal, below, above);
+	else if (below || above)
+		len = asprintf(&text, "%s: ask for %zu", out->refusal, below ? below : above);
+	else
+		len = asprintf(&text, "%s, and no count within %zu of it can be planned",
+			       out->refusal, span);
+	if (len < 0)
+		return -ENOMEM;
+	free(out->refusal);
+	out->refusal = text;
+	return -EDOM;
+}
+
+int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
+{
+	size_t core = 0;
+	int err = make(in, out, &core);
+
+	if (err == -EDOM && out->refused_rule == CPUPLAN_RULE_SMT && in->rt_count)
+		err = suggest_counts(in, out, core);
 	return err;
 }
 
@@ -993,7 +1287,7 @@ void cpuplan_free(struct cpuplan *p)
 	rtr_cpuset_free(&p->rt);
 	rtr_cpuset_free(&p->housekeeping);
 	for (size_t i = 0; i < p->n_units; i++) {
-		rtr_cpuset_free(&p->units[i].cpus);
+		free(p->units[i].cpus);
 		free(p->units[i].reason);
 	}
 	free(p->units);

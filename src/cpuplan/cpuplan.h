@@ -58,11 +58,14 @@ struct cpuplan_input {
 	size_t rt_count;			/* 0: as many as can be spared */
 	int node;				/* -1: let the planner choose */
 	const char *node_why;			/* "--node 1", "eth0 is on node 1"; NULL */
+	size_t min_housekeeping;		/* by default keep at least this many; 0: any */
+	const char *housekeeping_why;		/* the measured load behind it; NULL */
 };
 
 /* One L2 cluster (a core where nothing shares its L2). */
 struct cpuplan_unit {
-	struct rtr_cpuset cpus;
+	int *cpus;			/* its CPUs, ascending (a list: a machine may */
+	size_t n_cpus;			/* have thousands of clusters of high CPUs) */
 	size_t n_cores;
 	size_t core_size;		/* largest core (SMT threads) */
 	int node;			/* -1: unknown */
@@ -100,7 +103,7 @@ struct cpuplan {
  * Plan the RT CPUs of @in into @out (initialised with CPUPLAN_INIT).
  * Return: 0; -EDOM when no plan keeps the rules that cannot give way
  * (out->refusal and out->refused_rule say which); -ENODATA when the online
- * CPUs are unknown; -ENOMEM.
+ * CPUs are unknown (online_err: never guessed from the present ones); -ENOMEM.
  */
 int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
 	__attribute__((warn_unused_result));
@@ -113,6 +116,9 @@ int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
  */
 int cpuplan_simulate_boot(const struct cpuplan *p, struct cpu_facts *c)
 	__attribute__((warn_unused_result));
+
+/* @u's CPUs in the kernel's list syntax ("0-3,8"), in a new string; NULL: out of memory. */
+char *cpuplan_unit_list(const struct cpuplan_unit *u);
 
 void cpuplan_free(struct cpuplan *p);
 

@@ -43,10 +43,13 @@ static int read_node(const struct rootfs *fs, const char *path, int *node)
 	int err = rootfs_read_int64(fs, path, &v);
 
 	*node = -1;
+	/* Content that is no node number is -EBADMSG: -EINVAL means a bad interface name. */
+	if (err == -EINVAL || err == -ERANGE)
+		return -EBADMSG;
 	if (err)
 		return err;
 	if (v < -1 || v >= 1 << 16)
-		return -EINVAL;
+		return -EBADMSG;
 	*node = (int)v;
 	return 0;
 }

@@ -33,7 +33,10 @@ int probe_managed_irqs(const struct irq_facts *irqs, struct managed_irqs *out)
 	__attribute__((warn_unused_result));
 void managed_irqs_free(struct managed_irqs *m);
 
-/* *@node from /proc/irq/@irq/node (-1: none). Return: 0 or -errno. */
+/*
+ * *@node from /proc/irq/@irq/node (-1: none). Return: 0, -EBADMSG when the
+ * file holds no node number, or -errno.
+ */
 int probe_irq_node(const struct rootfs *fs, int irq, int *node)
 	__attribute__((warn_unused_result));
 
@@ -41,7 +44,8 @@ int probe_irq_node(const struct rootfs *fs, int irq, int *node)
  * *@node from /sys/class/net/@iface/device/numa_node, or its parent's for a
  * virtio-net device (-1: the device is on
  * no node, a virtual interface has no device: -ENOENT). Return: 0, -EINVAL
- * for a name that is not an interface name, or -errno.
+ * for a name that is not an interface name, -EBADMSG when the file holds no
+ * node number, or -errno.
  */
 int probe_net_node(const struct rootfs *fs, const char *iface, int *node)
 	__attribute__((warn_unused_result));

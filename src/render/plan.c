@@ -42,7 +42,7 @@ int plan_text_write(FILE *out, const struct plan_view *v)
 			cpuplan_rule_name(p->notes[i].rule), p->notes[i].text);
 	fputs("\nClusters (cores sharing an L2 cache):\n", out);
 	for (size_t i = 0; i < p->n_units; i++) {
-		char *c = list(&p->units[i].cpus);
+		char *c = cpuplan_unit_list(&p->units[i]);
 
 		fprintf(out, "  %-12s %s\n", c ? c : "?", p->units[i].reason);
 		free(c);
@@ -73,7 +73,7 @@ int plan_text_write(FILE *out, const struct plan_view *v)
 
 static json_t *unit_json(const struct cpuplan_unit *u)
 {
-	char *c = list(&u->cpus);
+	char *c = cpuplan_unit_list(u);
 	json_t *o = json_object();
 
 	if (!c || !o) {

@@ -117,10 +117,14 @@ struct run {
 	char rt[256], hk[256];
 };
 
+/* The measured load of the next plan() (0: none). */
+static size_t load_hk;
+
 static void plan(struct run *r, const struct cpu_facts *c, size_t n, int nd,
 		 const struct managed_irqs *m)
 {
-	struct cpuplan_input in = { c, m, n, nd, nd >= 0 ? "--node" : NULL };
+	struct cpuplan_input in = { c, m, n, nd, nd >= 0 ? "--node" : NULL, load_hk,
+				    load_hk ? "2.40 CPUs busy over 500 ms" : NULL };
 
 	r->p = (struct cpuplan)CPUPLAN_INIT;
 	r->rc = cpuplan_make(&in, &r->p);
@@ -208,6 +212,12 @@ static void test_online_unknown(void **state)
 	plan(&r, &c, 0, -1, NULL);
 	assert_int_equal(r.rc, -ENODATA);
 	done(&r);
+	/* present is no stand-in: its CPUs may be offline (issue 24, 2.2). */
+	c.present_err = 0;
+	plan(&r, &c, 0, -1, NULL);
+	assert_int_equal(r.rc, -ENODATA);
+	assert_true(rtr_cpuset_is_empty(&r.p.rt));
+	done(&r);
 	probe_cpu_free(&c);
 }
 
@@ -251,6 +261,55 @@ static void test_smt_whole_cores(void **state)
 	plan(&r, &c, 7, -1, NULL);
 	assert_int_equal(r.rc, -EDOM);
 	done(&r);
+	probe_cpu_free(&c);
+}
+
+static bool has_note(const struct run *r, enum cpuplan_rule rule, bool relax, const char *text)
+{
+	for (size_t i = 0; i < r->p.n_notes; i++)
+		if (r->p.notes[i].rule == rule && r->p.notes[i].relaxed == relax &&
+		    strstr(r->p.notes[i].text, text))
+			return true;
+	return false;
+}
+
+/* Housekeeping sized by the measured load (issue 24, 5): whole cores, --rt still decides. */
+static void test_load_housekeeping(void **state)
+{
+	struct cpu_facts c;
+	struct run r;
+
+	(void)state;
+	smt8(&c);
+	load_hk = 5;	/* 5 CPUs keep the load under half busy: 2 whole cores more */
+	plan(&r, &c, 0, -1, NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.rt, "3,7");	/* at most 3 of the 6: one whole core */
+	assert_true(has_note(&r, CPUPLAN_RULE_HOUSEKEEPING, false,
+			     "so 2 RT CPUs instead of the 6 that could be spared"));
+	done(&r);
+	load_hk = 2;	/* the boot core already carries it */
+	plan(&r, &c, 0, -1, NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.rt, "1-3,5-7");
+	assert_true(has_note(&r, CPUPLAN_RULE_HOUSEKEEPING, false, "and the plan leaves 2"));
+	done(&r);
+	load_hk = 4;	/* --rt decides, and the note says what it costs */
+	plan(&r, &c, 6, -1, NULL);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.rt, "1-3,5-7");
+	assert_true(has_note(&r, CPUPLAN_RULE_HOUSEKEEPING, true, "--rt 6 leaves 2"));
+	done(&r);
+	/* Nothing (8) or less than a core (7) left for RT: still one RT core, and said. */
+	for (load_hk = 7; load_hk <= 8; load_hk++) {
+		plan(&r, &c, 0, -1, NULL);
+		assert_int_equal(r.rc, 0);
+		assert_string_equal(r.rt, "3,7");
+		assert_true(has_note(&r, CPUPLAN_RULE_HOUSEKEEPING, true,
+				     "the plan keeps one RT core (2 CPUs)"));
+		done(&r);
+	}
+	load_hk = 0;
 	probe_cpu_free(&c);
 }
 
@@ -556,6 +615,7 @@ int main(void)
 		cmocka_unit_test(test_two_cpu_vm),
 		cmocka_unit_test(test_one_cpu),
 		cmocka_unit_test(test_online_unknown),
+		cmocka_unit_test(test_load_housekeeping),
 		cmocka_unit_test(test_smt_whole_cores),
 		cmocka_unit_test(test_never_boot_cpu),
 		cmocka_unit_test(test_biglittle),
