@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_plan.h"
+#include "util/fileio.h"
 #include "util/parse.h"
 
 __attribute__((format(printf, 3, 0)))
@@ -538,7 +539,7 @@ int cli_check_collisions(const char *cmd, const struct cli_file *outs, size_t n_
 
 int cli_output_close(struct cli_output *o, bool ok)
 {
-	int err = 0;
+	int err = 0, fd, rc;
 
 	free(o->pending);
 	o->pending = NULL;
@@ -554,15 +555,18 @@ int cli_output_close(struct cli_output *o, bool ok)
 		o->in_place = false;
 		return err;
 	}
-	if (fflush(o->fp) == EOF || ferror(o->fp) || fsync(fileno(o->fp)) < 0)
+	if (fflush(o->fp) == EOF || ferror(o->fp))
 		err = errno ? -errno : -EIO;
+	/* The stream goes; its file stays open for the fsync of the commit. */
+	fd = dup(fileno(o->fp));
+	if (fd < 0 && !err)
+		err = -errno;
 	if (fclose(o->fp) == EOF && !err)
 		err = -errno;
 	o->fp = NULL;
-	if (ok && !err && rename(o->tmp, o->path) < 0)
-		err = -errno;
-	if (!ok || err)
-		unlink(o->tmp);
+	/* Not ok: the temporary file is removed and nothing replaced. */
+	rc = fileio_commit_at(AT_FDCWD, o->tmp, o->path, fd, ok ? err : -ECANCELED);
+	err = ok ? rc : err;
 	free(o->path);
 	free(o->tmp);
 	o->path = o->tmp = NULL;

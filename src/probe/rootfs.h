@@ -164,6 +164,13 @@ int rootfs_write(const struct rootfs *fs, const char *path, const void *data, si
 int rootfs_replace(const struct rootfs *fs, const char *path, const void *data, size_t len)
 	__attribute__((warn_unused_result));
 
+/*
+ * Whether the caller may access @path inside the root as access(2) @mode
+ * (R_OK, W_OK, X_OK) says, on the real ids; no link is followed. Return: 0
+ * or -errno.
+ */
+int rootfs_access(const struct rootfs *fs, const char *path, int mode);
+
 /* mkdir and rmdir of @path (a cgroup) inside the root. Return: 0 or -errno. */
 int rootfs_mkdir(const struct rootfs *fs, const char *path, mode_t mode)
 	__attribute__((warn_unused_result));
