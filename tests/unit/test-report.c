@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "unit.h"
 #include <jansson.h>
 
 #include "cli/cmd_check.h"
@@ -186,5 +188,5 @@ int main(void)
 		cmocka_unit_test(test_check_opts),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

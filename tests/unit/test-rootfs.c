@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "probe/rootfs.h"
 
 static char dir[] = "/tmp/rtr-rootfs-XXXXXX";
@@ -303,5 +305,5 @@ int main(void)
 		cmocka_unit_test(test_live_host),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return unit_run(tests, setup, teardown);
 }

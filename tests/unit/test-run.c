@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "cli/cmd_run.h"
 #include "run/cgroup.h"
 #include "run/exec.h"
@@ -399,5 +401,5 @@ int main(void)
 		cmocka_unit_test(test_symtab),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }
