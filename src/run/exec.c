@@ -138,11 +138,15 @@ int run_inspect_program(const char *path, struct elf_facts *out)
 	memset(out, 0, sizeof(*out));
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int err = S_ISREG(st.st_mode) ? -errno : -EACCES;
+	if (fstat(fd, &st) < 0) {
+		int err = -errno;
 
 		close(fd);
 		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EACCES;
 	}
 	n = pread(fd, buf, sizeof(buf), 0);
 	close(fd);

@@ -134,7 +134,14 @@ static void test_wrap(void **state)
 	(void)state;
 	text_wrap(f, "> ", "aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk", 24);
 	fclose(f);
-	/* Every line fits, continuation lines are indented with blanks. */
+	/*
+	 * Cut at blanks, every word kept and in order, continuation lines
+	 * indented with blanks: an empty output must not pass.
+	 */
+	assert_non_null(buf);
+	assert_string_equal(buf, "> aaaa bbbb cccc dddd\n"
+				 "  eeee ffff gggg hhhh\n"
+				 "  iiii jjjj kkkk\n");
 	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
 		assert_true(strlen(line) <= 24);
 	free(buf);
