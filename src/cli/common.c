@@ -609,3 +609,32 @@ bool cli_use_color(FILE *fp)
 		return false;
 	return isatty(fileno(fp));
 }
+
+/*
+ * The only mutable state at file scope in src/cli (docs/ARCHITECTURE.md):
+ * a signal handler is called with no context, so the flag it sets cannot be
+ * handed to it, and each command runs once per process.
+ */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+const volatile sig_atomic_t *cli_stop_catch(struct cli_stop *saved)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	stop_signal = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, saved ? &saved->old_int : NULL);
+	sigaction(SIGTERM, &sa, saved ? &saved->old_term : NULL);
+	return &stop_signal;
+}
+
+void cli_stop_release(const struct cli_stop *saved)
+{
+	sigaction(SIGINT, &saved->old_int, NULL);
+	sigaction(SIGTERM, &saved->old_term, NULL);
+}

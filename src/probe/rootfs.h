@@ -7,8 +7,9 @@
  * refuses symlinks instead. Reads are bounded by a size cap, opened with
  * O_NONBLOCK, and anything but a regular file or directory is refused, so a
  * hostile snapshot (FIFOs, devices, huge files) can neither hang nor flood
- * the tool. This is the only place that opens /proc and /sys, for reading
- * and for writing.
+ * the tool. Every file of the machine being checked is opened here, for
+ * reading and for writing; docs/ARCHITECTURE.md lists the few modules that
+ * open files by name elsewhere, and why.
  */
 #ifndef RTR_PROBE_ROOTFS_H
 #define RTR_PROBE_ROOTFS_H
