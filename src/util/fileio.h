@@ -34,8 +34,8 @@ int fileio_write_all(int fd, const void *data, size_t len) __attribute__((warn_u
  * NUL-terminated; *@len (if not NULL) gets the length without the NUL.
  * @cap: the most bytes accepted; more is -EFBIG (see FILEIO_HEAD).
  * @expect: the file's size when known (a regular file's st_size), else 0:
- * the read stops once that much was read, without waiting for an EOF. A descriptor opened O_NONBLOCK
- * that has no data yet gives -EAGAIN.
+ * the read stops once that much was read, without waiting for an EOF.
+ * A descriptor opened O_NONBLOCK that has no data yet gives -EAGAIN.
  * Return: 0 or -errno.
  */
 int fileio_read_fd(int fd, size_t cap, size_t expect, unsigned flags, char **buf, size_t *size,

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: MIT
 # The one save-and-restore harness of the tests that let rtready tune change
 # the live machine (test-tune, test-tune-kill, test-tune-mem); sourced after
