@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the subcommands share: their entry points (one file each), the exit
- * codes of DESIGN.md, and small helpers to report errors and open outputs.
+ * codes of docs/CONTRACTS.md, and small helpers to report errors and open outputs.
  * Each subcommand parses argv into its own options struct with a parse
  * function that never exits, then runs on the struct.
  */
 #ifndef RTR_CLI_CLI_H
 #define RTR_CLI_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -155,5 +156,21 @@ int cli_host_live(struct host_info *out) __attribute__((warn_unused_result));
 
 /* Colour on a terminal only, never with NO_COLOR set. */
 bool cli_use_color(FILE *fp);
+
+/* The handlers cli_stop_catch() replaced, for cli_stop_release(). */
+struct cli_stop {
+	struct sigaction old_int, old_term;
+};
+
+/*
+ * Catch SIGINT and SIGTERM (without SA_RESTART, so that a wait is cut
+ * short) into the one stop flag of the command, cleared first; @saved (if
+ * not NULL) keeps the handlers it replaced. Return: the flag, which holds
+ * the number of the signal once one came, else 0.
+ */
+const volatile sig_atomic_t *cli_stop_catch(struct cli_stop *saved);
+
+/* Put back the handlers cli_stop_catch() saved in @saved. */
+void cli_stop_release(const struct cli_stop *saved);
 
 #endif

@@ -203,14 +203,6 @@ static int host_facts(const struct inspect_opts *o, struct rtr_cpuset *rt, struc
 	return err;
 }
 
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
 static int render(const struct inspect_opts *o, const struct inspect_result *res,
 		  const struct report *r)
 {
@@ -239,16 +231,12 @@ static int run(const struct inspect_opts *o)
 	struct inspect_request req = { o->root, o->pids, o->n_pids, o->name,
 				       o->all, o->window_ns, o->perf };
 	struct rtr_cpuset rt = RTR_CPUSET_INIT;
-	struct sigaction sa = { .sa_handler = on_signal };
+	const volatile sig_atomic_t *stop = cli_stop_catch(NULL);
 	struct inspect_result res;
 	struct inspect_env env;
 	struct report r;
 	int bad = 0, err, rc = EXIT_USAGE;
 
-	stop_flag = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	report_init(&r, "inspect");
 	err = host_facts(o, &rt, &r);
 	if (err) {
@@ -260,7 +248,7 @@ static int run(const struct inspect_opts *o)
 		rtr_cpuset_free(&rt);
 		return EXIT_USAGE;
 	}
-	err = inspect_collect(&req, &res, &stop_flag, &bad);
+	err = inspect_collect(&req, &res, stop, &bad);
 	if (err == -ENODATA && strcmp(o->root, "/") == 0)
 		cli_error("inspect", "no process found under /proc: /proc is unreadable (empty, "
 				     "not procfs: is procfs mounted there?)");

@@ -258,38 +258,26 @@ int load_opts_parse(int argc, char **argv, struct load_opts *o, char *err, size_
 
 /* ---- running ---------------------------------------------------------------- */
 
-/* Set by the handler only; read by the wait loop. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	stop_signal = sig;
-}
-
 /* Run the load until it ends or a signal asks to stop. Return: 0 or -errno. */
 static int run_load(const struct load_config *cfg, struct load_stats *st, bool *interrupted)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal }, old_int, old_term;
+	struct cli_stop saved;
+	/* Without SA_RESTART: a signal cuts the wait short. */
+	const volatile sig_atomic_t *stop_signal = cli_stop_catch(&saved);
 	struct load *l;
 	int rc;
 
-	stop_signal = 0;
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: a signal must cut the wait short. */
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
 	rc = load_start(cfg, &l);
 	if (rc == 0) {
-		while ((rc = load_wait(l, POLL_NS)) == 0 && !stop_signal)
+		while ((rc = load_wait(l, POLL_NS)) == 0 && !*stop_signal)
 			;
-		*interrupted = stop_signal != 0;
+		*interrupted = *stop_signal != 0;
 		load_stop(l);
 		load_stats(l, st);
 		load_free(l);
 		rc = rc < 0 ? rc : 0;
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_release(&saved);
 	return rc;
 }
 

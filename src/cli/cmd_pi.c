@@ -174,14 +174,6 @@ static int render(const struct pi_opts *o, const struct pi_result *res, const st
 	return err;
 }
 
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
-
 static int last_allowed_cpu(void)
 {
 	struct rtr_cpuset set = RTR_CPUSET_INIT;
@@ -196,7 +188,7 @@ static int last_allowed_cpu(void)
 
 int cmd_pi(int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
+	const volatile sig_atomic_t *stop;
 	struct pi_result res;
 	struct pi_opts o;
 	struct report r;
@@ -210,11 +202,8 @@ int cmd_pi(int argc, char **argv)
 	}
 	if (o.config.cpu < 0)
 		o.config.cpu = last_allowed_cpu();
-	stop_flag = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	rc = pi_run(&o.config, &res, &stop_flag, err, sizeof(err));
+	stop = cli_stop_catch(NULL);
+	rc = pi_run(&o.config, &res, stop, err, sizeof(err));
 	if (rc) {
 		cli_error("pi", "%s", err);
 		pi_result_free(&res);

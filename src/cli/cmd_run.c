@@ -32,6 +32,7 @@
 #include "run/exec.h"
 #include "run/findings.h"
 #include "run/reportfile.h"
+#include "util/fileio.h"
 #include "util/parse.h"
 
 extern char **environ;
@@ -504,48 +505,6 @@ static int start(struct run_state *st, const struct run_opts *o)
 	return rc;
 }
 
-/* Through our own descriptor: the name in $TMPDIR could be replaced meanwhile. */
-static int read_report_file(int fd, char **text, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap + 1);
-	int rc = 0;
-
-	if (!buf || lseek(fd, 0, SEEK_SET) < 0) {
-		rc = !buf ? -ENOMEM : -errno;
-		goto out;
-	}
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap) {
-			char *nb = cap >= REPORT_CAP ? NULL : realloc(buf, cap * 2 + 1);
-
-			if (!nb)
-				break;	/* past the cap: what we have is parsed */
-			buf = nb;
-			cap *= 2;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			rc = -errno;
-			goto out;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	buf = NULL;
-out:
-	free(buf);
-	return rc;
-}
-
 /*
  * Read the checker's records, render them. Return: 0 (and *bad set when
  * --strict should fail) or -errno (printed).
@@ -563,7 +522,12 @@ static int report_check(const struct run_opts *o, const struct run_state *st, bo
 	int rc;
 
 	report_init(&r, "run");
-	rc = read_report_file(st->report_fd, &text, &len);
+	/*
+	 * Through our own descriptor: the name in $TMPDIR could be replaced
+	 * meanwhile. Past the cap, what was read is parsed.
+	 */
+	rc = lseek(st->report_fd, 0, SEEK_SET) < 0 ? -errno :
+	     fileio_read_all(st->report_fd, REPORT_CAP, FILEIO_HEAD, &text, &len);
 	rc = rc ? rc : app_check_parse(text, len, &ac);
 	if (!rc)
 		app_check_symbolize(&ac);

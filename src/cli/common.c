@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_plan.h"
+#include "util/fileio.h"
 #include "util/parse.h"
 
 __attribute__((format(printf, 3, 0)))
@@ -538,7 +539,7 @@ int cli_check_collisions(const char *cmd, const struct cli_file *outs, size_t n_
 
 int cli_output_close(struct cli_output *o, bool ok)
 {
-	int err = 0;
+	int err = 0, fd, rc;
 
 	free(o->pending);
 	o->pending = NULL;
@@ -554,15 +555,18 @@ int cli_output_close(struct cli_output *o, bool ok)
 		o->in_place = false;
 		return err;
 	}
-	if (fflush(o->fp) == EOF || ferror(o->fp) || fsync(fileno(o->fp)) < 0)
+	if (fflush(o->fp) == EOF || ferror(o->fp))
 		err = errno ? -errno : -EIO;
+	/* The stream goes; its file stays open for the fsync of the commit. */
+	fd = dup(fileno(o->fp));
+	if (fd < 0 && !err)
+		err = -errno;
 	if (fclose(o->fp) == EOF && !err)
 		err = -errno;
 	o->fp = NULL;
-	if (ok && !err && rename(o->tmp, o->path) < 0)
-		err = -errno;
-	if (!ok || err)
-		unlink(o->tmp);
+	/* Not ok: the temporary file is removed and nothing replaced. */
+	rc = fileio_commit_at(AT_FDCWD, o->tmp, o->path, fd, ok ? err : -ECANCELED);
+	err = ok ? rc : err;
 	free(o->path);
 	free(o->tmp);
 	o->path = o->tmp = NULL;
@@ -604,4 +608,33 @@ bool cli_use_color(FILE *fp)
 	if (term && strcmp(term, "dumb") == 0)
 		return false;
 	return isatty(fileno(fp));
+}
+
+/*
+ * The only mutable state at file scope in src/cli (docs/ARCHITECTURE.md):
+ * a signal handler is called with no context, so the flag it sets cannot be
+ * handed to it, and each command runs once per process.
+ */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+const volatile sig_atomic_t *cli_stop_catch(struct cli_stop *saved)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	stop_signal = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, saved ? &saved->old_int : NULL);
+	sigaction(SIGTERM, &sa, saved ? &saved->old_term : NULL);
+	return &stop_signal;
+}
+
+void cli_stop_release(const struct cli_stop *saved)
+{
+	sigaction(SIGINT, &saved->old_int, NULL);
+	sigaction(SIGTERM, &saved->old_term, NULL);
 }

@@ -68,7 +68,7 @@ int report_status_rank(enum rtr_status s);
 void report_sort(struct report *r);
 
 /*
- * The exit code DESIGN.md promises: 1 when something failed (or, with
+ * The exit code docs/CONTRACTS.md promises: 1 when something failed (or, with
  * @strict, warned), else 0.
  */
 int report_exit_code(const struct report *r, int strict);

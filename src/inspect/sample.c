@@ -392,15 +392,8 @@ static void read_budgets(const struct rootfs *fs, struct inspect_result *res)
 {
 	/* Some 20 KiB of paths: on the heap, so that a small stack (ulimit -s 32) does. */
 	struct cgroup_mounts *m = malloc(sizeof(*m));
-	char *buf = NULL;
-	size_t len;
-	int merr = m ? 0 : -ENOMEM;
+	int merr = m ? cgroup_read_mounts(fs, m) : -ENOMEM;
 
-	merr = merr ?: rootfs_read(fs, "/proc/self/mountinfo", 1u << 20, &buf, &len);
-	if (!merr) {
-		merr = cgroup_parse_mountinfo(buf, m);
-		free(buf);
-	}
 	for (size_t k = 0; k < res->n_procs; k++) {
 		struct inspect_proc *p = &res->procs[k];
 

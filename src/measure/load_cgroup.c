@@ -24,7 +24,6 @@
 #include "probe/rootfs.h"
 
 #define CGROUP_FILE_CAP 4096
-#define MOUNTINFO_CAP (8u << 20)
 /* rmdir() of a cgroup whose last task just died may see EBUSY for a moment. */
 #define RMDIR_TRIES 200
 #define RMDIR_PAUSE_NS (10 * 1000000)
@@ -68,13 +67,12 @@ static int write_str(const char *dir, const char *file, const char *val)
 	return rc;
 }
 
-static bool file_has_word(const char *dir, const char *file, const char *word)
+static bool file_has_word(const struct rootfs *fs, const char *dir, const char *file,
+			  const char *word)
 {
 	char buf[CGROUP_FILE_CAP];
-	int rc;
 
-	WITH_ROOT(rc, fs, cgroupfs_read(&fs, dir, file, buf, sizeof(buf)));
-	return rc == 0 && has_word(buf, word, " \n");
+	return cgroupfs_read(fs, dir, file, buf, sizeof(buf)) == 0 && has_word(buf, word, " \n");
 }
 
 /* Choose the parent directory of our cgroup. */
@@ -85,9 +83,7 @@ static int find_parent(char *parent, size_t len, int *version, char *err, size_t
 		struct cgroup_mounts m;
 		struct cgroup_self self;
 	} *sc = calloc(1, sizeof(*sc));
-	char *mounts = NULL, *self = NULL;
 	struct rootfs fs;
-	size_t n;
 	int rc;
 
 	if (!sc) {
@@ -100,26 +96,24 @@ static int find_parent(char *parent, size_t len, int *version, char *err, size_t
 		free(sc);
 		return rc;
 	}
-	rc = rootfs_read(&fs, "/proc/self/mountinfo", MOUNTINFO_CAP, &mounts, &n);
-	if (!rc)
-		rc = rootfs_read(&fs, "/proc/self/cgroup", 1u << 20, &self, &n);
-	rootfs_close(&fs);
+	rc = cgroup_read_mounts(&fs, &sc->m);
 	if (rc) {
-		snprintf(err, errlen, "cannot read /proc/self: %s", strerror(-rc));
-		goto out;
+		snprintf(err, errlen, "cannot read the mounts (/proc/self/mountinfo): %s",
+			 strerror(-rc));
+	} else {
+		rc = cgroup_read_self(&fs, &sc->self);
+		if (rc)
+			snprintf(err, errlen, "cannot read /proc/self/cgroup: %s", strerror(-rc));
 	}
-	if (cgroup_parse_mountinfo(mounts, &sc->m) || cgroup_parse_self(self, &sc->self)) {
-		snprintf(err, errlen, "cannot parse /proc/self/mountinfo or /proc/self/cgroup");
-		rc = -EINVAL;
+	if (rc)
 		goto out;
-	}
-	if (sc->m.v2[0] && file_has_word(sc->m.v2, "cgroup.controllers", "memory")) {
+	if (sc->m.v2[0] && file_has_word(&fs, sc->m.v2, "cgroup.controllers", "memory")) {
 		*version = 2;
 		rc = sc->self.v2[0] ? cgroupfs_dir(parent, len, sc->m.v2, sc->m.v2_root, sc->self.v2)
 				    : -ENOENT;
-		if (rc || !file_has_word(parent, "cgroup.subtree_control", "memory"))
+		if (rc || !file_has_word(&fs, parent, "cgroup.subtree_control", "memory"))
 			rc = snprintf(parent, len, "%s", sc->m.v2) >= (int)len ? -ENAMETOOLONG : 0;
-		if (!rc && !file_has_word(parent, "cgroup.subtree_control", "memory")) {
+		if (!rc && !file_has_word(&fs, parent, "cgroup.subtree_control", "memory")) {
 			snprintf(err, errlen,
 				 "the memory controller is not enabled in %s/cgroup.subtree_control",
 				 parent);
@@ -130,7 +124,7 @@ static int find_parent(char *parent, size_t len, int *version, char *err, size_t
 		rc = sc->self.v1_memory[0] ? cgroupfs_dir(parent, len, sc->m.v1_memory,
 							  sc->m.v1_memory_root, sc->self.v1_memory)
 					   : -ENOENT;
-		if (rc || access(parent, W_OK) < 0)
+		if (rc || rootfs_access(&fs, parent, W_OK) < 0)
 			rc = snprintf(parent, len, "%s", sc->m.v1_memory) >= (int)len ? -ENAMETOOLONG
 											 : 0;
 		if (rc)
@@ -140,8 +134,7 @@ static int find_parent(char *parent, size_t len, int *version, char *err, size_t
 		rc = -ENOENT;
 	}
 out:
-	free(mounts);
-	free(self);
+	rootfs_close(&fs);
 	free(sc);
 	return rc;
 }

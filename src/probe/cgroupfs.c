@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Parsers of mountinfo and /proc/PID/cgroup; see cgroupfs.h. */
+/* Readers and parsers of mountinfo and /proc/PID/cgroup; see cgroupfs.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +191,38 @@ int cgroup_parse_self(const char *text, struct cgroup_self *out)
  * hierarchy mounted at @mnt whose root is @mroot. A path outside the
  * mount's root (another namespace's view) falls back to the mount itself.
  */
+int cgroup_read_mounts(const struct rootfs *fs, struct cgroup_mounts *out)
+{
+	char *text = NULL;
+	size_t len;
+	int err = rootfs_read(fs, "/proc/self/mountinfo", ROOTFS_CAP_LARGE, &text, &len);
+
+	if (!err) {
+		err = cgroup_parse_mountinfo(text, out);
+		free(text);
+		return err;
+	}
+	/* "cgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0": mount point, type, options. */
+	if (rootfs_read(fs, "/proc/self/mounts", ROOTFS_CAP_LARGE, &text, &len))
+		return err;
+	err = cgroup_parse_mounts(text, len, out);
+	free(text);
+	return err;
+}
+
+int cgroup_read_self(const struct rootfs *fs, struct cgroup_self *out)
+{
+	char *text = NULL;
+	size_t len;
+	int err = rootfs_read(fs, "/proc/self/cgroup", ROOTFS_CAP_DEFAULT, &text, &len);
+
+	if (err)
+		return err;
+	err = cgroup_parse_self(text, out);
+	free(text);
+	return err;
+}
+
 int cgroupfs_dir(char *out, size_t len, const char *mnt, const char *mroot, const char *path)
 {
 	size_t rl = strlen(mroot);

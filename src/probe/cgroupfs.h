@@ -50,6 +50,20 @@ int cgroup_parse_mounts(const char *text, size_t len, struct cgroup_mounts *out)
 int cgroup_parse_self(const char *text, struct cgroup_self *out);
 
 /*
+ * The one reading of the mount table, for every module: /proc/self/mountinfo
+ * under @fs, or /proc/self/mounts where a snapshot of an older rtready holds
+ * only that. Capped at ROOTFS_CAP_LARGE (a container host has tens of
+ * thousands of mounts). Return: 0 or -errno of mountinfo (-EINVAL: nothing
+ * parsed).
+ */
+int cgroup_read_mounts(const struct rootfs *fs, struct cgroup_mounts *out)
+	__attribute__((warn_unused_result));
+
+/* Read and parse /proc/self/cgroup under @fs. Return: 0 or -errno (-EINVAL: nothing parsed). */
+int cgroup_read_self(const struct rootfs *fs, struct cgroup_self *out)
+	__attribute__((warn_unused_result));
+
+/*
  * The directory of cgroup @path (as /proc/PID/cgroup names it) in a
  * hierarchy mounted at @mnt whose root is @mroot; a path outside the
  * mount's root falls back to the mount itself. Return: 0 or -ENAMETOOLONG.

@@ -18,6 +18,7 @@
 #include <linux/openat2.h>
 
 #include "probe/rootfs.h"
+#include "util/fileio.h"
 
 /* At most this many path components in a fallback walk. */
 #define MAX_COMPONENTS 64
@@ -215,10 +216,9 @@ int rootfs_open_file(const struct rootfs *fs, const char *path)
 int rootfs_read_reuse(const struct rootfs *fs, const char *path, size_t cap, unsigned flags,
 		      char **bufp, size_t *sizep, size_t *lenp)
 {
-	size_t len = 0, size = *sizep;
-	char *buf = *bufp, *nbuf;
-	int fd, err = 0;
+	size_t len = 0;
 	off_t st_size = 0;
+	int fd, err;
 
 	fd = open_regular(fs, path, &st_size);
 	if (fd < 0)
@@ -231,62 +231,19 @@ int rootfs_read_reuse(const struct rootfs *fs, const char *path, size_t cap, uns
 		close(fd);
 		return refused(fs, path, -EFBIG);
 	}
-	if (!buf || size < 4096)
-		size = 4096;
-	if (st_size > 0 && (size_t)st_size + 1 > size)
-		size = (size_t)st_size + 1;
-	if (size != *sizep || !buf) {
-		nbuf = realloc(buf, size);
-		if (!nbuf) {
-			close(fd);
-			return -ENOMEM;
-		}
-		*bufp = buf = nbuf;
-		*sizep = size;
-	}
 	/* procfs and sysfs report size 0: read until EOF, within the cap. */
-	for (;;) {
-		ssize_t n;
-
-		if (len + 1 >= size) {
-			size *= 2;
-			nbuf = realloc(buf, size);
-			if (!nbuf) {
-				err = -ENOMEM;
-				break;
-			}
-			*bufp = buf = nbuf;
-			*sizep = size;
-		}
-		n = read(fd, buf + len, size - len - 1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = errno == EAGAIN ? -EINVAL : -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > cap) {
-			err = -EFBIG;
-			break;
-		}
-		/* A file with a size (a snapshot's) is whole once that much was read. */
-		if (st_size > 0 && len >= (size_t)st_size)
-			break;
-		/* One record, and the buffer was not filled: that was all of it. */
-		if ((flags & ROOTFS_ONE_RECORD) && len + 1 < size)
-			break;
-	}
+	err = fileio_read_fd(fd, cap, st_size > 0 ? (size_t)st_size : 0,
+			     flags & ROOTFS_ONE_RECORD ? FILEIO_ONE_RECORD : 0, bufp, sizep, &len);
+	/* Nothing to read yet on a non-blocking descriptor: not a file (a FIFO's kin). */
+	if (err == -EAGAIN)
+		err = -EINVAL;
 	close(fd);
 	if (err == -EFBIG)
 		return refused(fs, path, err);
 	if (err)
 		return err;
-	buf[len] = '\0';
 	if (fs->rec && fs->rec->on_file)
-		fs->rec->on_file(fs->rec->ctx, path, buf, len);
+		fs->rec->on_file(fs->rec->ctx, path, *bufp, len);
 	if (lenp)
 		*lenp = len;
 	return 0;
@@ -689,22 +646,6 @@ static int open_parent(const struct rootfs *fs, const char *path, const char **n
 	return open_parent_flags(fs, path, name, O_PATH);
 }
 
-/* Write all of @data to @fd. Return: 0 or -errno. */
-static int write_all(int fd, const char *data, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		data += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int rootfs_replace(const struct rootfs *fs, const char *path, const void *data, size_t len)
 {
 	char tmp[NAME_MAX + 1];
@@ -734,23 +675,27 @@ int rootfs_replace(const struct rootfs *fs, const char *path, const void *data, 
 		err = -errno;
 		goto out;
 	}
-	err = write_all(fd, data, len);
+	err = fileio_write_all(fd, data, len);
 	/* Same owner and mode as the file it replaces (the mode is also umask-free). */
 	if (!err && fchown(fd, st.st_uid, st.st_gid) < 0 && errno != EPERM)
 		err = -errno;
 	if (!err && fchmod(fd, st.st_mode & 07777) < 0)
 		err = -errno;
-	if (!err && fsync(fd) < 0)
-		err = -errno;
-	if (close(fd) < 0 && !err)
-		err = -errno;
-	if (!err && renameat(dir, tmp, dir, name) < 0)
-		err = -errno;
-	if (err)
-		(void)unlinkat(dir, tmp, 0);
-	else
-		(void)fsync(dir);
+	err = fileio_commit_at(dir, tmp, name, fd, err);
 out:
+	close(dir);
+	return err;
+}
+
+int rootfs_access(const struct rootfs *fs, const char *path, int mode)
+{
+	const char *name;
+	int dir = open_parent(fs, path, &name), err = 0;
+
+	if (dir < 0)
+		return dir;
+	if (faccessat(dir, name, mode, AT_SYMLINK_NOFOLLOW) < 0)
+		err = -errno;
 	close(dir);
 	return err;
 }

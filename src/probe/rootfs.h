@@ -7,8 +7,9 @@
  * refuses symlinks instead. Reads are bounded by a size cap, opened with
  * O_NONBLOCK, and anything but a regular file or directory is refused, so a
  * hostile snapshot (FIFOs, devices, huge files) can neither hang nor flood
- * the tool. This is the only place that opens /proc and /sys, for reading
- * and for writing.
+ * the tool. Every file of the machine being checked is opened here, for
+ * reading and for writing; docs/ARCHITECTURE.md lists the few modules that
+ * open files by name elsewhere, and why.
  */
 #ifndef RTR_PROBE_ROOTFS_H
 #define RTR_PROBE_ROOTFS_H
@@ -163,6 +164,13 @@ int rootfs_write(const struct rootfs *fs, const char *path, const void *data, si
  */
 int rootfs_replace(const struct rootfs *fs, const char *path, const void *data, size_t len)
 	__attribute__((warn_unused_result));
+
+/*
+ * Whether the caller may access @path inside the root as access(2) @mode
+ * (R_OK, W_OK, X_OK) says, on the real ids; no link is followed. Return: 0
+ * or -errno.
+ */
+int rootfs_access(const struct rootfs *fs, const char *path, int mode);
 
 /* mkdir and rmdir of @path (a cgroup) inside the root. Return: 0 or -errno. */
 int rootfs_mkdir(const struct rootfs *fs, const char *path, mode_t mode)

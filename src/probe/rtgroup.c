@@ -297,29 +297,6 @@ out:
 	free(self);
 }
 
-/*
- * The mounts, from mountinfo; a snapshot of an older rtready holds only
- * /proc/self/mounts ("cgroup /sys/fs/cgroup/cpu cgroup rw,cpu 0 0"), whose
- * fields 2-4 are the mount point, the type and the options.
- */
-static int read_mounts(const struct rootfs *fs, struct cgroup_mounts *m)
-{
-	char *text = NULL;
-	size_t len;
-	int err = rootfs_read(fs, "/proc/self/mountinfo", ROOTFS_CAP_LARGE, &text, &len);
-
-	if (!err) {
-		err = cgroup_parse_mountinfo(text, m);
-		free(text);
-		return err;
-	}
-	if (rootfs_read(fs, "/proc/self/mounts", ROOTFS_CAP_LARGE, &text, &len))
-		return err;
-	err = cgroup_parse_mounts(text, len, m);
-	free(text);
-	return err;
-}
-
 /* Where the cpu controller is: a v1 hierarchy, else cgroup2 if it lists it. */
 static void find_hierarchy(const struct rootfs *fs, struct rtgroup_facts *g,
 			   const struct cgroup_mounts *m)
@@ -347,7 +324,7 @@ void probe_rtgroup(const struct rootfs *fs, struct rtgroup_facts *g)
 		self_unknown(g, -ENOMEM, "/proc/self/cgroup");
 		return;
 	}
-	g->err = read_mounts(fs, m);
+	g->err = cgroup_read_mounts(fs, m);
 	if (g->err) {
 		self_unknown(g, g->err, "/proc/self/mountinfo");
 		free(m);

@@ -10,6 +10,7 @@
 
 #include "probe/placement.h"
 #include "probe/snapshot.h"
+#include "util/fileio.h"
 
 #define PATH_MAX_LEN 1024
 #define DEPTH_MAX 32
@@ -278,21 +279,6 @@ static int parent_dir(int top, const char *path, struct dircache *dc, const char
 	return fd;
 }
 
-static int write_all(int fd, const char *data, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		data += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int write_entry(int top, const struct snapshot_entry *e, struct dircache *dc)
 {
 	const char *base;
@@ -314,7 +300,7 @@ static int write_entry(int top, const struct snapshot_entry *e, struct dircache 
 	}
 	if (fd < 0)
 		return -errno;
-	err = fchmod(fd, 0644) < 0 ? -errno : write_all(fd, e->data, e->len);
+	err = fchmod(fd, 0644) < 0 ? -errno : fileio_write_all(fd, e->data, e->len);
 	if (close(fd) < 0 && !err)
 		err = -errno;
 	return err;

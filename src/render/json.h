@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * JSON output through jansson (never printf escaping). report_to_json()
- * builds the common envelope of DESIGN.md: tool, version, command, host,
+ * builds the common envelope of docs/CONTRACTS.md: tool, version, command, host,
  * the findings under @key ("checks" or "findings") and the summary. A
  * command adds its own members to the object before writing it.
  */

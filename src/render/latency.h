@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Renderers of `rtready latency` results: the live per-CPU lines shown
- * while it runs, the text summary and the JSON object of DESIGN.md. They
+ * while it runs, the text summary and the JSON object of docs/CONTRACTS.md. They
  * print what struct latency_result holds and compute nothing.
  */
 #ifndef RTR_RENDER_LATENCY_H

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * JSON of `rtready latency` (DESIGN.md): the common envelope, "config",
+ * JSON of `rtready latency` (docs/CONTRACTS.md): the common envelope, "config",
  * "dma_latency", one object per measuring thread with its statistics,
  * outliers and histogram, a "summary" over all threads and "stop" (why and
  * when the run ended). Histogram counts are sparse: [index, count] pairs

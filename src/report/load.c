@@ -19,6 +19,7 @@
 
 #include "measure/latency.h"
 #include "report/result.h"
+#include "util/fileio.h"
 
 _Static_assert(LATENCY_MAX_BUCKETS <= RESULT_MAX_BUCKETS,
 	       "report must read every histogram latency can write");
@@ -752,51 +753,6 @@ int result_load_buffer(const char *buf, size_t len, const char *label, struct re
 	return rc;
 }
 
-/* Read at most RESULT_MAX_FILE_BYTES + 1 bytes of @fd into *buf. */
-static int read_capped(int fd, char **buf, size_t *len)
-{
-	size_t cap = 65536, n = 0;
-	char *b = malloc(cap), *nb;
-	ssize_t got;
-
-	if (!b)
-		return -ENOMEM;
-	for (;;) {
-		if (n == cap) {
-			if (cap > RESULT_MAX_FILE_BYTES) {
-				free(b);
-				return -EFBIG;
-			}
-			cap *= 2;
-			nb = realloc(b, cap);
-			if (!nb) {
-				free(b);
-				return -ENOMEM;
-			}
-			b = nb;
-		}
-		got = read(fd, b + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			int e = -errno;
-
-			free(b);
-			return e;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-		if (n > RESULT_MAX_FILE_BYTES) {
-			free(b);
-			return -EFBIG;
-		}
-	}
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
 int result_load_file(const char *path, struct result *r, char *err, size_t errlen)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
@@ -828,7 +784,7 @@ int result_load_file(const char *path, struct result *r, char *err, size_t errle
 	}
 	if (!is_stdin)
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	rc = read_capped(fd, &buf, &len);
+	rc = fileio_read_all(fd, RESULT_MAX_FILE_BYTES, 0, &buf, &len);
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", path,
 			 rc == -EFBIG ? "too large for a result file" : strerror(-rc));

@@ -224,26 +224,14 @@ static int create_v1(struct run_cgroup *cg, const struct rootfs *fs, const struc
 static int read_layout(const struct rootfs *fs, struct cgroup_mounts *m, struct cgroup_self *self,
 		       char *err, size_t errlen)
 {
-	char *text = NULL;
-	size_t len;
-	int rc;
+	int rc = cgroup_read_mounts(fs, m);
 
-	rc = rootfs_read(fs, "/proc/self/mountinfo", ROOTFS_CAP_LARGE, &text, &len);
-	if (!rc) {
-		rc = cgroup_parse_mountinfo(text, m);
-		free(text);
-		text = NULL;
-	}
 	if (rc) {
 		snprintf(err, errlen, "cannot read the mounts (/proc/self/mountinfo): %s",
 			 strerror(-rc));
 		return rc;
 	}
-	rc = rootfs_read(fs, "/proc/self/cgroup", ROOTFS_CAP_DEFAULT, &text, &len);
-	if (!rc) {
-		rc = cgroup_parse_self(text, self);
-		free(text);
-	}
+	rc = cgroup_read_self(fs, self);
 	if (rc)
 		snprintf(err, errlen, "cannot read /proc/self/cgroup: %s", strerror(-rc));
 	return rc;

@@ -133,14 +133,14 @@ int run_inspect_program(const char *path, struct elf_facts *out)
 	unsigned char buf[16384];
 	struct stat st;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), err;
 
 	memset(out, 0, sizeof(*out));
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int err = S_ISREG(st.st_mode) ? -errno : -EACCES;
-
+	/* st_mode only once fstat filled it. */
+	err = fstat(fd, &st) < 0 ? -errno : S_ISREG(st.st_mode) ? 0 : -EACCES;
+	if (err) {
 		close(fd);
 		return err;
 	}

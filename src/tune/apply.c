@@ -186,11 +186,10 @@ static void restart_irqbalance(const struct rootfs *fs, struct tune_change *c)
 {
 	char *const argv[] = { "systemctl", "--no-block", "try-restart", "irqbalance.service",
 			       NULL };
-	struct stat st;
 	int status = -1;
 	pid_t pid;
 
-	if (fs->host && stat("/run/systemd/system", &st) == 0 &&
+	if (fs->host && rootfs_exists(fs, "/run/systemd/system") &&
 	    posix_spawnp(&pid, "systemctl", NULL, NULL, argv, environ) == 0 &&
 	    waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		(void)tune_change_set_note(c, "irqbalance restarted to read it (if it was running)");

@@ -16,6 +16,7 @@
 #include "tune/boot.h"
 #include "tune/journal.h"
 #include "tune/plan.h"
+#include "util/fileio.h"
 #include "util/utf8.h"
 
 static void list(const struct rtr_cpuset *set, char *buf, size_t len)
@@ -198,38 +199,15 @@ out:
 int boot_write_file(const char *dir, const char *name, const char *text)
 {
 	char *path = NULL, *tmp = NULL;
-	size_t len = strlen(text);
-	int fd = -1, err = 0;
-	ssize_t n;
+	int err;
 
-	if (asprintf(&path, "%s/%s", dir, name) < 0) {
-		path = NULL;
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	if (asprintf(&tmp, "%s/.%s.tmp", dir, name) < 0) {
+		free(path);
 		return -ENOMEM;
 	}
-	if (asprintf(&tmp, "%s/.%s.tmp", dir, name) < 0) {
-		tmp = NULL;
-		err = -ENOMEM;
-		goto out;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		err = -errno;
-		goto out;
-	}
-	n = write(fd, text, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	if (err == 0 && fsync(fd) < 0)
-		err = -errno;
-	if (close(fd) < 0 && err == 0)
-		err = -errno;
-	if (err == 0 && rename(tmp, path) < 0)
-		err = -errno;
-	if (err)
-		unlink(tmp);
-out:
+	err = fileio_replace_at(AT_FDCWD, path, tmp, 0644, text, strlen(text));
 	free(path);
 	free(tmp);
 	return err;

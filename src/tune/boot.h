@@ -57,7 +57,8 @@ int boot_unit(const struct boot_settings *s, struct strbuf *out, const char **ba
 	__attribute__((warn_unused_result));
 
 /*
- * Write @text to @dir/@name atomically (temp file, fsync, rename), mode 0644.
+ * Write @text to @dir/@name atomically and durably (temp file, fsync, rename,
+ * fsync of @dir), mode 0644.
  * Return: 0 or -errno.
  */
 int boot_write_file(const char *dir, const char *name, const char *text)

@@ -19,6 +19,7 @@
 
 #include "tune/journal.h"
 #include "tune/plan.h"
+#include "util/fileio.h"
 
 #define JOURNAL_TMP JOURNAL_NAME ".tmp"
 
@@ -200,29 +201,12 @@ static json_t *journal_to_json(const struct journal *j)
 	return o;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int journal_save(int dirfd, const struct journal *j)
 {
 	json_t *o = journal_to_json(j);
 	char *text;
 	size_t len;
-	int fd, err;
+	int err;
 
 	if (!o)
 		return -ENOMEM;
@@ -242,26 +226,8 @@ int journal_save(int dirfd, const struct journal *j)
 		text[len++] = '\n';
 		text[len] = '\0';
 	}
-	fd =
-	    openat(dirfd, JOURNAL_TMP, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0) {
-		err = -errno;
-		free(text);
-		return err;
-	}
-	err = write_all(fd, text, len);
+	err = fileio_replace_at(dirfd, JOURNAL_NAME, JOURNAL_TMP, 0600, text, len);
 	free(text);
-	if (err == 0 && fsync(fd) < 0)
-		err = -errno;
-	if (close(fd) < 0 && err == 0)
-		err = -errno;
-	if (err == 0 && renameat(dirfd, JOURNAL_TMP, dirfd, JOURNAL_NAME) < 0)
-		err = -errno;
-	/* The rename is durable only once the directory is. */
-	if (err == 0 && fsync(dirfd) < 0)
-		err = -errno;
-	if (err)
-		unlinkat(dirfd, JOURNAL_TMP, 0);
 	return err;
 }
 
@@ -359,7 +325,8 @@ int journal_load(int dirfd, struct journal *j, char *why, size_t whylen)
 	struct stat st;
 	const char *s;
 	int fd, err = 0, js;
-	FILE *fp;
+	char *data;
+	size_t len;
 
 	memset(j, 0, sizeof(*j));
 	why[0] = '\0';
@@ -374,18 +341,12 @@ int journal_load(int dirfd, struct journal *j, char *why, size_t whylen)
 		close(fd);
 		return bad(why, whylen, -EINVAL, "not a regular file");
 	}
-	if ((uint64_t)st.st_size > JOURNAL_CAP) {
-		close(fd);
-		return -EFBIG;
-	}
-	fp = fdopen(fd, "r");
-	if (!fp) {
-		err = -errno;
-		close(fd);
+	err = fileio_read_all(fd, JOURNAL_CAP, 0, &data, &len);
+	close(fd);
+	if (err)
 		return err;
-	}
-	root = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
-	fclose(fp);
+	root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(data);
 	if (!root)
 		return bad(why, whylen, -EINVAL, "line %d: %s", jerr.line, jerr.text);
 	s = get_str(root, "format");

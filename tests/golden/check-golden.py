@@ -36,7 +36,7 @@ def run(rtready, tree, args, strict):
 
 
 def contract(doc, problems):
-    """The parts of DESIGN.md's JSON envelope this test relies on."""
+    """The parts of the JSON envelope (docs/CONTRACTS.md) this test relies on."""
     if not isinstance(doc, dict) or doc.get("tool") != "rtready" or \
             doc.get("command") != "check":
         problems.append("output is not a check envelope (tool/command)")

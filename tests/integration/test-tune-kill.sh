@@ -14,62 +14,9 @@ need_root
 [ -w /proc/irq/default_smp_affinity ] || skip "/proc/irq is not writable here"
 [ "$(nproc --all)" -ge 2 ] || skip "needs 2 CPUs"
 grep -q '^0-' /sys/devices/system/cpu/online || skip "CPU 0 and 1 not both online"
-# The machine is shared: two runs of these tests (from two build
-# directories) would see each other's changes. One at a time.
-exec 9>/tmp/rtready-tune-tests.lock
-flock -w 90 9 || skip "another run of the tune tests holds the machine"
-
-STATE=$(mktemp -d /tmp/rtr-tune-kstate.XXXXXX)
-WORK=$(mktemp -d /tmp/rtr-tune-kwork.XXXXXX)
-FILES="/proc/sys/kernel/sched_rt_runtime_us /proc/sys/kernel/timer_migration
-/proc/sys/kernel/watchdog_cpumask /proc/irq/default_smp_affinity
-/sys/devices/virtual/workqueue/cpumask /sys/kernel/mm/transparent_hugepage/enabled
-$(ls /proc/irq/*/smp_affinity_list 2>/dev/null)
-$(ls /sys/devices/system/cpu/cpu1/cpufreq/scaling_governor \
-	/sys/devices/system/cpu/cpu1/cpuidle/state*/disable 2>/dev/null)"
-
-dump() {
-	local f
-	for f in $FILES; do
-		[ -e "$f" ] || continue
-		printf '== %s\n' "$f"
-		cat "$f"
-	done
-	for p in ${SLEEPERS:-}; do printf '== pid %s\n' "$p"; taskset -pc "$p" | sed 's/.*: //'; done
-}
-
-SAVED=$WORK/saved
-mkdir -p "$SAVED"
-for f in $FILES; do
-	[ -r "$f" ] && cat "$f" >"$SAVED/$(echo "$f" | tr / _)" 2>/dev/null
-done
-restore() {
-	local f v
-	# The journal puts back exactly what was changed; the saved copies are
-	# only the fallback when it cannot (they may be stale on a busy machine).
-	if "$RTREADY" tune --revert --state-dir "$STATE" >/dev/null 2>&1; then
-		FILES=
-	fi
-	for f in $FILES; do
-		v=$(cat "$SAVED/$(echo "$f" | tr / _)" 2>/dev/null) || continue
-		case $f in
-		*/transparent_hugepage/enabled) v=$(echo "$v" | sed 's/.*\[\(.*\)\].*/\1/') ;;
-		esac
-		[ "$(cat "$f" 2>/dev/null)" = "$(cat "$SAVED/$(echo "$f" | tr / _)")" ] ||
-			printf '%s' "$v" >"$f" 2>/dev/null
-	done
-	for p in ${SLEEPERS:-}; do kill "$p" 2>/dev/null; done
-	rm -rf "$STATE" "$WORK"
-}
-trap restore EXIT
-# A signal (the test's timeout) must still run the EXIT trap.
-trap 'exit 1' TERM INT HUP
-
-sleep 600 9>&- & S1=$!
-sleep 600 9>&- & S2=$!
-taskset -pc 0-1 "$S1" >/dev/null
-taskset -pc 0-1 "$S2" >/dev/null
-SLEEPERS="$S1 $S2"
+. "$(dirname "$0")/tune-harness.sh"
+tune_harness tune-k
+tune_sleepers
 APPLY="$RTREADY tune --rt-cpus 1 --pid $S1,$S2 --state-dir $STATE --apply"
 dump >"$WORK/before"
 
@@ -82,7 +29,7 @@ check_restored() {
 	cmp -s "$WORK/before" "$WORK/now" ||
 		{ diff "$WORK/before" "$WORK/now"; fail "$what: not restored"; }
 	timeout 60 "$RTREADY" tune --revert --state-dir "$STATE" >"$WORK/rev2" 2>&1 ||
-		fail "$what: second revert"
+		{ cat "$WORK/rev2"; fail "$what: second revert"; }
 	grep -q "Nothing to revert" "$WORK/rev2" || fail "$what: second revert did something"
 }
 

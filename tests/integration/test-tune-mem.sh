@@ -5,21 +5,21 @@
 . "$(dirname "$0")/lib.sh"
 need_root
 R=$RTREADY
-S=$(mktemp -d)
 files=(/proc/sys/kernel/hung_task_timeout_secs /sys/kernel/mm/ksm/run
 	/proc/sys/kernel/numa_balancing)
 start=(120 1 1)
 want=(0 2 0)
-declare -A saved
-for f in "${files[@]}"; do [ -w "$f" ] && saved[$f]=$(cat "$f"); done
-restore() { for f in "${!saved[@]}"; do echo "${saved[$f]}" >"$f" 2>/dev/null; done; rm -rf "$S"; }
-trap restore EXIT
-[ ${#saved[@]} -gt 0 ] || skip "none of ${files[*]} is writable here"
+writable=0
+for f in "${files[@]}"; do [ -w "$f" ] && writable=$((writable + 1)); done
+[ "$writable" -gt 0 ] || skip "none of ${files[*]} is writable here"
+. "$(dirname "$0")/tune-harness.sh"
+tune_harness tune-mem
+S=$STATE
 
 present=()
 for i in "${!files[@]}"; do
 	f=${files[$i]}
-	[ -n "${saved[$f]:-}" ] || continue
+	[ -w "$f" ] || continue
 	echo "${start[$i]}" >"$f" 2>/dev/null || continue
 	present+=("$i")
 done

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "probe/cgroupfs.h"
 
 static void test_mountinfo(void **state)
@@ -91,5 +93,5 @@ int main(void)
 		cmocka_unit_test(test_dir),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

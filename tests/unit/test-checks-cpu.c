@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "checks-helper.h"
 #include "checks/run.h"
 #include "probe/rtcpus.h"
@@ -423,5 +425,5 @@ int main(void)
 		cmocka_unit_test(test_default_rt_cpus),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "checks-helper.h"
 #include "checks/run.h"
 
@@ -315,5 +317,5 @@ int main(void)
 		cmocka_unit_test(test_balance),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

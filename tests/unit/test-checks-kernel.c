@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "checks-helper.h"
 
 static void preempt(void **state)
@@ -259,5 +261,5 @@ int main(void)
 		cmocka_unit_test(threadirqs),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "checks-helper.h"
 
 static void add_task(struct facts *f, int pid, int tid, const char *comm, int policy, int prio,
@@ -253,5 +255,5 @@ int main(void)
 		cmocka_unit_test(deadline_mix),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "checks-helper.h"
 
 static char dir[] = "/tmp/rtr-tuned-XXXXXX";
@@ -156,5 +158,5 @@ int main(void)
 		cmocka_unit_test(test_check),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -23,6 +23,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "cli/cli.h"
 #include "run/reportfile.h"
 
@@ -216,5 +218,5 @@ int main(void)
 		cmocka_unit_test(test_report_file),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return unit_run(tests, setup, teardown);
 }

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "cli/cmd_snapshot.h"
 #include "probe/snapshot.h"
 
@@ -74,5 +76,5 @@ int main(void)
 		cmocka_unit_test(test_paths),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "cpuplan/cpuplan.h"
 
 /* ---- building facts ------------------------------------------------------ */
@@ -629,5 +631,5 @@ int main(void)
 		cmocka_unit_test(test_reasons),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

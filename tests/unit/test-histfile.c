@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "measure/histfile.h"
 
 /* A result of @n CPUs with empty histograms of @bucket_ns over @range_ns. */
@@ -269,5 +271,5 @@ int main(void)
 		cmocka_unit_test(test_empty_thread),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

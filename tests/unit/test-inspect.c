@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "cli/cmd_inspect.h"
 #include "inspect/inspect.h"
 
@@ -335,5 +337,5 @@ int main(void)
 		cmocka_unit_test(test_opts),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "render/json.h"
 #include "render/jsonw.h"
 
@@ -186,5 +188,5 @@ int main(void)
 		cmocka_unit_test(test_write_error),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "checks-helper.h"
 #include "probe/kmsg.h"
 
@@ -90,5 +92,5 @@ int main(void)
 		cmocka_unit_test(check),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

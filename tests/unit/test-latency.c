@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "cli/cmd_latency.h"
 #include "measure/dma_latency.h"
 #include "render/latency.h"
@@ -529,5 +531,5 @@ int main(void)
 		cmocka_unit_test(test_loops),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

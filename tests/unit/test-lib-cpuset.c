@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "rtready/cpuset.h"
 
 static void roundtrip(const char *in, const char *expect)
@@ -186,5 +188,5 @@ int main(void)
 		cmocka_unit_test(test_sched_roundtrip),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

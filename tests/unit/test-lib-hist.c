@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "rtready/hist.h"
 #include "rtready/mem.h"
 
@@ -244,5 +246,5 @@ int main(void)
 		cmocka_unit_test(test_add_does_not_fault),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

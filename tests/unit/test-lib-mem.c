@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "rtready/error.h"
 #include "rtready/mem.h"
 #include "lib-test-priv.h"
@@ -218,5 +220,5 @@ int main(void)
 		cmocka_unit_test(test_lock_refused),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

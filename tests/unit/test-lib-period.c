@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "rtready/mem.h"
 #include "rtready/period.h"
 #include "rtready/timespec.h"
@@ -159,5 +161,5 @@ int main(void)
 		cmocka_unit_test(test_no_faults),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "rtready/cpuset.h"
 #include "rtready/mem.h"
 #include "rtready/selfcheck.h"
@@ -279,5 +281,5 @@ int main(void)
 		cmocka_unit_test(test_parse_status),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

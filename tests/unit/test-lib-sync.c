@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "rtready/sync.h"
 #include "rtready/thread.h"
 #include "rtready/timespec.h"
@@ -194,5 +196,5 @@ int main(void)
 		cmocka_unit_test(test_cond_signalled),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

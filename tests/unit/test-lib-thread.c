@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "rtready/cpuset.h"
 #include "rtready/error.h"
 #include "rtready/thread.h"
@@ -377,5 +379,5 @@ int main(void)
 		cmocka_unit_test(test_rtprio_limit),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "rtready/timespec.h"
 
 static struct timespec ts(time_t s, long ns)
@@ -99,5 +101,5 @@ int main(void)
 		cmocka_unit_test(test_diff_cmp),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "cli/cmd_load.h"
 #include "measure/load.h"
 #include "measure/load_internal.h"
@@ -296,5 +298,5 @@ int main(void)
 		cmocka_unit_test(test_bad_config_start),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

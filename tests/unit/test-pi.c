@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "cli/cmd_pi.h"
 #include "measure/pi.h"
 
@@ -85,5 +87,5 @@ int main(void)
 		cmocka_unit_test(test_opts),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

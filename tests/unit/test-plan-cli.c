@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "cli/cli.h"
 #include "cli/cmd_plan.h"
 
@@ -116,5 +118,5 @@ int main(void)
 		cmocka_unit_test(test_auto_resolves),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

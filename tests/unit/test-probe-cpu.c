@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "probe/cpu.h"
 
 static char dir[] = "/tmp/rtr-probe-cpu-XXXXXX";
@@ -346,5 +348,5 @@ int main(void)
 		cmocka_unit_test(test_probe_masks),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return unit_run(tests, setup, teardown);
 }

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "probe/interrupts.h"
 #include "probe/irqbalance.h"
 
@@ -208,5 +210,5 @@ int main(void)
 		cmocka_unit_test(test_irqbalance),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "probe/irq.h"
 
 static char dir[] = "/tmp/rtr-probe-irq-XXXXXX";
@@ -205,5 +207,5 @@ int main(void)
 		cmocka_unit_test(test_spread),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return unit_run(tests, setup, teardown);
 }

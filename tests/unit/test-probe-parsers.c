@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "unit.h"
 #include <zlib.h>
 
 #include "probe/cmdline.h"
@@ -597,5 +599,5 @@ int main(void)
 		cmocka_unit_test(release),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "probe/cpu.h"
 #include "probe/irq.h"
 #include "probe/irqdebugfs.h"
@@ -168,5 +170,5 @@ int main(void)
 		cmocka_unit_test(test_biglittle_hybrid_trees),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

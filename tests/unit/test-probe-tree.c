@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "unit.h"
 #include <zlib.h>
 
 #include "probe/facts.h"
@@ -339,5 +341,5 @@ int main(void)
 		cmocka_unit_test(empty_root),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return unit_run(tests, setup, teardown);
 }

@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "render/markup.h"
 #include "render/prometheus.h"
 
@@ -162,5 +164,5 @@ int main(void)
 		cmocka_unit_test(test_prom_label),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

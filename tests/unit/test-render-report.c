@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include "unit.h"
 #include <jansson.h>
 
 #include "cli/cmd_report.h"
@@ -1003,5 +1005,5 @@ int main(void)
 		cmocka_unit_test(test_opts),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

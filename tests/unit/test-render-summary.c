@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "unit.h"
 #include <jansson.h>
 
 #include "cli/cmd_verify.h"
@@ -153,5 +155,5 @@ int main(void)
 		cmocka_unit_test(test_verify_opts),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "unit.h"
 #include <jansson.h>
 
 #include "cli/cmd_check.h"
@@ -132,7 +134,14 @@ static void test_wrap(void **state)
 	(void)state;
 	text_wrap(f, "> ", "aaaa bbbb cccc dddd eeee ffff gggg hhhh iiii jjjj kkkk", 24);
 	fclose(f);
-	/* Every line fits, continuation lines are indented with blanks. */
+	/*
+	 * Cut at blanks, every word kept and in order, continuation lines
+	 * indented with blanks: an empty output must not pass.
+	 */
+	assert_non_null(buf);
+	assert_string_equal(buf, "> aaaa bbbb cccc dddd\n"
+				 "  eeee ffff gggg hhhh\n"
+				 "  iiii jjjj kkkk\n");
 	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
 		assert_true(strlen(line) <= 24);
 	free(buf);
@@ -186,5 +195,5 @@ int main(void)
 		cmocka_unit_test(test_check_opts),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

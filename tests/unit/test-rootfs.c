@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "probe/rootfs.h"
 
 static char dir[] = "/tmp/rtr-rootfs-XXXXXX";
@@ -293,15 +295,31 @@ static void test_live_host(void **state)
 	rootfs_close(&fs);
 }
 
+/* rootfs_access: inside the root, on the real ids, no link followed out. */
+static void test_access(void **state)
+{
+	struct rootfs fs;
+
+	(void)state;
+	assert_int_equal(rootfs_open(&fs, dir), 0);
+	assert_int_equal(rootfs_access(&fs, "/proc/sys/value", R_OK | W_OK), 0);
+	assert_int_equal(rootfs_access(&fs, "/proc/sys", W_OK | X_OK), 0);
+	assert_int_equal(rootfs_access(&fs, "/proc/sys/none", R_OK), -ENOENT);
+	/* A parent that leaves the root is refused, not resolved outside. */
+	assert_true(rootfs_access(&fs, "/proc/abs-escape/x", R_OK) < 0);
+	rootfs_close(&fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reads),
+		cmocka_unit_test(test_access),
 		cmocka_unit_test(test_escapes_stay_inside),
 		cmocka_unit_test(test_hostile_types),
 		cmocka_unit_test(test_writes),
 		cmocka_unit_test(test_live_host),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return unit_run(tests, setup, teardown);
 }

@@ -18,6 +18,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "cli/cmd_latency.h"
 #include "measure/trace.h"
 #include "measure/trace_config.h"
@@ -469,5 +471,5 @@ int main(void)
 		cmocka_unit_test(test_build_support),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }

@@ -23,6 +23,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "cli/cmd_tune.h"
 #include "probe/irqbalance.h"
 #include "tune/apply.h"
@@ -966,5 +968,5 @@ int main(void)
 	};
 	/* clang-format on */
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return unit_run(tests, setup, teardown);
 }

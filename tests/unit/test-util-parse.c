@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "unit.h"
+
 #include "util/parse.h"
 #include "util/strbuf.h"
 
@@ -132,5 +134,5 @@ int main(void)
 		cmocka_unit_test(test_strbuf),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }
