@@ -114,7 +114,8 @@ judge stress-ng-itimer stress-ng app.relative_timer,app.signal,app.no_mlockall,a
 # app.mutex_no_pi).
 if command -v jackd >/dev/null && command -v jack_midisine >/dev/null; then
 	export JACK_NO_AUDIO_RESERVATION=1 JACK_DEFAULT_SERVER="rtready-test-$$"
-	jackd -n "$JACK_DEFAULT_SERVER" -R -P 70 -d dummy -r 48000 -p 512 >"$tmp/jackd.log" 2>&1 &
+	# -t: a client late by up to 10 s is not killed as a zombie (a loaded CI machine).
+	jackd -n "$JACK_DEFAULT_SERVER" -R -P 70 -t 10000 -d dummy -r 48000 -p 512 >"$tmp/jackd.log" 2>&1 &
 	jackd_pid=$!
 	for _ in $(seq 50); do
 		jack_lsp >/dev/null 2>&1 && break

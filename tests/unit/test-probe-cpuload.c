@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <cmocka.h>
+#include "unit.h"
 
 #include "probe/cpuload.h"
 
@@ -102,5 +102,5 @@ int main(void)
 		cmocka_unit_test(test_between),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return unit_run(tests, NULL, NULL);
 }
