@@ -1,4 +1,6 @@
 # Shared helpers for integration scripts (sourced). $RTREADY is the binary.
+# $INTEG_DIR: this directory, for the other shared pieces (table.sh).
+INTEG_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 set -u
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }

@@ -15,31 +15,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
 
-pass=0 failed=0
-# row NAME WANT_RC 'STDERR_REGEX' CMD...: one case of the table.
-row() {
-	local name=$1 want=$2 re=$3 rc=0
-	shift 3
-	timeout 60 "$@" >"$T/out" 2>"$T/err" </dev/null || rc=$?
-	if [ "$rc" -ne "$want" ] || { [ -n "$re" ] && ! grep -Eq -- "$re" "$T/err"; }; then
-		echo "FAIL [$name]: '$*' exited $rc (want $want), stderr:"
-		sed 's/^/    /' "$T/err" | head -5
-		failed=$((failed + 1))
-	else
-		pass=$((pass + 1))
-	fi
-}
-# assert NAME CONDITION...: a post-condition (a test(1) expression or command).
-assert() {
-	local name=$1
-	shift
-	if "$@"; then
-		pass=$((pass + 1))
-	else
-		echo "FAIL [$name]: $*"
-		failed=$((failed + 1))
-	fi
-}
+. "$INTEG_DIR/table.sh"
 
 # ---- an online list that cannot be read: never the present CPUs in its place (2.2) --------
 # The VM fixture has 2 CPUs online; present says 8, so a fallback would plan 1-7.

@@ -14,31 +14,8 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
 
-pass=0 failed=0
-# row NAME WANT_RC 'STDERR_REGEX' CMD...: one case of the table.
-row() {
-	local name=$1 want=$2 re=$3 rc=0
-	shift 3
-	timeout 120 "$@" >"$T/out" 2>"$T/err" </dev/null || rc=$?
-	if [ "$rc" -ne "$want" ] || { [ -n "$re" ] && ! grep -Eq -- "$re" "$T/err"; }; then
-		echo "FAIL [$name]: '$*' exited $rc (want $want), stderr:"
-		sed 's/^/    /' "$T/err" | head -5
-		failed=$((failed + 1))
-	else
-		pass=$((pass + 1))
-	fi
-}
-# assert NAME CONDITION...: a post-condition (a test(1) expression or command).
-assert() {
-	local name=$1
-	shift
-	if "$@"; then
-		pass=$((pass + 1))
-	else
-		echo "FAIL [$name]: $*"
-		failed=$((failed + 1))
-	fi
-}
+ROW_TIMEOUT=120
+. "$INTEG_DIR/table.sh"
 # edit IN OUT PYTHON: OUT is IN with the Python statement run on its document d.
 edit() {
 	python3 -c 'import json, sys
