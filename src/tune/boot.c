@@ -187,8 +187,10 @@ static void unit_sandbox(const struct boot_settings *s, const char *state, struc
 		    "\n# The sandbox. Not ProtectKernelTunables=: tune writes /proc/sys, /proc/irq\n"
 		    "# and /sys, which it would make read-only. CAP_SYS_NICE moves other users'\n"
 		    "# tasks off the RT CPUs; CAP_SYS_ADMIN is what the kernel asks to switch\n"
-		    "# kernel.numa_balancing.\n"
-		    "CapabilityBoundingSet=CAP_SYS_NICE CAP_SYS_ADMIN\n"
+		    "# kernel.numa_balancing; CAP_DAC_OVERRIDE opens the affinity file of an IRQ\n"
+		    "# the kernel will not move (mode 0444), so that the kernel's own refusal\n"
+		    "# (EPERM) is what tune reports, as it does outside the unit.\n"
+		    "CapabilityBoundingSet=CAP_SYS_NICE CAP_SYS_ADMIN CAP_DAC_OVERRIDE\n"
 		    "NoNewPrivileges=yes\n");
 	if (state) {
 		strict = rw_word(&rw, s->state_dir);
