@@ -1083,8 +1083,11 @@ def judge_systemd(r, blocks, rcs, opts):
          blocks.get("s2-prom", "")[:300])
     # The sandbox hides nothing the checklist reads: same status for every check.
     ran(r, rcs, blocks, "s2-check", (0, 1))
-    inside = {c["id"]: c for c in ((load_json(blocks, "s2-verify-json") or {}).get("check")
-                                   or {}).get("checks", [])}
+    try:  # verify.json's "check" member, as the guest cut it out
+        part = json.loads("{%s}" % blocks.get("s2-verify-checks", "").strip().rstrip(","))
+    except ValueError:
+        part = {}
+    inside = {c["id"]: c for c in (part.get("check") or {}).get("checks", [])}
     outside = checks_by_id(load_json(blocks, "s2-check.out"))
     diff = ["%s: %s in the unit (%s), %s outside" % (
         k, inside[k]["status"], inside[k]["evidence"][:160], outside[k]["status"])

@@ -12,6 +12,8 @@
 #   3: nothing is left: the values are the first boot's, no unit, no file,
 #      and the journal has no error of either unit; power off.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin NO_COLOR=1 HOME=/root TERM=dumb
+# Tasks are not compared across boots (their ids change).
+export RTR_NO_TASKS=1
 . /rtr/common.sh
 state=/var/lib/rtr-step
 n=$(cat "$state" 2>/dev/null || echo 1)
@@ -53,7 +55,8 @@ case $n in
 	capture s2-verify-status systemctl status --no-pager -l rtready-verify.service
 	capture s2-verify-files ls -la /var/lib/rtready /var/lib/rtready/verify /var/lib/prometheus/node-exporter
 	capture s2-prom grep -E '^rtready_(verdict|check_status)' /var/lib/prometheus/node-exporter/rtready.prom
-	capture s2-verify-json cat /var/lib/rtready/verify/verify.json
+	# Only its checklist (the histograms would take minutes on the serial line).
+	capture s2-verify-checks sed -n '/^  "check": {/,/^  },$/p' /var/lib/rtready/verify/verify.json
 	# The same checklist outside the sandbox: the unit must see what it sees.
 	run s2-check 300 "$R" check --format json
 	# A failed verdict (a 1 us latency limit, as a drop-in would set one):
