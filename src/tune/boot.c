@@ -133,10 +133,126 @@ static int unit_word(struct strbuf *out, const char *s)
 	return 0;
 }
 
+/* Whether @path is @dir or below it (@dir without a trailing slash). */
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/*
+ * @dir as one word of ReadWritePaths=, prefixed "-" (a missing directory is
+ * skipped, and tune then says it cannot write there). That list is split on
+ * spaces and quotes, not read like a command line: a path with a quote, a
+ * backslash or '%' is not written there. Return: whether it was.
+ */
+static bool rw_word(struct strbuf *out, const char *dir)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "0123456789/_.,:+=@-";
+	size_t n = strlen(dir);
+
+	if (dir[0] != '/' || strpbrk(dir, "\"'\\%"))
+		return false;
+	if (strspn(dir, plain) == n)
+		strbuf_printf(out, "-%s", dir);
+	else
+		strbuf_printf(out, "\"-%s\"", dir);
+	return true;
+}
+
+/* Paths of the user's that the sandbox must leave where they are. */
+static bool in_home(const char *p)
+{
+	return under(p, "/home") || under(p, "/root") || under(p, "/run/user");
+}
+
+static bool in_tmp(const char *p)
+{
+	return under(p, "/tmp") || under(p, "/var/tmp");
+}
+
+/*
+ * The [Service] sandbox of the unit. `systemd-analyze security` rates it
+ * below 2 (tests/integration/test-systemd-units.sh holds it to 4.0).
+ * tune writes /proc/sys, /proc/irq, /sys (CPU, workqueue, debugfs), its
+ * state directory and irqbalance's environment file, and moves tasks.
+ */
+static void unit_sandbox(const struct boot_settings *s, const char *state, struct strbuf *out)
+{
+	struct strbuf rw = STRBUF_INIT;
+	bool strict = true;
+
+	strbuf_puts(out,
+		    "\n# The sandbox. Not ProtectKernelTunables=: tune writes /proc/sys, /proc/irq\n"
+		    "# and /sys, which it would make read-only. CAP_SYS_NICE moves other users'\n"
+		    "# tasks off the RT CPUs; CAP_SYS_ADMIN is what the kernel asks to switch\n"
+		    "# kernel.numa_balancing; CAP_DAC_OVERRIDE opens the affinity file of an IRQ\n"
+		    "# the kernel will not move (mode 0444), so that the kernel's own refusal\n"
+		    "# (EPERM) is what tune reports, as it does outside the unit.\n"
+		    "CapabilityBoundingSet=CAP_SYS_NICE CAP_SYS_ADMIN CAP_DAC_OVERRIDE\n"
+		    "NoNewPrivileges=yes\n");
+	if (state) {
+		strict = rw_word(&rw, s->state_dir);
+	} else {
+		/* 0700: the mode tune gives the directory when it makes it. */
+		strbuf_puts(out, "StateDirectory=rtready\nStateDirectoryMode=0700\n");
+	}
+	if (s->enabled[TUNE_IRQBALANCE]) {
+		/* Replaced atomically: a temporary file beside it, then rename. */
+		strbuf_puts(&rw, rw.len ? " " : "");
+		strbuf_puts(&rw, "-/etc/default -/etc/sysconfig");
+	}
+	if (strict) {
+		strbuf_puts(out, "# Read-only but for the journal and irqbalance's environment file.\n"
+				 "ProtectSystem=strict\n");
+		if (rw.len)
+			strbuf_printf(out, "ReadWritePaths=%s\n", strbuf_str(&rw));
+	} else {
+		strbuf_puts(out, "# full, not strict: the state directory cannot be written in\n"
+				 "# ReadWritePaths= (a quote, a backslash or '%' in its path).\n"
+				 "ProtectSystem=full\n");
+		if (s->enabled[TUNE_IRQBALANCE])
+			strbuf_puts(out, "ReadWritePaths=-/etc/default -/etc/sysconfig\n");
+	}
+	if (rw.err && !out->err)
+		out->err = rw.err;
+	strbuf_free(&rw);
+	/* The binary or the journal under a home or /tmp must stay where they are. */
+	strbuf_puts(out, in_home(s->binary) || (state && in_home(s->state_dir))
+				 ? "ProtectHome=read-only\n"
+				 : "ProtectHome=yes\n");
+	if (!in_tmp(s->binary) && !(state && in_tmp(s->state_dir)))
+		strbuf_puts(out, "PrivateTmp=yes\n");
+	strbuf_puts(out,
+		    "PrivateDevices=yes\n"
+		    "PrivateMounts=yes\n"
+		    "PrivateNetwork=yes\n"
+		    "ProtectKernelModules=yes\n"
+		    "ProtectKernelLogs=yes\n"
+		    "ProtectControlGroups=yes\n"
+		    "ProtectClock=yes\n"
+		    "ProtectHostname=yes\n"
+		    "# Local sockets: systemctl asks for irqbalance's restart.\n"
+		    "RestrictAddressFamilies=AF_UNIX\n"
+		    "IPAddressDeny=any\n"
+		    "RestrictNamespaces=yes\n"
+		    "RestrictRealtime=yes\n"
+		    "LockPersonality=yes\n"
+		    "MemoryDenyWriteExecute=yes\n"
+		    "RestrictSUIDSGID=yes\n"
+		    "SystemCallArchitectures=native\n"
+		    "SystemCallFilter=@system-service\n"
+		    "SystemCallFilter=~@privileged @mount\n"
+		    "SystemCallErrorNumber=EPERM\n");
+}
+
 int boot_unit(const struct boot_settings *s, struct strbuf *out, const char **bad)
 {
 	char rt[4096];
 	struct strbuf args = STRBUF_INIT, state = STRBUF_INIT, bin = STRBUF_INIT;
+	bool custom = s->state_dir && strcmp(s->state_dir, TUNE_STATE_DIR_DEFAULT) != 0;
 	int err = 0;
 
 	*bad = NULL;
@@ -158,7 +274,7 @@ int boot_unit(const struct boot_settings *s, struct strbuf *out, const char **ba
 		err = -EINVAL;
 		goto out;
 	}
-	if (s->state_dir && strcmp(s->state_dir, TUNE_STATE_DIR_DEFAULT) != 0) {
+	if (custom) {
 		strbuf_puts(&state, " --state-dir ");
 		if (unit_word(&state, s->state_dir)) {
 			*bad = "--state-dir";
@@ -173,7 +289,9 @@ int boot_unit(const struct boot_settings *s, struct strbuf *out, const char **ba
 		      "Description=Realtime tuning by rtready (RT CPUs %s)\n"
 		      "Documentation=man:rtready-tune(1)\n"
 		      "DefaultDependencies=no\n"
-		      "After=systemd-sysctl.service systemd-modules-load.service local-fs.target\n"
+		      "# debugfs: the fair server's runtime (6.12+) is set there.\n"
+		      "After=systemd-sysctl.service systemd-modules-load.service local-fs.target "
+		      "sys-kernel-debug.mount\n"
 		      "Before=sysinit.target shutdown.target\n"
 		      "Conflicts=shutdown.target\n"
 		      "\n"
@@ -181,12 +299,13 @@ int boot_unit(const struct boot_settings *s, struct strbuf *out, const char **ba
 		      "Type=oneshot\n"
 		      "RemainAfterExit=yes\n"
 		      "ExecStart=%s tune --apply %s%s\n"
-		      "ExecStop=%s tune --revert%s\n"
-		      "\n"
-		      "[Install]\n"
-		      "WantedBy=sysinit.target\n",
+		      "ExecStop=%s tune --revert%s\n",
 		      BOOT_UNIT_NAME, rt, strbuf_str(&bin), strbuf_str(&args), strbuf_str(&state),
 		      strbuf_str(&bin), strbuf_str(&state));
+	unit_sandbox(s, custom ? s->state_dir : NULL, out);
+	strbuf_puts(out, "\n"
+			 "[Install]\n"
+			 "WantedBy=sysinit.target\n");
 out:
 	if (!err && (args.err || state.err || bin.err || out->err))
 		err = -ENOMEM;

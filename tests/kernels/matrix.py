@@ -91,6 +91,13 @@ SCENARIOS = [
     {"name": "x86_64-generic-full", "arch": "x86_64", "meta": "linux-image-6.12-amd64",
      "smp": 2, "mem": 768, "cmdline": "preempt=full", "modules": [], "disk": False,
      "guest": "generic.sh", "timeout": 200},
+    # A Debian userland with systemd as PID 1 (debootstrap, cached): the boot
+    # unit of `tune --emit-boot` and rtready-verify.service, run by systemd.
+    # Each boot runs the next step of the guest script and reboots.
+    {"name": "x86_64-rt-systemd", "arch": "x86_64", "meta": "linux-image-6.12-rt-amd64",
+     "smp": 4, "mem": 1024, "cmdline": RT_CMDLINE + " systemd.show_status=0",
+     "modules": ["virtio_blk", "crc32c_generic", "ext4"], "disk": False, "systemd": 3,
+     "guest": "systemd.sh", "timeout": 600},
 ]
 
 GUEST_PROGS = ["pass_good", "fail_mutex_no_pi", "fail_alloc_in_rt"]
@@ -244,6 +251,82 @@ def busybox(cache, debarch):
         os.chmod(path + ".tmp", 0o755)
         os.rename(path + ".tmp", path)
     return path
+
+
+# ---------------------------------------------------------------- Debian image
+
+# The userland of the systemd scenario: Debian's minimal base with systemd
+# as init, and irqbalance for the environment file tune edits (its service
+# masked: a running irqbalance would move the IRQs the test compares).
+IMAGE_PACKAGES = ["systemd-sysv", "udev", "procps", "irqbalance"]
+IMAGE_MASKED = ["serial-getty@ttyS0.service", "getty.target", "irqbalance.service",
+                "apt-daily.timer", "apt-daily-upgrade.timer", "e2scrub_all.timer",
+                "fstrim.timer", "systemd-timesyncd.service"]
+
+
+def host_suite():
+    try:
+        for line in open("/etc/os-release"):
+            if line.startswith("VERSION_CODENAME="):
+                return line.split("=", 1)[1].strip().strip('"') or "bookworm"
+    except OSError:
+        pass
+    return "bookworm"
+
+
+def debian_image(cache, debarch):
+    """An ext4 image of a Debian userland with systemd as PID 1, built once
+    with debootstrap from the package mirror ($RTREADY_DEBIAN_MIRROR, else
+    deb.debian.org) and kept in the cache; each run boots a copy."""
+    suite = host_suite()
+    d = os.path.join(cache, "images")
+    img = os.path.join(d, "debian-%s-systemd-%s.img" % (suite, debarch))
+    if os.path.exists(img):
+        return img
+    if os.geteuid() != 0:
+        raise Skip("building the Debian image needs root (debootstrap), and %s is not cached"
+                   % img)
+    bs = shutil.which("debootstrap") or shutil.which("debootstrap", path="/usr/sbin:/sbin")
+    mkfs = shutil.which("mkfs.ext4") or shutil.which("mkfs.ext4", path="/usr/sbin:/sbin")
+    if not bs:
+        raise Skip("no debootstrap (apt-get install debootstrap)")
+    if not mkfs:
+        raise Skip("no mkfs.ext4 (e2fsprogs)")
+    os.makedirs(d, exist_ok=True)
+    tree = img[:-4] + ".tree"
+    shutil.rmtree(tree, ignore_errors=True)
+    mirror = os.environ.get("RTREADY_DEBIAN_MIRROR", "http://deb.debian.org/debian")
+    log("kernels: debootstrap %s (%s) into the cache, once" % (suite, debarch))
+    try:
+        p = subprocess.run([bs, "--variant=minbase", "--arch=" + debarch,
+                            "--include=" + ",".join(IMAGE_PACKAGES), suite, tree, mirror],
+                           capture_output=True, text=True, timeout=1800)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        shutil.rmtree(tree, ignore_errors=True)
+        raise Skip("debootstrap: %s" % e)
+    if p.returncode != 0:
+        shutil.rmtree(tree, ignore_errors=True)
+        raise Skip("debootstrap %s failed: %s" % (suite, (p.stdout + p.stderr).strip()[-400:]))
+    open(os.path.join(tree, "etc/fstab"), "w").write("/dev/vda / ext4 rw,errors=remount-ro 0 1\n")
+    open(os.path.join(tree, "etc/hostname"), "w").write("rtr-guest\n")
+    # A persistent journal: the last boot judges the earlier ones' messages.
+    os.makedirs(os.path.join(tree, "var/log/journal"), exist_ok=True)
+    for u in IMAGE_MASKED:
+        link = os.path.join(tree, "etc/systemd/system", u)
+        if os.path.lexists(link):
+            os.unlink(link)
+        os.symlink("/dev/null", link)
+    raw = img + ".tmp"
+    with open(raw, "wb") as f:
+        f.truncate(1536 << 20)
+    p = subprocess.run([mkfs, "-q", "-F", "-L", "rtr-root", "-d", tree, raw],
+                       capture_output=True, text=True)
+    shutil.rmtree(tree, ignore_errors=True)
+    if p.returncode != 0:
+        os.unlink(raw)
+        raise RuntimeError("mkfs.ext4 -d: %s" % p.stderr.strip()[-300:])
+    os.rename(raw, img)
+    return img
 
 
 # ---------------------------------------------------------------- initramfs
@@ -422,6 +505,94 @@ def initramfs(sc, kern, bb, tree, progs, script, extra=None):
         order.append(name)
     c.file("modules/order", ("\n".join(order) + "\n").encode() if order else b"")
     return c.close()
+
+
+def initramfs_systemd(kern, bb, inject):
+    """The systemd scenario's initramfs: busybox and the disk's modules, to
+    mount the Debian image and start its systemd; INJECT ({name: bytes})
+    goes to /rtr in the image."""
+    c = Cpio()
+    for d in ("dev", "proc", "sys", "newroot"):
+        c.mkdir(d)
+    c.chardev("dev/console", 5, 1)
+    c.chardev("dev/null", 1, 3)
+    c.copy("bin/busybox", bb)
+    c.file("init", open(os.path.join(HERE, "guest", "init-systemd"), "rb").read(), 0o755)
+    for name, data in sorted(inject.items()):
+        c.file("inject/" + name, data, 0o755 if name.endswith(".sh") else 0o644)
+    order = []
+    for m in kern["modules"]:
+        name = os.path.basename(m)[:-3]
+        c.copy("modules/%s.ko" % name, m)
+        order.append(name)
+    c.file("modules/order", ("\n".join(order) + "\n").encode() if order else b"")
+    return c.close()
+
+
+def systemd_inject(dist, arch):
+    """What the systemd guest gets besides the image: the release tarball as
+    `make dist` made it, the guest script and helpers, and rtready's own
+    rtready-verify.service/.timer with the tarball's binary for @bindir@."""
+    tars = sorted(f for f in os.listdir(dist) if f.startswith("rtready-")
+                  and f.endswith("-%s.tar.gz" % arch)) if os.path.isdir(dist) else []
+    if not tars:
+        raise RuntimeError("no %s tarball in %s (make dist)" % (arch, dist))
+    top = tars[-1][:-len(".tar.gz")]
+    g = os.path.join(HERE, "guest")
+    unit = open(os.path.join(SRC, "data", "systemd", "rtready-verify.service.in")).read()
+    return {
+        "rtready.tar.gz": open(os.path.join(dist, tars[-1]), "rb").read(),
+        "step.sh": open(os.path.join(g, "systemd.sh"), "rb").read(),
+        "common.sh": open(os.path.join(g, "common.sh"), "rb").read(),
+        "rtr-step.service": open(os.path.join(g, "rtr-step.service"), "rb").read(),
+        "rtready-verify.service": unit.replace("@bindir@", "/opt/%s/bin" % top).encode(),
+        "rtready-verify.timer": open(os.path.join(SRC, "data", "systemd",
+                                                  "rtready-verify.timer"), "rb").read(),
+    }
+
+
+def run_systemd(sc, opts, work, r, kern, bb):
+    """Boot the Debian image sc["systemd"] times; systemd runs one step of
+    the guest script per boot, which reboots into the next."""
+    try:
+        base = debian_image(opts.cache, ARCHES[sc["arch"]]["deb"])
+    except Skip as e:
+        r.skip("scenario", str(e))
+        return
+    disk = os.path.join(work, sc["name"] + ".img")
+    subprocess.run(["cp", "--sparse=always", base, disk], check=True)
+    initrd = initramfs_systemd(kern, bb, systemd_inject(opts.dist, sc["arch"]))
+    blocks, rcs = {}, {}
+    for n in range(1, sc["systemd"] + 1):
+        logf = os.path.join(opts.keep or work, "%s-boot%d.console.log" % (sc["name"], n))
+        t = boot(sc, kern, initrd, work, logf, disk)
+        b, rc, mk = parse(open(logf, errors="replace").read())
+        blocks.update(b)
+        rcs.update(rc)
+        booted = r.ok("boot %d %s" % (n, kern["release"]),
+                      any(m.startswith("@@RTR-BOOTED") for m in mk), "no boot marker; see " + logf)
+        step = r.ok("boot %d: systemd ran step %d" % (n, n), "@@RTR-STEP %d" % n in mk,
+                    "markers: %s" % mk)
+        ended = r.ok("boot %d reached done (%.0fs)" % (n, t),
+                     any(m.startswith("@@RTR-DONE") for m in mk),
+                     "no done marker within %ds; see %s" % (sc["timeout"], logf))
+        for m in mk:
+            if m.startswith("@@RTR-NOTE"):
+                log("        " + m)
+        if not (booted and step and ended):
+            for f in (logf, logf + ".qemu"):
+                try:
+                    tail = open(f, errors="replace").read().splitlines()[-15:]
+                except OSError:
+                    tail = ["(missing)"]
+                log("        %s, last lines:" % os.path.basename(f))
+                for line in tail:
+                    log("          | " + line[:200])
+            break
+    try:
+        judge_systemd(r, blocks, rcs, opts)
+    except Exception as e:  # a judge's bug must not hide the other scenarios
+        r.ok("judge", False, "%s: %s" % (type(e).__name__, e))
 
 
 # ---------------------------------------------------------------- booting
@@ -855,6 +1026,121 @@ def judge_trace(r, blocks, rcs, opts):
          "rtready %d ns, rtla %s" % (ours, theirs))
 
 
+def unit_props(text):
+    return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+
+
+def judge_systemd(r, blocks, rcs, opts):
+    """The boot unit of tune --emit-boot and rtready-verify.service under
+    systemd (guest/systemd.sh)."""
+    sysvals = lambda m: {k: v for k, v in m.items() if not k.startswith("task ")}
+    same = lambda a, b: ["%s: %r -> %r" % (k, a[k], b[k]) for k in sorted(a)
+                         if k in b and a[k] != b[k]]
+    boot1 = sysvals(tunable_map(blocks.get("s1-tunables-boot", "")))
+    applied = sysvals(tunable_map(blocks.get("s1-tunables-applied", "")))
+    ran(r, rcs, blocks, "s1-apply")
+    r.ok("tune --apply changed runtime values (%d)" % len(same(boot1, applied)),
+         bool(same(boot1, applied)))
+    ran(r, rcs, blocks, "s1-emit")
+    unit = blocks.get("s1-unit", "")
+    exe = re.search(r"^ExecStart=(\S+) tune --apply --rt-cpus 2-3", unit, re.M)
+    r.ok("the emitted unit runs the tarball's binary (%s)" % (exe and exe.group(1)),
+         exe is not None and re.match(r"/opt/rtready-[^/]+/bin/rtready$", exe.group(1)), unit[:600])
+    r.ok("the emitted unit is sandboxed (ProtectSystem=strict)",
+         "\nProtectSystem=strict\n" in unit, unit[-800:])
+    ran(r, rcs, blocks, "s1-enable")
+    if "s2-tunables-boot" not in blocks:
+        return
+    # Boot 2: the unit's apply at boot, then the verify service, then revert.
+    props = unit_props(blocks.get("s2-tune-unit", ""))
+    r.ok("rtready-tune.service ran at boot: %s/%s, result %s, status %s" % (
+        props.get("ActiveState"), props.get("SubState"), props.get("Result"),
+        props.get("ExecMainStatus")),
+        props.get("ActiveState") == "active" and props.get("Result") == "success"
+        and props.get("ExecMainStatus") == "0", blocks.get("s2-tune-log", "")[-800:])
+    st = (load_json(blocks, "s2-status.out") or {}).get("journal") or {}
+    r.ok("tune --status: the journal was written in this boot (state %s)" % st.get("state"),
+         st.get("this_boot") is True and st.get("state") == "applied",
+         blocks.get("s2-status.out", "")[:400])
+    boot2 = sysvals(tunable_map(blocks.get("s2-tunables-boot", "")))
+    diff = same(applied, boot2)
+    r.ok("after the reboot the tuned values are back (%d compared)" % len(
+        set(applied) & set(boot2)), not diff and len(set(applied) & set(boot2)) > 10,
+        "; ".join(diff[:10]))
+    r.ok("irqbalance's environment file is the tuned one after the reboot",
+         blocks.get("s2-irqbalance") == blocks.get("s1-irqbalance-applied") !=
+         blocks.get("s1-irqbalance"), blocks.get("s2-irqbalance", "")[-300:])
+    ran(r, rcs, blocks, "s2-verify")
+    props = unit_props(blocks.get("s2-verify-unit", ""))
+    r.ok("rtready-verify.service: result %s, verdict exit %s (1 is no unit failure)" % (
+        props.get("Result"), props.get("ExecMainStatus")),
+        props.get("Result") == "success" and props.get("ExecMainStatus") in ("0", "1"),
+        blocks.get("s2-verify-status", "")[-1200:])
+    files = blocks.get("s2-verify-files", "")
+    r.ok("the service wrote its report and the textfile",
+         " verify.json" in files and " rtready.prom" in files, files)
+    r.ok("the textfile carries the verdict", "rtready_verdict" in blocks.get("s2-prom", ""),
+         blocks.get("s2-prom", "")[:300])
+    # The sandbox hides nothing the checklist reads: same status for every check.
+    ran(r, rcs, blocks, "s2-check", (0, 1))
+    try:  # verify.json's "check" member, as the guest cut it out
+        part = json.loads("{%s}" % blocks.get("s2-verify-checks", "").strip().rstrip(","))
+    except ValueError:
+        part = {}
+    inside = {c["id"]: c for c in (part.get("check") or {}).get("checks", [])}
+    outside = checks_by_id(load_json(blocks, "s2-check.out"))
+    diff = ["%s: %s in the unit (%s), %s outside" % (
+        k, inside[k]["status"], inside[k]["evidence"][:160], outside[k]["status"])
+        for k in sorted(inside) if k in outside and inside[k]["status"] != outside[k]["status"]]
+    common = set(inside) & set(outside)  # verify runs the PI check its own way
+    r.ok("the checklist in the unit is the one outside it (%d checks)" % len(common),
+         len(common) > 20 and not diff, "; ".join(diff[:6]))
+    ran(r, rcs, blocks, "s2-verify-fail")
+    props = unit_props(blocks.get("s2-verify-fail-unit", ""))
+    seen = blocks.get("s2-verify-fail-exit", "").split()
+    r.ok("a failed verdict: systemd saw %s, unit result %s" % (" ".join(seen),
+                                                               props.get("Result")),
+         seen[1:] == ["exited", "1"] and props.get("Result") == "success"
+         and 'status="fail"} 1' in blocks.get("s2-prom-fail", ""),
+         blocks.get("s2-verify-fail-unit", "") + blocks.get("s2-verify-dropin", ""))
+    ran(r, rcs, blocks, "s2-disable")
+    props = unit_props(blocks.get("s2-tune-stopped", ""))
+    r.ok("systemctl disable --now: the unit's revert ran (%s, result %s)" % (
+        props.get("ActiveState"), props.get("Result")),
+        props.get("ActiveState") == "inactive" and props.get("Result") == "success",
+        blocks.get("s2-tune-stopped", ""))
+    r.ok("the unit's revert put irqbalance's file back, in its sandbox",
+         blocks.get("s2-irqbalance-stopped") == blocks.get("s1-irqbalance"),
+         blocks.get("s2-irqbalance-stopped", "")[-300:])
+    ran(r, rcs, blocks, "s2-revert")
+    if "s3-tunables-boot" not in blocks:
+        return
+    # Boot 3: nothing is left behind.
+    boot3 = sysvals(tunable_map(blocks.get("s3-tunables-boot", "")))
+    diff = same(boot1, boot3)
+    r.ok("after revert, disable and a reboot every value is the first boot's (%d compared)" %
+         len(set(boot1) & set(boot3)), not diff and len(set(boot1) & set(boot3)) > 10,
+         "; ".join(diff[:10]))
+    r.ok("irqbalance's environment file is the original again",
+         blocks.get("s3-irqbalance") == blocks.get("s1-irqbalance"),
+         blocks.get("s3-irqbalance", "")[-300:])
+    props = unit_props(blocks.get("s3-tune-unit", ""))
+    r.ok("rtready-tune.service is gone (%s)" % props.get("LoadState"),
+         props.get("LoadState") == "not-found", blocks.get("s3-tune-unit", ""))
+    left = blocks.get("s3-leftovers", "")
+    r.ok("no unit link or sysctl file is left", "rtready" not in left, left)
+    st = (load_json(blocks, "s3-status.out") or {}).get("journal") or {}
+    r.ok("tune --status: the last apply was reverted (state %s)" % st.get("state"),
+         st.get("state") == "reverted", blocks.get("s3-status.out", "")[:400])
+    errs = [l for l in blocks.get("s3-errors", "").splitlines() if l and not l.startswith("--")]
+    r.ok("the journal has no error from either unit (%s boots)" % len(
+        [l for l in blocks.get("s3-boots", "").splitlines()[1:] if l.strip()]),
+         not errs, "; ".join(errs[:8]))
+    failed = [l for l in blocks.get("s3-unit-log", "").splitlines()
+              if "systemd[1]:" in l and re.search(r"[Ff]ailed|status=[1-9]", l)]
+    r.ok("systemd reports no failure of either unit", not failed, "; ".join(failed[:8]))
+
+
 JUDGES = {"trace.sh": judge_trace, "powercut-1.sh": judge_powercut, "rt-full.sh": judge_x86_rt, "rt-arm64.sh": judge_arm64_rt,
           "rt-armhf.sh": judge_armhf_rt, "generic.sh": judge_generic}
 
@@ -885,6 +1171,13 @@ def run_scenario(sc, opts, work):
         bb = busybox(opts.cache, a["deb"])
         if not shutil.which(a["qemu"]):
             raise Skip("no %s" % a["qemu"])
+    except Skip as e:
+        r.skip("scenario", str(e))
+        return r, time.monotonic() - t0
+    if sc.get("systemd"):
+        run_systemd(sc, opts, work, r, kern, bb)
+        return r, time.monotonic() - t0
+    try:
         tree = tarball_tree(opts.dist, sc["arch"], work)
         progs = build_progs(sc["arch"], work, opts.build_prefix)
         extra = extra_files(opts.cache, sc, work)

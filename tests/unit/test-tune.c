@@ -868,6 +868,12 @@ static void test_boot(void **st)
 			       "ExecStart=/usr/bin/rtready tune --apply --rt-cpus 1 --no-irqs "
 			       "--no-timer-migration\n"));
 	assert_null(strstr(strbuf_str(&unit), "--state-dir"));
+	/* Sandboxed: the default journal directory is the unit's state directory. */
+	assert_non_null(strstr(strbuf_str(&unit), "\nStateDirectory=rtready\n"));
+	assert_non_null(strstr(strbuf_str(&unit), "\nProtectSystem=strict\n"));
+	assert_non_null(strstr(strbuf_str(&unit), "\nPrivateTmp=yes\n"));
+	assert_non_null(strstr(strbuf_str(&unit), "\nProtectHome=yes\n"));
+	assert_null(strstr(strbuf_str(&unit), "\nProtectKernelTunables="));
 
 	/* A state directory as systemd must read it back: one word, no specifier, no $VAR. */
 	strbuf_reset(&unit);
@@ -877,6 +883,15 @@ static void test_boot(void **st)
 	assert_non_null(strstr(strbuf_str(&unit),
 			       "\nExecStop=\"/opt/rt ready/bin/rtready\" tune --revert "
 			       "--state-dir \"/srv/rt state/%%h/$$HOME/a\\\\b\\\"c\"\n"));
+	/* ReadWritePaths= cannot carry its quote and backslash: /etc and /usr read-only. */
+	assert_non_null(strstr(strbuf_str(&unit), "\nProtectSystem=full\n"));
+	assert_null(strstr(strbuf_str(&unit), "StateDirectory="));
+	strbuf_reset(&unit);
+	b.state_dir = "/home/me/rt state";
+	assert_int_equal(boot_unit(&b, &unit, &bad), 0);
+	assert_non_null(strstr(strbuf_str(&unit), "\nReadWritePaths=\"-/home/me/rt state\" "
+						  "-/etc/default -/etc/sysconfig\n"));
+	assert_non_null(strstr(strbuf_str(&unit), "\nProtectHome=read-only\n"));
 	/* A newline would start a new key (ExecStartPre=...): refused, nothing emitted. */
 	strbuf_reset(&unit);
 	b.state_dir = "/srv/x\nExecStartPre=/bin/false";

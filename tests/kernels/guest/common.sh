@@ -34,7 +34,8 @@ capture() {
 
 # The values tune may change, one "path=value" per line, and the CPU
 # affinity of every task ("task PID COMM=list"): compared before --apply
-# and after --revert.
+# and after --revert. RTR_NO_TASKS=1 leaves the tasks out (they are not
+# compared across boots, and the walk is slow under TCG).
 tunables() {
 	for f in /proc/sys/kernel/sched_rt_runtime_us /proc/sys/kernel/sched_rt_period_us \
 		/proc/sys/kernel/timer_migration /proc/sys/kernel/watchdog_cpumask \
@@ -51,6 +52,7 @@ tunables() {
 		/sys/kernel/debug/sched/fair_server/cpu*/runtime; do
 		[ -r "$f" ] && echo "$f=$(cat "$f" 2>/dev/null)"
 	done
+	[ -n "${RTR_NO_TASKS:-}" ] && return 0
 	for d in /proc/[0-9]*; do
 		c=$(cat "$d/comm" 2>/dev/null) || continue
 		a=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$d/status" 2>/dev/null)
