@@ -21,7 +21,7 @@ TEST_DEPS  = clang libclang-rt-14-dev musl-tools rt-tests stress-ng \
 	libxml2-utils chromium procps util-linux python3 python3-jsonschema strace jackd2 \
 	debhelper dpkg-dev fakeroot lintian bash-completion
 # The kernel matrix: QEMU (TCG) for each architecture of the tarballs.
-KERNEL_DEPS = qemu-system-x86 qemu-system-arm
+KERNEL_DEPS = qemu-system-x86 qemu-system-arm debootstrap
 
 .PHONY: all build deps test-deps run test test-unit test-asan test-fuzz test-musl clean install \
 	dist test-kernels
