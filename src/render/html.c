@@ -1130,12 +1130,12 @@ static const char script[] =
 	"var c=+h.getAttribute(\"data-col\"),d=h.getAttribute(\"aria-sort\")!=\"descending\",s=d?-1:1,body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows);\n"
 	"hs.forEach(function(o){o.removeAttribute(\"aria-sort\")});\n"
 	"h.setAttribute(\"aria-sort\",d?\"descending\":\"ascending\");\n"
-	"rows.sort(function(x,y){return s*cmp(key(x,c),key(y,c))});\n"
+	"rows.sort(function(x,y){var a=key(x,c),b=key(y,c),p=typeof a==\"number\",q=typeof b==\"number\";return p!=q?(p?-1:1):s*cmp(a,b)});\n"
 	"rows.forEach(function(r){body.appendChild(r)})})})});\n"
 	"function reveal(){var e=location.hash&&document.getElementById(decodeURIComponent(location.hash.slice(1))),d=e&&e.closest(\"details\");if(d&&!d.open){d.open=true;e.scrollIntoView()}}\n"
 	"window.addEventListener(\"hashchange\",reveal);reveal()})();\n";
 
-#define SCRIPT_HASH "sha256-r/g1R0Vhk09GktuhoYJ7HbiauKhAI97+hbq9lTILYRA="
+#define SCRIPT_HASH "sha256-tlHu5qaUmRX4x3f7iNktIOpIzFH3Ldax7BvYXm96occ="
 
 int html_write(FILE *out, const struct result *const *rs, size_t n)
 {
