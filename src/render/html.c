@@ -105,6 +105,8 @@ static const char css[] =
 	".rr{background:#57606a}.rh{background:#c9a46a}"
 	".heat a:hover i,.heat a:focus i{filter:brightness(.8)}"
 	".heat a:focus{outline:2px solid #0969da}\n"
+	/* Below the first screen: laid out when scrolled to (or printed, or searched). */
+	"#plots,table.cpus{content-visibility:auto;contain-intrinsic-size:auto 1500px}\n"
 	"svg.defs{position:absolute;width:0;height:0;overflow:hidden}"
 	"svg.all{font:11px system-ui,sans-serif}\n"
 	"table.cpus th.grp{text-align:center;border-bottom:2px solid var(--line)}"
