@@ -104,9 +104,7 @@ static const char css[] =
 	".hx{background:#d0d7de}.heat i.o,.hleg i.o{box-shadow:inset 0 0 0 2px #000}"
 	".rr{background:#57606a}.rh{background:#c9a46a}"
 	".heat a:hover i,.heat a:focus i{filter:brightness(.8)}"
-	".heat a:focus{outline:2px solid #0969da}\n"
-	/* Below the first screen: laid out when scrolled to (or printed, or searched). */
-	"#plots,table.cpus{content-visibility:auto;contain-intrinsic-size:auto 1500px}\n"
+	".heat a{text-decoration:none}.heat a:focus{outline:2px solid #0969da}\n"
 	"svg.defs{position:absolute;width:0;height:0;overflow:hidden}"
 	"svg.all{font:11px system-ui,sans-serif}\n"
 	"table.cpus th.grp{text-align:center;border-bottom:2px solid var(--line)}"
