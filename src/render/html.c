@@ -1137,6 +1137,16 @@ static const char script[] =
 
 #define SCRIPT_HASH "sha256-tlHu5qaUmRX4x3f7iNktIOpIzFH3Ldax7BvYXm96occ="
 
+/* Few enough CPUs in every run that printing all their plots makes sense. */
+static bool few_cpus(const struct result *const *rs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (int p = 0; p < PHASE_COUNT; p++)
+			if (rs[i]->lat[p].n_threads > 16)
+				return false;
+	return true;
+}
+
 int html_write(FILE *out, const struct result *const *rs, size_t n)
 {
 	int err;
@@ -1151,8 +1161,11 @@ int html_write(FILE *out, const struct result *const *rs, size_t n)
 		fputs(i ? ", " : ": ", out);
 		E(rs[i]->hostname[0] ? rs[i]->hostname : rs[i]->label);
 	}
-	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>rtready report</h1>"
-		     "<p class=\"sub\">", css);
+	fprintf(out, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<header><h1>rtready report</h1>"
+		     "<p class=\"sub\">", css, few_cpus(rs, n) ?
+		/* A small machine's plots fit on paper: print them unfolded. */
+		"@media print{details.cpu::details-content{content-visibility:visible;"
+		"display:block}}\n" : "");
 	fprintf(out, "%zu result%s: ", n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
 		if (i)

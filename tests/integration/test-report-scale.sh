@@ -14,6 +14,7 @@
 #   (headless chromium neither dumps nor shoots a page with scripts off, so
 #   this is read from the page as written);
 # - the sort buttons sort (and back); opened, every plot lays out and draws;
+# - printed, the plots of up to 16 CPUs are unfolded (not those of 256);
 # - the 256-CPU page is at most 2 MB.
 # Controls prove that the lint and the console check would see a problem.
 . "$(dirname "$0")/lib.sh"
@@ -209,6 +210,18 @@ JS
 		fail "v$n.html: $plots per-CPU plots, $small too small, $empty without a curve"
 	width=$(attr data-width "$T/v$n-m.dom")
 	[ "${width:-99999}" -le 1280 ] || fail "v$n.html: the page is $width px wide at 1280"
+	# Printed, a small machine's folded plots are unfolded (a copy without that rule prints less).
+	if [ "$n" -le 16 ]; then
+		grep -q 'details.cpu::details-content' "$page" || fail "v$n.html: plots stay folded in print"
+		sed 's/@media print{details.cpu::details-content[^}]*}}//' "$page" >"$T/v$n-fold.html"
+		browse --no-pdf-header-footer --print-to-pdf="$T/a.pdf" "file://$page" >/dev/null 2>&1
+		browse --no-pdf-header-footer --print-to-pdf="$T/b.pdf" "file://$T/v$n-fold.html" \
+			>/dev/null 2>&1
+		[ "$(stat -c %s "$T/a.pdf")" -gt $(($(stat -c %s "$T/b.pdf") + 5000)) ] ||
+			fail "v$n.html: printing does not unfold the plots"
+	else
+		grep -q 'details.cpu::details-content' "$page" && fail "v$n.html: $((2 * n)) plots unfolded in print"
+	fi
 	echo "v$n.html: $size bytes, $curves overview curves, $n CPUs reachable, worst CPU $worst"
 done
 [ "$size" -le $((2 * 1024 * 1024)) ] || fail "the 256-CPU page is $size bytes, over 2 MB"
