@@ -747,8 +747,12 @@ static int write_checks(FILE *out, const struct result *const *all, size_t n_all
 
 /* ---- verdict, latency, facts ----------------------------------------------------------- */
 
-static void write_verdicts(FILE *out, const struct result *const *rs, size_t n)
+static bool has_latency(const struct result *r);
+
+static int write_verdicts(FILE *out, const struct result *const *rs, size_t n)
 {
+	int err = 0;
+
 	fprintf(out, "<section id=\"verdict\"><h2>Verdict</h2>\n<div class=\"cols\" "
 		     "style=\"--n:%d\">\n", n_cols(n));
 	for (size_t i = 0; i < n; i++) {
@@ -780,12 +784,16 @@ static void write_verdicts(FILE *out, const struct result *const *rs, size_t n)
 			E(r->verdict.reason);
 			fputs("</p>\n", out);
 		}
+		/* Which CPUs are bad, in the first screen. */
+		if (has_latency(r))
+			err = err ?: overview_write_worst(out, r);
 		if (r->has_checks)
 			fprintf(out, "<p class=\"muted\">checks: %u fail, %u warn, %u skip, %u info, "
 				     "%u pass</p>\n", s.fail, s.warn, s.skip, s.info, s.pass);
 		fputs("</div>\n", out);
 	}
 	fputs("</div></section>\n", out);
+	return err;
 }
 
 static const struct result_thread *find_cpu(const struct result_latency *l, int cpu)
@@ -1186,8 +1194,8 @@ int html_write(FILE *out, const struct result *const *rs, size_t n)
 	}
 	fputs(" \xc2\xb7 <a href=\"#system\">System</a></nav>\n", out);
 	/* The answer first: the verdict, what failed, then which CPUs are bad. */
-	write_verdicts(out, rs, n);
-	err = write_checks(out, rs, n);
+	err = write_verdicts(out, rs, n);
+	err = err ?: write_checks(out, rs, n);
 	err = err ?: write_latency(out, rs, n);
 	if (err)
 		return err;

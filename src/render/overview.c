@@ -483,11 +483,29 @@ static void table(FILE *out, const struct result *r, const struct ocpu *const *w
 
 /* ---- the overview --------------------------------------------------------------------- */
 
+/* "CPU 5 (max 30000 us, over the limit), ..." for the N_WORST worst, each a link. */
+static void worst_list(FILE *out, const struct ocpu *const *worst, size_t n)
+{
+	char buf[32];
+
+	for (size_t i = 0; i < n && i < N_WORST; i++) {
+		const struct ocpu *w = worst[i];
+
+		fprintf(out, "%s <a href=\"#cpu-%d\">CPU %d</a> ", i ? "," : "", w->cpu, w->cpu);
+		if (w->silent) {
+			fputs("(<span class=\"nosamples\">no samples</span>)", out);
+			continue;
+		}
+		fmt_us(buf, sizeof(buf), w->worst_ns);
+		fprintf(out, "(max %s \xc2\xb5s%s)", buf,
+			w->over[PHASE_IDLE] || w->over[PHASE_LOAD] ? ", over the limit" : "");
+	}
+}
+
 static void summary_line(FILE *out, const struct ocpu *c, size_t n,
 			 const struct ocpu *const *worst)
 {
-	size_t rt = 0, house = 0, shown = 0;
-	char buf[32];
+	size_t rt = 0, house = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		rt += c[i].role == ROLE_RT;
@@ -497,19 +515,45 @@ static void summary_line(FILE *out, const struct ocpu *c, size_t n,
 	if (rt || house)
 		fprintf(out, ": %zu RT, %zu housekeeping", rt, house);
 	fputs(". Worst:", out);
-	for (size_t i = 0; i < n && shown < N_WORST; i++, shown++) {
-		const struct ocpu *w = worst[i];
-
-		fprintf(out, "%s <a href=\"#cpu-%d\">CPU %d</a> ", shown ? "," : "", w->cpu, w->cpu);
-		if (w->silent) {
-			fputs("(<span class=\"nosamples\">no samples</span>)", out);
-			continue;
-		}
-		fmt_us(buf, sizeof(buf), w->worst_ns);
-		fprintf(out, "(max %s \xc2\xb5s%s)", buf,
-			w->over[PHASE_IDLE] || w->over[PHASE_LOAD] ? ", over the limit" : "");
-	}
+	worst_list(out, worst, n);
 	fputs(".</p>\n", out);
+}
+
+/* The CPUs of @r and their worst-first order (free both). Return: 0 or -ENOMEM. */
+static int ranked(const struct result *r, struct ocpu **c, const struct ocpu ***worst, size_t *n)
+{
+	int err = collect(r, c, n);
+
+	if (err)
+		return err;
+	*worst = calloc(*n ? *n : 1, sizeof(**worst));
+	if (!*worst) {
+		free(*c);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < *n; i++)
+		(*worst)[i] = &(*c)[i];
+	qsort(*worst, *n, sizeof(**worst), cmp_worst);
+	return 0;
+}
+
+int overview_write_worst(FILE *out, const struct result *r)
+{
+	const struct ocpu **worst;
+	struct ocpu *c;
+	size_t n;
+	int err = ranked(r, &c, &worst, &n);
+
+	if (err)
+		return err;
+	if (n > 1) {
+		fputs("<p>Worst CPUs:", out);
+		worst_list(out, worst, n);
+		fputs(" \xc2\xb7 <a href=\"#overview\">all CPUs</a></p>\n", out);
+	}
+	free(worst);
+	free(c);
+	return 0;
 }
 
 int overview_write(FILE *out, const struct result *r, const struct exceed_scale *scale,
@@ -518,18 +562,10 @@ int overview_write(FILE *out, const struct result *r, const struct exceed_scale 
 	const struct ocpu **worst;
 	struct ocpu *c;
 	size_t n, np = 0;
-	int err = collect(r, &c, &n);
+	int err = ranked(r, &c, &worst, &n);
 
 	if (err)
 		return err;
-	worst = calloc(n ? n : 1, sizeof(*worst));
-	if (!worst) {
-		free(c);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++)
-		worst[i] = &c[i];
-	qsort(worst, n, sizeof(*worst), cmp_worst);
 	summary_line(out, c, n, worst);
 	for (int p = 0; p < PHASE_COUNT; p++)
 		np += r->lat[p].present;

@@ -33,4 +33,11 @@
 int overview_write(FILE *out, const struct result *r, const struct exceed_scale *scale,
 		   const char *axes_id);
 
+/*
+ * One line for the verdict: the worst CPUs of @r (at most five, worst
+ * first), each a link to its plots, and a link to the overview. Nothing for
+ * a result of fewer than two CPUs. Return: 0 or -ENOMEM.
+ */
+int overview_write_worst(FILE *out, const struct result *r);
+
 #endif

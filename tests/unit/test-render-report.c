@@ -476,9 +476,10 @@ static void test_html(void **state)
 	assert_int_equal(count(html, "role=\"img\""), 6);
 	assert_non_null(strstr(html, "<div class=\"heat\""));
 	assert_non_null(strstr(html, "<table class=\"cpus sortable\">"));
-	/* Every CPU reachable from the overview: heat map, table, worst list; plots folded. */
-	assert_int_equal(count(html, "href=\"#cpu-0\""), 3);
-	assert_int_equal(count(html, "href=\"#cpu-1\""), 3);
+	/* Every CPU reachable: the verdict's and the overview's worst lists, heat map, table. */
+	assert_int_equal(count(html, "href=\"#cpu-0\""), 4);
+	assert_int_equal(count(html, "href=\"#cpu-1\""), 4);
+	assert_true(strstr(html, "<p>Worst CPUs:") < strstr(html, "id=\"checks\""));
 	assert_int_equal(count(html, "<details class=\"cpu\">"), 2);
 	assert_int_equal(count(html, "id=\"cpu-1\""), 1);
 	/* Verdict, checks, overview, plots in that order. */
@@ -867,7 +868,9 @@ static void test_unmeasured(void **state)
 	x = render(html_write, rs, 1);
 	assert_non_null(strstr(x, "<div class=\"card s-warn\">"));
 	assert_non_null(strstr(x, "idle: no samples (not measured)"));
-	assert_int_equal(count(x, "class=\"nosamples\">no samples"), 1);
+	/* Named in the verdict's and the overview's worst lists; the table says 0: not measured. */
+	assert_int_equal(count(x, "class=\"nosamples\">no samples"), 2);
+	assert_int_equal(count(x, "class=\"n nosamples\">0: not measured"), 1);
 	free(x);
 	assert_int_equal(report_results_exit(rs, 1, false), 0);
 	assert_int_equal(report_results_exit(rs, 1, true), 1);
