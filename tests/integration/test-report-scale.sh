@@ -50,7 +50,15 @@ attr() { sed -n "s/.*$1=\"\([^\"]*\)\".*/\1/p" "$2"; }
 	true
 sed -e '0,/<title>Exceedance plot of CPU 0/s//<desc>x/' \
 	-e 's|href="#system"|href="https://example.org/"|' "$T/c.html" >"$T/control.html"
-"$PY" "$LINT" "$T/c.html" >"$T/lint.out" || { cat "$T/lint.out"; fail "the fixture page does not lint"; }
+FIX="$SRCDIR/tests/fixtures/results"
+"$RTREADY" report "$FIX/verify-before.json" "$FIX/verify-after.json" -o "$T/ba.html" >/dev/null ||
+	true
+"$RTREADY" report "$FIX/hostile.json" -o "$T/h.html" >/dev/null || true
+"$RTREADY" report "$FIX/latency-idle.json" -o "$T/idle.html" >/dev/null || true
+for f in c ba h idle; do
+	"$PY" "$LINT" "$T/$f.html" >"$T/lint.out" ||
+		{ cat "$T/lint.out"; fail "the fixture page $f.html does not lint"; }
+done
 if "$PY" "$LINT" "$T/control.html" >"$T/lint.out"; then
 	fail "the lint passed a page with an unnamed plot and an external link"
 fi
