@@ -18,7 +18,8 @@
 #include "render/exceed.h"
 #include "render/markup.h"
 
-enum { PW = EXCEED_W, PH = EXCEED_H, ML = EXCEED_ML, MR = EXCEED_MR, MT = EXCEED_MT, MB = EXCEED_MB };
+enum { PW = EXCEED_W, PH = EXCEED_H, ML = EXCEED_ML, MR = EXCEED_MR, MT = EXCEED_MT,
+       MB = EXCEED_MB };
 
 /* The smallest 1, 2 or 5 times a power of ten that is >= @x (> 0). */
 static double nice_up(double x)

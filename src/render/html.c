@@ -1127,23 +1127,30 @@ static void write_facts(FILE *out, const struct result *const *rs, size_t n)
  */
 static const char script[] =
 	"(function(){\n"
-	"function key(r,c){var t=r.cells[c];t=t?t.textContent:\"\";var v=parseFloat(t);return isNaN(v)?t:v}\n"
-	"function cmp(a,b){var x=typeof a==\"number\",y=typeof b==\"number\";if(x&&y)return a-b;if(x)return 1;if(y)return -1;return a<b?-1:a>b?1:0}\n"
+	"function key(r,c){var t=r.cells[c];t=t?t.textContent:\"\";var v=parseFloat(t);\n"
+	"return isNaN(v)?t:v}\n"
+	"function cmp(a,b){var x=typeof a==\"number\",y=typeof b==\"number\";if(x&&y)return a-b;\n"
+	"if(x)return 1;if(y)return -1;return a<b?-1:a>b?1:0}\n"
 	"document.querySelectorAll(\"table.sortable\").forEach(function(t){\n"
 	"var hs=t.tHead.querySelectorAll(\"th[data-col]\");\n"
 	"t.querySelectorAll(\".js\").forEach(function(e){e.hidden=false});\n"
 	"hs.forEach(function(h){\n"
-	"var b=document.createElement(\"button\");b.type=\"button\";b.textContent=h.textContent;h.textContent=\"\";h.appendChild(b);\n"
+	"var b=document.createElement(\"button\");b.type=\"button\";b.textContent=h.textContent;\n"
+	"h.textContent=\"\";h.appendChild(b);\n"
 	"b.addEventListener(\"click\",function(){\n"
-	"var c=+h.getAttribute(\"data-col\"),d=h.getAttribute(\"aria-sort\")!=\"descending\",s=d?-1:1,body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows);\n"
+	"var c=+h.getAttribute(\"data-col\"),d=h.getAttribute(\"aria-sort\")!=\"descending\",s=d?-1:1,\n"
+	"body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows);\n"
 	"hs.forEach(function(o){o.removeAttribute(\"aria-sort\")});\n"
 	"h.setAttribute(\"aria-sort\",d?\"descending\":\"ascending\");\n"
-	"rows.sort(function(x,y){var a=key(x,c),b=key(y,c),p=typeof a==\"number\",q=typeof b==\"number\";return p!=q?(p?-1:1):s*cmp(a,b)});\n"
+	"rows.sort(function(x,y){var a=key(x,c),b=key(y,c),p=typeof a==\"number\",\n"
+	"q=typeof b==\"number\";return p!=q?(p?-1:1):s*cmp(a,b)});\n"
 	"rows.forEach(function(r){body.appendChild(r)})})})});\n"
-	"function reveal(){var e=location.hash&&document.getElementById(decodeURIComponent(location.hash.slice(1))),d=e&&e.closest(\"details\");if(d&&!d.open){d.open=true;e.scrollIntoView()}}\n"
+	"function reveal(){var e=location.hash&&\n"
+	"document.getElementById(decodeURIComponent(location.hash.slice(1))),d=e&&e.closest(\"details\");\n"
+	"if(d&&!d.open){d.open=true;e.scrollIntoView()}}\n"
 	"window.addEventListener(\"hashchange\",reveal);reveal()})();\n";
 
-#define SCRIPT_HASH "sha256-tlHu5qaUmRX4x3f7iNktIOpIzFH3Ldax7BvYXm96occ="
+#define SCRIPT_HASH "sha256-rRL/SWabJiyqFhOagAoSb3v/qycDiQrnUW8nXvJE+2s="
 
 /* Few enough CPUs in every run that printing all their plots makes sense. */
 static bool few_cpus(const struct result *const *rs, size_t n)

@@ -70,6 +70,13 @@ browse --enable-logging=stderr --v=0 --dump-dom "file://$T/control-console.html"
 	2>"$T/control.log"
 grep -q 'rtready-probe' "$T/control.log" || fail "console errors are not visible in the log"
 
+# Control: with its hash changed, the CSP must refuse the script, and the log must say so.
+sed "s/script-src 'sha256-[^']*'/script-src 'sha256-AAAA'/" "$T/c.html" >"$T/control-csp.html"
+browse --enable-logging=stderr --v=0 --dump-dom "file://$T/control-csp.html" >"$T/csp.dom" \
+	2>"$T/csp.log"
+[ -n "$(console_errors "$T/csp.log")" ] || fail "a refused script does not show in the log"
+grep -q '<button' "$T/csp.dom" && fail "the script ran against a CSP that should refuse it"
+
 for n in 1 16 256; do
 	doc="$T/v$n.json" page="$T/v$n.html"
 	"$PY" "$GEN" --cpus "$n" --samples 200000 -o "$doc" || fail "gen-verify.py --cpus $n failed"
