@@ -18,8 +18,8 @@ KERNEL_CACHE ?= /var/cache/rtready-kernels
 BUILD_DEPS = meson ninja-build pkg-config gcc libcmocka-dev libjansson-dev zlib1g-dev \
 	libtracefs-dev libtraceevent-dev
 TEST_DEPS  = clang libclang-rt-14-dev musl-tools rt-tests stress-ng \
-	libxml2-utils chromium procps util-linux python3 python3-jsonschema strace jackd2 \
-	debhelper dpkg-dev fakeroot lintian bash-completion
+	libxml2-utils chromium procps util-linux python3 python3-jsonschema \
+	python3-html5lib tidy strace jackd2 debhelper dpkg-dev fakeroot lintian bash-completion
 # The kernel matrix: QEMU (TCG) for each architecture of the tarballs.
 KERNEL_DEPS = qemu-system-x86 qemu-system-arm debootstrap
 

@@ -18,7 +18,8 @@
 #include "render/exceed.h"
 #include "render/markup.h"
 
-enum { PW = 640, PH = 290, ML = 60, MR = 16, MT = 26, MB = 44 };
+enum { PW = EXCEED_W, PH = EXCEED_H, ML = EXCEED_ML, MR = EXCEED_MR, MT = EXCEED_MT,
+       MB = EXCEED_MB };
 
 /* The smallest 1, 2 or 5 times a power of ten that is >= @x (> 0). */
 static double nice_up(double x)
@@ -104,6 +105,8 @@ static double px_y(const struct exceed_scale *s, double frac)
 struct pen {
 	FILE *out;
 	const struct exceed_scale *s;
+	double min_px;		/* points closer than this are held back */
+	int decimals;		/* of the coordinates written (0 or 1) */
 	bool open, held;
 	double x, y, hx, hy;
 };
@@ -118,7 +121,7 @@ static void pen_open(struct pen *p, const char *cls)
 
 static void pen_emit(struct pen *p, double x, double y)
 {
-	fprintf(p->out, "%c%.1f %.1f", p->x < -1e8 ? 'M' : 'L', x, y);
+	fprintf(p->out, "%c%.*f %.*f", p->x < -1e8 ? 'M' : 'L', p->decimals, x, p->decimals, y);
 	p->x = x;
 	p->y = y;
 	p->held = false;
@@ -129,7 +132,7 @@ static void pen_to(struct pen *p, double ns, double frac)
 {
 	double x = px_x(p->s, ns), y = px_y(p->s, frac);
 
-	if (p->x > -1e8 && fabs(x - p->x) < 0.4 && fabs(y - p->y) < 0.4) {
+	if (p->x > -1e8 && fabs(x - p->x) < p->min_px && fabs(y - p->y) < p->min_px) {
 		p->hx = x;
 		p->hy = y;
 		p->held = true;
@@ -149,10 +152,10 @@ static void pen_close(struct pen *p)
 }
 
 static void curve(FILE *out, const struct exceed_scale *s, const struct result_thread *t,
-		  const char *cls)
+		  const char *cls, double min_px)
 {
 	const double n = (double)total_of(t), b = (double)t->bucket_ns;
-	struct pen p = { out, s, false, false, 0, 0, 0, 0 };
+	struct pen p = { out, s, min_px, min_px >= 0.5 ? 0 : 1, false, false, 0, 0, 0, 0 };
 	uint64_t above = t->overflows;	/* samples at or above the next bucket */
 	size_t last = t->n_counts;
 	char dashed[32];
@@ -286,8 +289,58 @@ static void fmt_us(char *buf, size_t len, double ns)
 	snprintf(buf, len, ns >= 1e6 ? "%.0f" : "%.1f", ns / 1000.0);
 }
 
+bool exceed_has_curve(const struct result_thread *t)
+{
+	return has_curve(t);
+}
+
+void exceed_curve(FILE *out, const struct exceed_scale *scale, const struct result_thread *t,
+		  const char *cls, double min_px)
+{
+	const struct exceed_scale s = drawn_scale(scale);
+
+	if (has_curve(t))
+		curve(out, &s, t, cls, min_px);
+}
+
+void exceed_point(const struct exceed_scale *scale, double ns, double frac, double *x, double *y)
+{
+	const struct exceed_scale s = drawn_scale(scale);
+
+	*x = px_x(&s, ns);
+	*y = px_y(&s, frac);
+}
+
+double exceed_end_fraction(const struct result_thread *t)
+{
+	return has_curve(t) ? 1 / (double)total_of(t) : 0;
+}
+
+void exceed_write_axes(FILE *out, const struct exceed_scale *scale)
+{
+	const struct exceed_scale s = drawn_scale(scale);
+
+	axes(out, &s);
+}
+
+static const char exceed_style[] =
+	".idle,.load{fill:none;stroke-width:1.6}.idle{stroke:#1f5fa8}"
+	".load{stroke:#c4471b}.unk{stroke-dasharray:2 3}.sw-idle{fill:#1f5fa8}"
+	".sw-load{fill:#c4471b}.mx-idle,.mx-load,.lim{stroke-width:1.2;"
+	"stroke-dasharray:4 3}.mx-idle{stroke:#1f5fa8}.mx-load{stroke:#c4471b}"
+	".lim{stroke:#cf222e;stroke-dasharray:none;stroke-width:1.5}.mx-idle-t{fill:#1f5fa8}"
+	".mx-load-t{fill:#c4471b}.lim-t{fill:#cf222e;font-weight:700}"
+	"text{fill:#1f2328}";
+
 void exceed_write(FILE *out, const struct exceed_scale *scale, const struct result_thread *idle,
 		  const struct result_thread *load, double limit_ns, const char *title)
+{
+	exceed_write_plot(out, scale, idle, load, limit_ns, title, NULL);
+}
+
+void exceed_write_plot(FILE *out, const struct exceed_scale *scale,
+		       const struct result_thread *idle, const struct result_thread *load,
+		       double limit_ns, const char *title, const char *axes_id)
 {
 	const struct result_thread *th[2] = { idle, load };
 	const struct exceed_scale s = drawn_scale(scale);
@@ -295,17 +348,17 @@ void exceed_write(FILE *out, const struct exceed_scale *scale, const struct resu
 	int row = 0, x = ML;
 
 	fprintf(out, "<svg class=\"exceed\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
-		     "width=\"%d\" height=\"%d\" role=\"img\" font-size=\"11\" "
-		     "font-family=\"system-ui,sans-serif\"><title>", PW, PH, PW, PH);
+		     "width=\"%d\" height=\"%d\" role=\"img\"%s><title>", PW, PH, PW, PH,
+		axes_id ? "" : " font-size=\"11\" font-family=\"system-ui,sans-serif\"");
 	markup_escape(out, title);
-	fputs("</title>\n<style>.idle,.load{fill:none;stroke-width:1.6}.idle{stroke:#1f5fa8}"
-	      ".load{stroke:#c4471b}.unk{stroke-dasharray:2 3}.sw-idle{fill:#1f5fa8}"
-	      ".sw-load{fill:#c4471b}.mx-idle,.mx-load,.lim{stroke-width:1.2;"
-	      "stroke-dasharray:4 3}.mx-idle{stroke:#1f5fa8}.mx-load{stroke:#c4471b}"
-	      ".lim{stroke:#cf222e;stroke-dasharray:none;stroke-width:1.5}.mx-idle-t{fill:#1f5fa8}"
-	      ".mx-load-t{fill:#c4471b}.lim-t{fill:#cf222e;font-weight:700}"
-	      "text{fill:#1f2328}</style>\n", out);
-	axes(out, &s);
+	fputs("</title>\n", out);
+	if (axes_id) {
+		/* On a page: its style sheet styles the plot, the axes are drawn once. */
+		fprintf(out, "<use href=\"#%s\"/>\n", axes_id);
+	} else {
+		fprintf(out, "<style>%s</style>\n", exceed_style);
+		axes(out, &s);
+	}
 	if (!has_curve(idle) && !has_curve(load))
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
 			ML + (PW - ML - MR) / 2, MT + (PH - MB - MT) / 2,
@@ -313,7 +366,7 @@ void exceed_write(FILE *out, const struct exceed_scale *scale, const struct resu
 			"no samples: not measured" : "no histogram in this result");
 	for (int i = 0; i < 2; i++)
 		if (has_curve(th[i]))
-			curve(out, &s, th[i], i ? "load" : "idle");
+			curve(out, &s, th[i], i ? "load" : "idle", axes_id ? 0.7 : 0.4);
 	for (int i = 0; i < 2; i++) {
 		if (!th[i] || !th[i]->samples)
 			continue;

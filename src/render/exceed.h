@@ -39,4 +39,38 @@ void exceed_scale_cover(struct exceed_scale *s, const struct result_thread *t, d
 void exceed_write(FILE *out, const struct exceed_scale *s, const struct result_thread *idle,
 		  const struct result_thread *load, double limit_ns, const char *title);
 
+/*
+ * The same for a page that draws many: with @axes_id, the plot has no
+ * <style> of its own (the page's style sheet styles svg.exceed) and its
+ * axes are <use href="#@axes_id"/>, drawn once by exceed_write_axes() on the
+ * same scale; curves are drawn to the pixel. NULL @axes_id: exceed_write().
+ */
+void exceed_write_plot(FILE *out, const struct exceed_scale *s, const struct result_thread *idle,
+		       const struct result_thread *load, double limit_ns, const char *title,
+		       const char *axes_id);
+
+/* The frame, grid and labels of a plot on @s, as SVG elements (no <svg> around them). */
+void exceed_write_axes(FILE *out, const struct exceed_scale *s);
+
+/* True when @t (may be NULL) has a curve to draw. */
+bool exceed_has_curve(const struct result_thread *t);
+
+/*
+ * One curve of @t as a <path class="@cls">, on @s, points closer than
+ * @min_px pixels merged (0.4: fine; 1 or more: coarse, whole pixels, for
+ * plots of hundreds of curves). Nothing when @t has no curve.
+ */
+void exceed_curve(FILE *out, const struct exceed_scale *s, const struct result_thread *t,
+		  const char *cls, double min_px);
+
+/* The pixel position of latency @ns and fraction @frac on @s (for labels). */
+void exceed_point(const struct exceed_scale *s, double ns, double frac, double *x, double *y);
+
+/* The fraction at a curve's last step (one sample in all of @t's), 0 without a curve. */
+double exceed_end_fraction(const struct result_thread *t);
+
+/* The size of every exceedance plot (the viewBox), and its plot area. */
+enum { EXCEED_W = 640, EXCEED_H = 290, EXCEED_ML = 60, EXCEED_MR = 16, EXCEED_MT = 26,
+       EXCEED_MB = 44 };
+
 #endif

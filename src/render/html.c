@@ -21,6 +21,8 @@
 #include "render/exceed.h"
 #include "render/html.h"
 #include "render/markup.h"
+#include "render/overview.h"
+#include "rtready/cpuset.h"
 
 #define E(s) markup_escape(out, (s))
 
@@ -64,10 +66,59 @@ static const char css[] =
 	"figure{margin:0;border:1px solid var(--line);border-radius:6px;padding:.4rem;"
 	"break-inside:avoid}\n"
 	"figcaption{font-size:.9em;margin-bottom:.2rem}\n"
-	"svg.hist,svg.exceed{display:block;width:100%;height:auto;max-width:640px}\n"
-	"svg.exceed{margin-top:.4rem}\n"
+	"svg.hist,svg.exceed{display:block;width:100%;height:auto;max-width:640px;"
+	"font:11px system-ui,sans-serif}\n"
+	"svg.exceed{margin-top:.4rem}svg text{fill:#1f2328}\n"
+	/* The plots' own styles, once for the page (a plot alone carries them itself). */
+	"svg.hist .idle{fill:#1f5fa8;fill-opacity:.18;stroke:#1f5fa8;stroke-width:1.2}"
+	"svg.hist .load{fill:#c4471b;fill-opacity:.18;stroke:#c4471b;stroke-width:1.2}"
+	"svg.exceed path{fill:none;stroke-width:1.6}svg.exceed .idle{stroke:#1f5fa8}"
+	"svg.exceed .load{stroke:#c4471b}svg.exceed .unk{stroke-dasharray:2 3}"
+	".sw-idle{fill:#1f5fa8}.sw-load{fill:#c4471b}"
+	".mx-idle,.mx-load,.lim{stroke-width:1.2;stroke-dasharray:4 3}.mx-idle{stroke:#1f5fa8}"
+	".mx-load{stroke:#c4471b}svg .lim{stroke:#cf222e;stroke-dasharray:none;stroke-width:1.5}"
+	"svg .mx-idle-t{fill:#1f5fa8}svg .mx-load-t{fill:#c4471b}"
+	"svg .lim-t{fill:#cf222e;font-weight:700}\n"
+	/* The overview: every CPU's curve muted, the worst in colour. */
+	"svg.all path{stroke-width:1;stroke-opacity:.55}svg.all .rt{stroke:#7d8fa6}.sw-rt{fill:#7d8fa6}"
+	"svg.all .hk{stroke:#c9a46a;stroke-dasharray:3 2}.sw-hk{fill:#c9a46a}"
+	"svg.all path[class^=w]{stroke-width:2.2;stroke-opacity:1}"
+	"svg.all .w0{stroke:#cf222e}svg.all .w1{stroke:#8250df}svg.all .w2{stroke:#0a7d8c}"
+	"svg.all .w3{stroke:#bf3989}svg.all .w4{stroke:#1a7f37}"
+	"svg .wt0{fill:#cf222e}svg .wt1{fill:#8250df}svg .wt2{fill:#0a7d8c}svg .wt3{fill:#bf3989}"
+	"svg .wt4{fill:#1a7f37}svg.all text[class^=wt]{font-weight:700}\n"
+	"figure.ov svg.exceed{max-width:none}\n"
+	/* The heat map: a column per CPU, a sequential scale light to dark. */
+	".heat{font-size:11px;line-height:1}.hb{display:flex;margin:.3rem 0 .6rem}"
+	".hl,.heat a{display:flex;flex-direction:column}.hl b{height:13px;font-weight:400;"
+	"padding-right:6px;text-align:right;white-space:nowrap;color:var(--muted)}"
+	".heat a b{height:13px;width:var(--w);overflow:visible;white-space:nowrap;"
+	"font-weight:400;color:var(--muted)}.heat i,.hleg i{display:block;width:var(--w);"
+	"height:13px;-webkit-print-color-adjust:exact;print-color-adjust:exact}"
+	".heat .g{margin-top:5px}.heat .rr,.heat .rh,.hl .rl{height:6px;margin-bottom:3px}"
+	".hl .rl{font-size:8px}.hleg{font-size:.85em}.hleg i{display:inline-block;width:14px;"
+	"height:11px;vertical-align:middle;margin:0 2px}"
+	".h0{background:#fff7d1}.h1{background:#fee391}.h2{background:#fec44f}"
+	".h3{background:#fe9929}.h4{background:#ec7014}.h5{background:#cc4c02}"
+	".h6{background:#993404}.h7{background:#662506}.h8{background:#3b1203}"
+	".hx{background:#d0d7de}.heat i.o,.hleg i.o{box-shadow:inset 0 0 0 2px #000}"
+	".rr{background:#57606a}.rh{background:#c9a46a}"
+	".heat a:hover i,.heat a:focus i{filter:brightness(.8)}"
+	".heat a{text-decoration:none}.heat a:focus{outline:2px solid #0969da}\n"
+	"svg.defs{position:absolute;width:0;height:0;overflow:hidden}"
+	"svg.all{font:11px system-ui,sans-serif}\n"
+	"table.cpus th.grp{text-align:center;border-bottom:2px solid var(--line)}"
+	"table.cpus caption{text-align:left;color:var(--muted);font-size:.9em;padding:.2rem 0}"
+	"th button{font:inherit;font-weight:700;background:none;border:0;padding:0;"
+	"cursor:pointer;color:inherit;text-decoration:underline dotted}"
+	"th[aria-sort=descending] button::after{content:' \\25BC'}"
+	"th[aria-sort=ascending] button::after{content:' \\25B2'}\n"
+	"details.cpu{border-top:1px solid var(--line);padding:.25rem 0}"
+	"details.cpu>summary{cursor:pointer}details.cpu[open]>summary{margin-bottom:.4rem}"
+	"details.cpu .over{color:var(--fail);font-weight:700}"
+	"details.passed>summary{cursor:pointer;color:var(--muted);margin:.6rem 0}\n"
 	".wrap{overflow-x:auto}\n"
-	"@media print{body{font-size:10pt;max-width:none;padding:0}"
+	"@media print{body{font-size:10pt;max-width:none;padding:0}th button{text-decoration:none}"
 	"h2{break-after:avoid}h3{break-after:avoid}.check,figure,tr{break-inside:avoid}"
 	".plots{grid-template-columns:repeat(2,minmax(0,1fr))}.wrap{overflow:visible}}\n"
 	"@page{size:A4;margin:12mm}\n";
@@ -175,13 +226,18 @@ static size_t merge_of(const struct plot *p, const struct result_thread *t)
 	return px >= 1 ? 1 : (size_t)ceil(1 / px);
 }
 
+/*
+ * The steps of @t as one path. A run of steps of one height is one
+ * horizontal segment (most of a shared axis is empty buckets), so the path
+ * costs what the shape has turns, not what the axis has pixels.
+ */
 static void plot_steps(FILE *out, const struct plot *p, const struct result_thread *t,
 		       const char *cls)
 {
 	size_t merge = merge_of(p, t);
-	double base = PH - MB, prev = base;
+	double base = PH - MB, prev = base, x = px_x(p, 0);
 
-	fprintf(out, "<path class=\"%s\" d=\"M%.1f %.1f", cls, px_x(p, 0), base);
+	fprintf(out, "<path class=\"%s\" d=\"M%.1f %.1f", cls, x, base);
 	for (size_t i = 0; i < t->n_counts; i += merge) {
 		double x0 = (double)i * (double)t->bucket_ns, y;
 		uint64_t s = 0;
@@ -191,12 +247,13 @@ static void plot_steps(FILE *out, const struct plot *p, const struct result_thre
 		for (size_t k = i; k < i + merge && k < t->n_counts; k++)
 			s += t->counts[k];
 		y = px_y(p, (double)s);
-		if (y != prev)
-			fprintf(out, "V%.1f", y);
-		fprintf(out, "H%.1f", px_x(p, (double)(i + merge) * (double)t->bucket_ns));
-		prev = y;
+		if (y != prev) {
+			fprintf(out, "H%.1fV%.1f", px_x(p, x0), y);
+			prev = y;
+		}
+		x = px_x(p, (double)(i + merge) * (double)t->bucket_ns);
 	}
-	fprintf(out, "V%.1fZ\"/>\n", base);
+	fprintf(out, "H%.1fV%.1fZ\"/>\n", x, base);
 }
 
 static void vline(FILE *out, const struct plot *p, double ns, const char *cls, const char *label,
@@ -299,18 +356,22 @@ static void plot_set_count(struct plot *p, uint64_t maxc)
 
 static void plot_histogram(FILE *out, const struct result_thread *idle,
 			   const struct result_thread *load, double limit_ns, const char *title,
-			   const struct plot *shared);
+			   const struct plot *shared, const char *axes_id);
 
 void html_write_histogram(FILE *out, const struct result_thread *idle,
 			  const struct result_thread *load, double limit_ns, const char *title)
 {
-	plot_histogram(out, idle, load, limit_ns, title, NULL);
+	plot_histogram(out, idle, load, limit_ns, title, NULL, NULL);
 }
 
-/* With @shared, use its axes (plots side by side compare at one scale). */
+/*
+ * With @shared, use its axes (plots side by side compare at one scale); with
+ * @axes_id too, they are the page's <use href="#@axes_id"/> and the page's
+ * style sheet styles the plot.
+ */
 static void plot_histogram(FILE *out, const struct result_thread *idle,
 			   const struct result_thread *load, double limit_ns, const char *title,
-			   const struct plot *shared)
+			   const struct plot *shared, const char *axes_id)
 {
 	const struct result_thread *th[2] = { idle, load };
 	struct plot p;
@@ -329,17 +390,22 @@ static void plot_histogram(FILE *out, const struct result_thread *idle,
 		p = *shared;
 
 	fprintf(out, "<svg class=\"hist\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
-		     "width=\"%d\" height=\"%d\" role=\"img\" font-size=\"11\" "
-		     "font-family=\"system-ui,sans-serif\"><title>", PW, PH, PW, PH);
+		     "width=\"%d\" height=\"%d\" role=\"img\"%s><title>", PW, PH, PW, PH,
+		shared && axes_id ? "" : " font-size=\"11\" font-family=\"system-ui,sans-serif\"");
 	E(title);
-	fputs("</title>\n<style>.idle{fill:#1f5fa8;fill-opacity:.18;stroke:#1f5fa8;"
-	      "stroke-width:1.2}.load{fill:#c4471b;fill-opacity:.18;stroke:#c4471b;"
-	      "stroke-width:1.2}.mx-idle,.mx-load,.lim{stroke-width:1.2;stroke-dasharray:4 3}"
-	      ".mx-idle{stroke:#1f5fa8}.mx-load{stroke:#c4471b}.lim{stroke:#cf222e;"
-	      "stroke-dasharray:none;stroke-width:1.5}.mx-idle-t{fill:#1f5fa8}"
-	      ".mx-load-t{fill:#c4471b}.lim-t{fill:#cf222e;font-weight:700}"
-	      "text{fill:#1f2328}</style>\n", out);
-	axes(out, &p);
+	fputs("</title>\n", out);
+	if (shared && axes_id) {
+		fprintf(out, "<use href=\"#%s\"/>\n", axes_id);
+	} else {
+		fputs("<style>.idle{fill:#1f5fa8;fill-opacity:.18;stroke:#1f5fa8;"
+		      "stroke-width:1.2}.load{fill:#c4471b;fill-opacity:.18;stroke:#c4471b;"
+		      "stroke-width:1.2}.mx-idle,.mx-load,.lim{stroke-width:1.2;"
+		      "stroke-dasharray:4 3}.mx-idle{stroke:#1f5fa8}.mx-load{stroke:#c4471b}"
+		      ".lim{stroke:#cf222e;stroke-dasharray:none;stroke-width:1.5}"
+		      ".mx-idle-t{fill:#1f5fa8}.mx-load-t{fill:#c4471b}"
+		      ".lim-t{fill:#cf222e;font-weight:700}text{fill:#1f2328}</style>\n", out);
+		axes(out, &p);
+	}
 	if (!maxc) {
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
 			ML + (PW - ML - MR) / 2, MT + (PH - MB - MT) / 2,
@@ -598,12 +664,36 @@ static void write_row(FILE *out, const struct row *r, const struct result **rs, 
 	fputs("</div>\n", out);
 }
 
+/* The rows that failed or warned (@attention), or the others, under their areas. */
+static void write_areas(FILE *out, const struct row *rows, size_t nr, const struct result **rs,
+			size_t n, bool attention)
+{
+	for (size_t i = 0; i < nr;) {
+		size_t j = i;
+		bool head = false;
+
+		while (j < nr && strcmp(rows[j].area, rows[i].area) == 0) {
+			if ((rows[j].rank < 2) == attention) {
+				if (!head) {
+					fputs("<h3>", out);
+					E(rows[i].area);
+					fputs("</h3>\n", out);
+					head = true;
+				}
+				write_row(out, &rows[j], rs, n);
+			}
+			j++;
+		}
+		i = j;
+	}
+}
+
 static int write_checks(FILE *out, const struct result *const *all, size_t n_all)
 {
 	const struct result_check **cells;
 	const struct result **rs;
 	struct row *rows;
-	size_t nr, n = 0;
+	size_t nr, n = 0, counts[2] = { 0, 0 };
 	int err;
 
 	/* Columns only for the results that have checks (a latency run has none). */
@@ -630,17 +720,23 @@ static int write_checks(FILE *out, const struct result *const *all, size_t n_all
 		}
 		fputs(".</p>\n", out);
 	}
-	for (size_t i = 0; i < nr;) {
-		size_t j = i;
+	/* What failed or warned (in any result) first; the rest folded. */
+	for (size_t i = 0; i < nr; i++)
+		counts[rows[i].rank < 2 ? 0 : 1]++;
+	if (nr && !counts[0])
+		fputs("<p>No check failed or warned.</p>\n", out);
+	write_areas(out, rows, nr, rs, n, true);
+	if (counts[1]) {
+		unsigned by[5] = { 0 };
 
-		fputs("<h3>", out);
-		E(rows[i].area);
-		fputs("</h3>\n", out);
-		while (j < nr && strcmp(rows[j].area, rows[i].area) == 0) {
-			write_row(out, &rows[j], rs, n);
-			j++;
-		}
-		i = j;
+		for (size_t i = 0; i < nr; i++)
+			if (rows[i].rank >= 2 && rows[i].rank < 5)
+				by[rows[i].rank]++;
+		fprintf(out, "<details class=\"passed\"><summary>%zu other check%s: %u skipped, "
+			     "%u info, %u passed</summary>\n", counts[1], counts[1] == 1 ? "" : "s",
+			by[2], by[3], by[4]);
+		write_areas(out, rows, nr, rs, n, false);
+		fputs("</details>\n", out);
 	}
 	fputs("</section>\n", out);
 	free(cells);
@@ -651,8 +747,12 @@ static int write_checks(FILE *out, const struct result *const *all, size_t n_all
 
 /* ---- verdict, latency, facts ----------------------------------------------------------- */
 
-static void write_verdicts(FILE *out, const struct result *const *rs, size_t n)
+static bool has_latency(const struct result *r);
+
+static int write_verdicts(FILE *out, const struct result *const *rs, size_t n)
 {
+	int err = 0;
+
 	fprintf(out, "<section id=\"verdict\"><h2>Verdict</h2>\n<div class=\"cols\" "
 		     "style=\"--n:%d\">\n", n_cols(n));
 	for (size_t i = 0; i < n; i++) {
@@ -684,12 +784,16 @@ static void write_verdicts(FILE *out, const struct result *const *rs, size_t n)
 			E(r->verdict.reason);
 			fputs("</p>\n", out);
 		}
+		/* Which CPUs are bad, in the first screen. */
+		if (has_latency(r))
+			err = err ?: overview_write_worst(out, r);
 		if (r->has_checks)
 			fprintf(out, "<p class=\"muted\">checks: %u fail, %u warn, %u skip, %u info, "
 				     "%u pass</p>\n", s.fail, s.warn, s.skip, s.info, s.pass);
 		fputs("</div>\n", out);
 	}
 	fputs("</div></section>\n", out);
+	return err;
 }
 
 static const struct result_thread *find_cpu(const struct result_latency *l, int cpu)
@@ -772,10 +876,12 @@ static void figure(FILE *out, const struct result *r, int cpu, bool label,
 	if (!idle && !load) {
 		fputs("<p class=\"muted\">not measured in this result</p>", out);
 	} else {
-		plot_histogram(out, idle, load, r->verdict.max_latency_us * 1000.0, title, shared);
+		plot_histogram(out, idle, load, r->verdict.max_latency_us * 1000.0, title, shared,
+			       "ax-h");
 		snprintf(title, sizeof(title), "Exceedance plot of CPU %d: fraction of wake-ups "
 			 "later than each latency, log-log", cpu);
-		exceed_write(out, ex, idle, load, r->verdict.max_latency_us * 1000.0, title);
+		exceed_write_plot(out, ex, idle, load, r->verdict.max_latency_us * 1000.0, title,
+				  "ax-e");
 	}
 	fputs("</figure>\n", out);
 }
@@ -831,38 +937,58 @@ static bool over_limit(const struct result *r, enum result_phase p, int cpu)
 	return false;
 }
 
-static void pct_row(FILE *out, const struct result *r, enum result_phase p,
-		    const struct result_thread *t, bool label)
+/* The axes every plot of the page shares, drawn once and used by reference. */
+static void write_axes(FILE *out, const struct plot *hist, const struct exceed_scale *ex)
 {
-	const double v[] = { t->min_ns, t->avg_ns, t->p50_ns, t->p99_ns, t->p999_ns };
+	fputs("<svg class=\"defs\" xmlns=\"http://www.w3.org/2000/svg\" aria-hidden=\"true\">"
+	      "<defs><g id=\"ax-h\">\n", out);
+	axes(out, hist);
+	fputs("</g><g id=\"ax-e\">\n", out);
+	exceed_write_axes(out, ex);
+	fputs("</g></defs></svg>\n", out);
+}
+
+/* The folded line of one CPU: its role and each run's maximum, per result. */
+static void cpu_summary(FILE *out, const struct result *const *lr, size_t nl, int cpu)
+{
+	const char *role = NULL;
 	char buf[32];
 
-	fputs("<tr>", out);
-	if (label) {
-		fputs("<td>", out);
-		E(r->label);
-		fputs("</td>", out);
+	fprintf(out, "<summary><strong>CPU %d</strong>", cpu);
+	for (size_t i = 0; i < nl && !role; i++) {
+		struct rtr_cpuset rt = RTR_CPUSET_INIT;
+
+		if (lr[i]->rt_cpus && lr[i]->rt_cpus[0] &&
+		    rtr_cpuset_parse_list(&rt, lr[i]->rt_cpus) == 0 && !rtr_cpuset_is_empty(&rt))
+			role = rtr_cpuset_test(&rt, cpu) ? "RT" : "housekeeping";
+		rtr_cpuset_free(&rt);
 	}
-	if (t->cpu >= 0)
-		fprintf(out, "<td>%d</td>", t->cpu);
-	else
-		fputs("<td><strong>all</strong></td>", out);
-	fprintf(out, "<td>%s</td><td class=\"n\">%llu</td>", p == PHASE_LOAD ? "loaded" : "idle",
-		(unsigned long long)t->samples);
-	if (!t->samples) {
-		/* Zeros would read as a perfect run: say it was not measured. */
-		fprintf(out, "<td colspan=\"6\" class=\"nosamples\">no samples (not measured)</td>"
-			     "<td class=\"n\">%llu</td></tr>\n", (unsigned long long)t->overflows);
-		return;
+	if (role)
+		fprintf(out, " <span class=\"muted\">(%s)</span>", role);
+	for (size_t i = 0; i < nl; i++) {
+		for (int p = 0; p < PHASE_COUNT; p++) {
+			const struct result_thread *t = find_cpu(&lr[i]->lat[p], cpu);
+			bool over;
+
+			if (!t)
+				continue;
+			fputs(" \xc2\xb7 ", out);
+			if (nl > 1) {
+				E(lr[i]->label);
+				fputs(" ", out);
+			}
+			if (!t->samples) {
+				fprintf(out, "<span class=\"nosamples\">%s: no samples</span>",
+					p ? "loaded" : "idle");
+				continue;
+			}
+			fmt_us(buf, sizeof(buf), t->max_ns);
+			over = over_limit(lr[i], p, cpu);
+			fprintf(out, "%s max <span%s>%s \xc2\xb5s</span>", p ? "loaded" : "idle",
+				over ? " class=\"over\"" : "", buf);
+		}
 	}
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		fmt_us(buf, sizeof(buf), v[i]);
-		fprintf(out, "<td class=\"n\">%s</td>", buf);
-	}
-	fmt_us(buf, sizeof(buf), t->max_ns);
-	fprintf(out, "<td class=\"n%s\">%s</td><td class=\"n\">%llu</td></tr>\n",
-		t->cpu >= 0 && over_limit(r, p, t->cpu) ? " over" : "", buf,
-		(unsigned long long)t->overflows);
+	fputs("</summary>\n", out);
 }
 
 static int write_latency(FILE *out, const struct result *const *rs, size_t n)
@@ -871,7 +997,7 @@ static int write_latency(FILE *out, const struct result *const *rs, size_t n)
 	struct exceed_scale ex;
 	struct plot shared;
 	size_t nl = 0, nc;
-	int *cpus, err;
+	int *cpus, err = 0;
 
 	for (size_t i = 0; i < n && nl < sizeof(lr) / sizeof(lr[0]); i++)
 		if (has_latency(rs[i]))
@@ -881,47 +1007,52 @@ static int write_latency(FILE *out, const struct result *const *rs, size_t n)
 	err = cpu_union(lr, nl, &cpus, &nc);
 	if (err)
 		return err;
-	fputs("<section id=\"latency\"><h2>Wake-up latency</h2>\n<p class=\"muted\">How late a "
-	      "realtime thread woke up after its timer, per CPU: counts on a logarithmic scale, "
-	      "so the rare late wake-ups stay visible. Blue: idle machine; orange: under load. "
-	      "Dashed lines mark each run's maximum. Under each histogram, its exceedance plot: "
-	      "the fraction of wake-ups later than x, with both axes logarithmic, so the bulk "
-	      "and the tail read at once (a point at 100 \xc2\xb5s and 1e-4 means one wake-up in "
-	      "ten thousand was later than 100 \xc2\xb5s). A dotted stretch holds samples past "
-	      "the histogram whose exact values were not kept.</p>\n", out);
 	shared = shared_scale(lr, nl, cpus, nc);
 	ex = shared_exceed(lr, nl, cpus, nc);
-	if (nl == 1) {
-		fputs("<div class=\"plots\">\n", out);
-		for (size_t c = 0; c < nc; c++)
+	write_axes(out, &shared, &ex);
+	fputs("<section id=\"overview\"><h2>All CPUs</h2>\n<p class=\"muted\">How late a "
+	      "realtime thread woke up after its timer, on every CPU at once. The exceedance "
+	      "plots show the fraction of wake-ups later than x, with both axes logarithmic, so "
+	      "the bulk and the tail read at once (a point at 100 \xc2\xb5s and 1e-4 means one "
+	      "wake-up in ten thousand was later than 100 \xc2\xb5s); each curve ends at its "
+	      "CPU's maximum. The heat map gives each CPU a column: darker is later, on a "
+	      "logarithmic scale. Every CPU links to its own plots below.</p>\n", out);
+	for (size_t i = 0; i < nl && !err; i++) {
+		if (nl > 1) {
+			fputs("<h3>", out);
+			E(lr[i]->label);
+			fputs("</h3>\n", out);
+		}
+		err = overview_write(out, lr[i], &ex, "ax-e");
+	}
+	fputs("</section>\n", out);
+	if (err) {
+		free(cpus);
+		return err;
+	}
+	fputs("<section id=\"plots\"><h2>Per-CPU plots</h2>\n<p class=\"muted\">Each CPU "
+	      "folded: open it for its histogram (counts on a logarithmic scale, so the rare "
+	      "late wake-ups stay visible; blue: idle machine, orange: under load; dashed lines "
+	      "mark each run's maximum) and its exceedance plot (a dotted stretch holds samples "
+	      "past the histogram whose exact values were not kept). All plots share their "
+	      "axes.</p>\n", out);
+	for (size_t c = 0; c < nc; c++) {
+		fputs("<details class=\"cpu\">", out);
+		cpu_summary(out, lr, nl, cpus[c]);
+		/* The id inside the fold: following a link to it opens the fold. */
+		if (nl == 1) {
+			fprintf(out, "<div class=\"plots\" id=\"cpu-%d\">\n", cpus[c]);
 			figure(out, lr[0], cpus[c], false, &shared, &ex);
-		fputs("</div>\n", out);
-	} else {
-		/* Side by side: one column per result, one row per CPU. */
-		fprintf(out, "<div class=\"cols\" style=\"--n:%d\">\n", n_cols(nl));
-		for (size_t c = 0; c < nc; c++)
+		} else {
+			/* Side by side: one column per result. */
+			fprintf(out, "<div class=\"cols\" style=\"--n:%d\" id=\"cpu-%d\">\n",
+				n_cols(nl), cpus[c]);
 			for (size_t i = 0; i < nl; i++)
 				figure(out, lr[i], cpus[c], true, &shared, &ex);
-		fputs("</div>\n", out);
-	}
-	fputs("<h3>Percentiles (\xc2\xb5s)</h3>\n<div class=\"wrap\"><table><thead><tr>", out);
-	if (nl > 1)
-		fputs("<th>result</th>", out);
-	fputs("<th>CPU</th><th>run</th><th class=\"n\">samples</th><th class=\"n\">min</th>"
-	      "<th class=\"n\">avg</th><th class=\"n\">p50</th><th class=\"n\">p99</th>"
-	      "<th class=\"n\">p99.9</th><th class=\"n\">max</th>"
-	      "<th class=\"n\">past range</th></tr></thead>\n<tbody>\n", out);
-	for (size_t i = 0; i < nl; i++) {
-		for (int p = 0; p < PHASE_COUNT; p++) {
-			const struct result_latency *l = &lr[i]->lat[p];
-
-			for (size_t t = 0; t < l->n_threads; t++)
-				pct_row(out, lr[i], p, &l->threads[t], nl > 1);
-			if (l->has_summary)
-				pct_row(out, lr[i], p, &l->summary, nl > 1);
 		}
+		fputs("</div></details>\n", out);
 	}
-	fputs("</tbody></table></div>\n</section>\n", out);
+	fputs("</section>\n", out);
 	free(cpus);
 	return 0;
 }
@@ -985,6 +1116,52 @@ static void write_facts(FILE *out, const struct result *const *rs, size_t n)
 	fputs("</tr>\n</table></div></section>\n", out);
 }
 
+/*
+ * The page's one script, inline: headings of the CPU table become sort
+ * buttons, and a link to a CPU opens its fold in browsers that do not do so
+ * themselves. With scripts off the table stays in its written order (worst
+ * first) and everything else works. The Content-Security-Policy allows this
+ * script by its hash and nothing else: change one, change the other (the
+ * browser test fails otherwise); the hash is
+ * base64(sha256(text between <script> and </script>)).
+ */
+static const char script[] =
+	"(function(){\n"
+	"function key(r,c){var t=r.cells[c];t=t?t.textContent:\"\";var v=parseFloat(t);\n"
+	"return isNaN(v)?t:v}\n"
+	"function cmp(a,b){var x=typeof a==\"number\",y=typeof b==\"number\";if(x&&y)return a-b;\n"
+	"if(x)return 1;if(y)return -1;return a<b?-1:a>b?1:0}\n"
+	"document.querySelectorAll(\"table.sortable\").forEach(function(t){\n"
+	"var hs=t.tHead.querySelectorAll(\"th[data-col]\");\n"
+	"t.querySelectorAll(\".js\").forEach(function(e){e.hidden=false});\n"
+	"hs.forEach(function(h){\n"
+	"var b=document.createElement(\"button\");b.type=\"button\";b.textContent=h.textContent;\n"
+	"h.textContent=\"\";h.appendChild(b);\n"
+	"b.addEventListener(\"click\",function(){\n"
+	"var c=+h.getAttribute(\"data-col\"),d=h.getAttribute(\"aria-sort\")!=\"descending\",s=d?-1:1,\n"
+	"body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows);\n"
+	"hs.forEach(function(o){o.removeAttribute(\"aria-sort\")});\n"
+	"h.setAttribute(\"aria-sort\",d?\"descending\":\"ascending\");\n"
+	"rows.sort(function(x,y){var a=key(x,c),b=key(y,c),p=typeof a==\"number\",\n"
+	"q=typeof b==\"number\";return p!=q?(p?-1:1):s*cmp(a,b)});\n"
+	"rows.forEach(function(r){body.appendChild(r)})})})});\n"
+	"function reveal(){var e=location.hash&&\n"
+	"document.getElementById(decodeURIComponent(location.hash.slice(1))),d=e&&e.closest(\"details\");\n"
+	"if(d&&!d.open){d.open=true;e.scrollIntoView()}}\n"
+	"window.addEventListener(\"hashchange\",reveal);reveal()})();\n";
+
+#define SCRIPT_HASH "sha256-rRL/SWabJiyqFhOagAoSb3v/qycDiQrnUW8nXvJE+2s="
+
+/* Few enough CPUs in every run that printing all their plots makes sense. */
+static bool few_cpus(const struct result *const *rs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (int p = 0; p < PHASE_COUNT; p++)
+			if (rs[i]->lat[p].n_threads > 16)
+				return false;
+	return true;
+}
+
 int html_write(FILE *out, const struct result *const *rs, size_t n)
 {
 	int err;
@@ -992,15 +1169,18 @@ int html_write(FILE *out, const struct result *const *rs, size_t n)
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "style-src 'unsafe-inline'; img-src data:\">\n"
+	      "style-src 'unsafe-inline'; img-src data:; script-src '" SCRIPT_HASH "'\">\n"
 	      "<meta name=\"generator\" content=\"rtready " RTR_VERSION "\">\n<title>rtready report",
 	      out);
 	for (size_t i = 0; i < n && i < 4; i++) {
 		fputs(i ? ", " : ": ", out);
 		E(rs[i]->hostname[0] ? rs[i]->hostname : rs[i]->label);
 	}
-	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<header><h1>rtready report</h1>"
-		     "<p class=\"sub\">", css);
+	fprintf(out, "</title>\n<style>\n%s%s</style>\n</head>\n<body>\n<header><h1>rtready report</h1>"
+		     "<p class=\"sub\">", css, few_cpus(rs, n) ?
+		/* A small machine's plots fit on paper: print them unfolded. */
+		"@media print{details.cpu::details-content{content-visibility:visible;"
+		"display:block}}\n" : "");
 	fprintf(out, "%zu result%s: ", n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
 		if (i)
@@ -1010,17 +1190,26 @@ int html_write(FILE *out, const struct result *const *rs, size_t n)
 		fputs("</code>", out);
 	}
 	fputs("</p></header>\n<main>\n", out);
-	fputs("<nav class=\"muted\"><a href=\"#verdict\">Verdict</a> \xc2\xb7 <a href=\"#latency\">"
-	      "Latency</a> \xc2\xb7 <a href=\"#checks\">Checks</a> \xc2\xb7 <a href=\"#system\">"
-	      "System</a></nav>\n", out);
-	write_verdicts(out, rs, n);
-	err = write_latency(out, rs, n);
+	fputs("<nav class=\"muted\"><a href=\"#verdict\">Verdict</a> \xc2\xb7 <a href=\"#checks\">"
+	      "Checks</a>", out);
+	for (size_t i = 0; i < n; i++) {
+		if (has_latency(rs[i])) {
+			fputs(" \xc2\xb7 <a href=\"#overview\">All CPUs</a> \xc2\xb7 "
+			      "<a href=\"#plots\">Per-CPU plots</a>", out);
+			break;
+		}
+	}
+	fputs(" \xc2\xb7 <a href=\"#system\">System</a></nav>\n", out);
+	/* The answer first: the verdict, what failed, then which CPUs are bad. */
+	err = write_verdicts(out, rs, n);
 	err = err ?: write_checks(out, rs, n);
+	err = err ?: write_latency(out, rs, n);
 	if (err)
 		return err;
 	write_facts(out, rs, n);
-	fputs("</main>\n<footer><p class=\"muted\">Written by rtready " RTR_VERSION
-	      ". Self-contained: no scripts, no network access.</p></footer>\n</body>\n</html>\n",
-	      out);
+	fprintf(out, "</main>\n<footer><p class=\"muted\">Written by rtready " RTR_VERSION
+		". Self-contained: nothing is fetched; one inline script sorts the CPU table, and "
+		"the page reads the same without it.</p></footer>\n<script>%s</script>\n"
+		"</body>\n</html>\n", script);
 	return ferror(out) ? -EIO : 0;
 }

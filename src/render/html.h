@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The HTML report: one self-contained page (inline CSS and SVG, no script,
- * nothing fetched; a Content-Security-Policy says so to the browser) with
- * the verdict, the checks grouped by area (failures first, with evidence,
- * reason and fix), per-CPU latency histograms on a logarithmic count scale
- * with the idle and loaded runs overlaid, each with its exceedance plot
- * (log-log; exceed.h), a percentile table and the system facts. Several results are shown side by side, in the order given
- * (before/after). It displays struct result and decides nothing.
+ * The HTML report: one self-contained page (inline CSS and SVG and one
+ * inline script that sorts the CPU table, allowed by its hash; nothing
+ * fetched; a Content-Security-Policy says so to the browser; the page reads
+ * the same with scripts off). In order: the verdict; the checks that failed
+ * or warned (evidence, reason and fix), the others folded; the overview of
+ * every CPU (overview.h); per-CPU plots folded in <details>, each a
+ * histogram on a logarithmic count scale with the idle and loaded runs
+ * overlaid and its exceedance plot (log-log; exceed.h), all on one scale
+ * with axes drawn once; the system facts. Several results are shown side
+ * by side, in the order given (before/after). It displays struct result
+ * and decides nothing.
  */
 #ifndef RTR_RENDER_HTML_H
 #define RTR_RENDER_HTML_H

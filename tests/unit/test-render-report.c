@@ -462,7 +462,10 @@ static void test_html(void **state)
 	html = render(html_write, rs, 1);
 	assert_non_null(strstr(html, "<!DOCTYPE html>"));
 	assert_non_null(strstr(html, "Content-Security-Policy"));
-	assert_null(strstr(html, "<script"));
+	/* One inline script (sorting the CPU table), allowed by its hash alone. */
+	assert_int_equal(count(html, "<script"), 1);
+	assert_non_null(strstr(html, "script-src 'sha256-"));
+	assert_null(strstr(html, "unsafe-eval"));
 	/* Nothing fetched: no src= at all, no link to another site. */
 	assert_null(strstr(html, "src="));
 	assert_null(strstr(html, "href=\"http"));
@@ -470,7 +473,21 @@ static void test_html(void **state)
 	assert_int_equal(count(html, "<svg class=\"hist\""), 2);
 	/* And its exceedance plot, with an accessible name. */
 	assert_int_equal(count(html, "<svg class=\"exceed\""), 2);
-	assert_int_equal(count(html, "role=\"img\""), 4);
+	/* The overview: an exceedance plot of all CPUs per run, a heat map, a sortable table. */
+	assert_int_equal(count(html, "<svg class=\"exceed all\""), 2);
+	assert_int_equal(count(html, "role=\"img\""), 6);
+	assert_non_null(strstr(html, "<div class=\"heat\""));
+	assert_non_null(strstr(html, "<table class=\"cpus sortable\">"));
+	/* Every CPU reachable: the verdict's and the overview's worst lists, heat map, table. */
+	assert_int_equal(count(html, "href=\"#cpu-0\""), 4);
+	assert_int_equal(count(html, "href=\"#cpu-1\""), 4);
+	assert_true(strstr(html, "<p>Worst CPUs:") < strstr(html, "id=\"checks\""));
+	assert_int_equal(count(html, "<details class=\"cpu\">"), 2);
+	assert_int_equal(count(html, "id=\"cpu-1\""), 1);
+	/* Verdict, checks, overview, plots in that order. */
+	assert_true(strstr(html, "id=\"verdict\"") < strstr(html, "id=\"checks\""));
+	assert_true(strstr(html, "id=\"checks\"") < strstr(html, "id=\"overview\""));
+	assert_true(strstr(html, "id=\"overview\"") < strstr(html, "id=\"plots\""));
 	assert_non_null(strstr(html, "<title>Exceedance plot of CPU 1: fraction of wake-ups later "
 				     "than each latency, log-log</title>"));
 	/* Curves: 2 histograms and 2 exceedance curves; CPU 1's overflows are dotted. */
@@ -853,7 +870,9 @@ static void test_unmeasured(void **state)
 	x = render(html_write, rs, 1);
 	assert_non_null(strstr(x, "<div class=\"card s-warn\">"));
 	assert_non_null(strstr(x, "idle: no samples (not measured)"));
-	assert_int_equal(count(x, "class=\"nosamples\">no samples"), 1);
+	/* Named in the verdict's and the overview's worst lists; the table says 0: not measured. */
+	assert_int_equal(count(x, "class=\"nosamples\">no samples"), 2);
+	assert_int_equal(count(x, "class=\"n nosamples\">0: not measured"), 1);
 	free(x);
 	assert_int_equal(report_results_exit(rs, 1, false), 0);
 	assert_int_equal(report_results_exit(rs, 1, true), 1);
