@@ -335,7 +335,8 @@ static void explain_sched_eperm(const struct latency_config *cfg, char *why, siz
 	}
 	say(why, len,
 	    "SCHED_%s priority %d was refused: it needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d "
-	    "(RLIMIT_RTPRIO is %s; as root, a cgroup without realtime runtime also refuses it)",
+	    "(RLIMIT_RTPRIO is %s; as root, RT group scheduling refuses it in a cgroup "
+	    "without an RT budget: see rtready check --only sched.rt_group)",
 	    rtr_policy_name(cfg->policy), cfg->priority, cfg->priority, lim);
 }
 
