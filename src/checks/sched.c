@@ -271,6 +271,13 @@ static void check_rt_group(const struct check_ctx *ctx, struct check_out *out)
 		st = RTR_PASS;
 		break;
 	}
+	if (g->unread) {
+		/* What was not read is not judged: never a pass over it. */
+		strbuf_printf(&ev, "; %u group%s under %s could not be read", g->unread,
+			      g->unread == 1 ? "" : "s", g->mount);
+		if (st == RTR_PASS)
+			st = RTR_WARN;
+	}
 	if (g->zero_busy) {
 		st = RTR_WARN;
 		others_note(g, &ev);

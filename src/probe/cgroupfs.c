@@ -241,6 +241,23 @@ int cgroupfs_dir(char *out, size_t len, const char *mnt, const char *mroot, cons
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+int cgroupfs_lists(const struct rootfs *fs, const char *dir, const char *file,
+		   const char *const *names)
+{
+	char buf[512];
+	int err = cgroupfs_read(fs, dir, file, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	for (char *p = buf; *p; p++)
+		if (*p == ' ')
+			*p = ',';
+	for (; *names; names++)
+		if (!cgroupfs_list_has(buf, *names))
+			return 0;
+	return 1;
+}
+
 int cgroupfs_parse_key(const char *text, const char *key, uint64_t *value)
 {
 	size_t kl = strlen(key);

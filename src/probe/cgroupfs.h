@@ -88,6 +88,14 @@ int cgroupfs_parse_key(const char *text, const char *key, uint64_t *value);
 int cgroupfs_write(const struct rootfs *fs, const char *dir, const char *file, const char *text)
 	__attribute__((warn_unused_result));
 
+/*
+ * Whether the space-separated controller list @dir/@file (cgroup.controllers
+ * or cgroup.subtree_control) names every one of @names (a NULL-ended list).
+ * Return: 1, 0, or -errno when the file cannot be read.
+ */
+int cgroupfs_lists(const struct rootfs *fs, const char *dir, const char *file,
+		   const char *const *names);
+
 /* Read @dir/@file into @buf (trailing white space removed). Return: 0 or -errno. */
 int cgroupfs_read(const struct rootfs *fs, const char *dir, const char *file, char *buf,
 		  size_t len) __attribute__((warn_unused_result));

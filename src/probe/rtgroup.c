@@ -23,21 +23,12 @@ struct node {
 	bool busy;		/* tasks are charged to it */
 };
 
-/* Whether @dir/cgroup.controllers (space-separated) lists "cpu". -errno when unreadable. */
+/* Whether @dir/cgroup.controllers lists "cpu": 1, 0, or -errno when unreadable. */
 static int lists_cpu(const struct rootfs *fs, const char *dir)
 {
-	char file[PATH_MAX + 32], buf[256];
-	int err;
+	static const char *const cpu[] = { "cpu", NULL };
 
-	if (rootfs_path(file, sizeof(file), "%s/cgroup.controllers", dir))
-		return -ENAMETOOLONG;
-	err = rootfs_read_str(fs, file, buf, sizeof(buf));
-	if (err)
-		return err;
-	for (char *p = buf; *p; p++)
-		if (*p == ' ')
-			*p = ',';
-	return cgroupfs_list_has(buf, "cpu");
+	return cgroupfs_lists(fs, dir, "cgroup.controllers", cpu);
 }
 
 /* @dir's cpu.rt_runtime_us into @rt. Return: 0 or -errno (-ENOENT: no such file). */
@@ -99,15 +90,22 @@ static void walk_group(struct walk *w, const char *path, int depth, struct node 
 		takes_cpu = true;	/* every v1 cgroup of the hierarchy is a task group */
 	else if (depth == 0 && v2_real_root(w->fs, path))
 		takes_cpu = true;
-	else
-		takes_cpu = lists_cpu(w->fs, path) == 1;
+	else {
+		int cpu = lists_cpu(w->fs, path);
+
+		takes_cpu = cpu == 1;
+		if (cpu < 0)
+			g->unread++;	/* whether it takes cpu is unknown */
+	}
 	if (takes_cpu) {
 		int64_t rt = -1;
 		int err = read_budget(w->fs, path, &rt);
 		bool root = depth == 0 && (!w->v2 || v2_real_root(w->fs, path));
 
 		if (err == 0 || w->v2)
-			g->groups++;	/* a v1 group whose budget is unreadable is not counted */
+			g->groups++;
+		else
+			g->unread++;	/* a v1 group whose budget is unreadable */
 		/* v2 has no budget file: a non-root group's budget is 0. */
 		own.zero = err == 0 ? rt == 0 : (w->v2 && !root);
 		eff = &own;
@@ -115,6 +113,8 @@ static void walk_group(struct walk *w, const char *path, int depth, struct node 
 	if (eff && eff->zero && !eff->busy && busy(w->fs, path))
 		eff->busy = true;
 	d = rootfs_opendir(w->fs, path);
+	if (!d)
+		g->unread++;	/* its subgroups are unknown */
 	sub = d ? malloc(PATH_MAX) : NULL;
 	while (sub && (de = readdir(d))) {
 		if ((de->d_type != DT_DIR && de->d_type != DT_UNKNOWN) || de->d_name[0] == '.')

@@ -54,6 +54,7 @@ struct rtgroup_facts {
 	unsigned int zero_busy;		/* of those, with tasks charged to them */
 	char zero_example[256];		/* the first busy (else any) such group */
 	bool truncated;			/* a walk bound was hit */
+	unsigned int unread;		/* groups whose files could not be read */
 
 	/* This process's group (from /proc/self/cgroup). */
 	enum rtgroup_self self;

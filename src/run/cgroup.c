@@ -66,26 +66,26 @@ static int make_dir(struct run_cgroup *cg, const struct rootfs *fs, const char *
 	return 0;
 }
 
-static bool has_controllers(const struct rootfs *fs, const char *file, bool cpu, bool mem)
+/* Whether @dir/@file lists the controllers asked for (an unreadable file: no). */
+static bool has_controllers(const struct rootfs *fs, const char *dir, const char *file, bool cpu,
+			    bool mem)
 {
-	char buf[512];
+	const char *names[3] = { NULL, NULL, NULL };
+	size_t n = 0;
 
-	if (rootfs_read_str(fs, file, buf, sizeof(buf)) < 0)
-		return false;
-	for (char *p = buf; *p; p++)
-		if (*p == ' ')
-			*p = ',';
-	return (!cpu || cgroupfs_list_has(buf, "cpu")) && (!mem || cgroupfs_list_has(buf, "memory"));
+	if (cpu)
+		names[n++] = "cpu";
+	if (mem)
+		names[n++] = "memory";
+	return cgroupfs_lists(fs, dir, file, names) == 1;
 }
 
 /* Let children of @dir use the controllers. Return: 0 or -errno. */
 static int v2_enable(const struct rootfs *fs, const char *dir, bool cpu, bool mem)
 {
-	char path[PATH_MAX + 32];
 	int rc = 0;
 
-	snprintf(path, sizeof(path), "%s/cgroup.subtree_control", dir);
-	if (has_controllers(fs, path, cpu, mem))
+	if (has_controllers(fs, dir, "cgroup.subtree_control", cpu, mem))
 		return 0;
 	if (cpu)
 		rc = cgroupfs_write(fs, dir, "cgroup.subtree_control", "+cpu");
@@ -242,7 +242,7 @@ int run_cgroup_create(struct run_cgroup *cg, const struct cgroup_limits *lim, co
 {
 	struct cgroup_mounts *m = calloc(1, sizeof(*m));
 	struct cgroup_self *self = calloc(1, sizeof(*self));
-	char ctl[PATH_MAX + 32], tmp[256];
+	char tmp[256];
 	struct rootfs fs;
 	int rc;
 
@@ -262,8 +262,8 @@ int run_cgroup_create(struct run_cgroup *cg, const struct cgroup_limits *lim, co
 	rc = read_layout(&fs, m, self, err, errlen);
 	if (rc)
 		goto out_fs;
-	snprintf(ctl, sizeof(ctl), "%s/cgroup.controllers", m->v2);
-	if (m->v2[0] && has_controllers(&fs, ctl, lim->cpu_pct != 0, lim->memory_bytes != 0))
+	if (m->v2[0] &&
+	    has_controllers(&fs, m->v2, "cgroup.controllers", lim->cpu_pct != 0, lim->memory_bytes != 0))
 		rc = create_v2(cg, &fs, m, self, lim, name, err, errlen);
 	else
 		rc = create_v1(cg, &fs, m, self, lim, name, err, errlen);

@@ -171,6 +171,14 @@ static void rt_group(void **state)
 	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_PASS);
 	g->truncated = true;
 	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_WARN);
+	g->truncated = false;
+	/* A group that could not be read leaves the verdict open, even from the root. */
+	g->self = RTGROUP_SELF_ROOT;
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_PASS);
+	g->unread = 2;
+	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_WARN);
+	assert_has(r.evidence, "2 groups under /sys/fs/cgroup could not be read");
+	g->unread = 0;
 	/* The mounts could not be read at all. */
 	g->err = -EACCES;
 	assert_int_equal(run_check(f, "", "sched.rt_group", &r), RTR_SKIP);
