@@ -113,6 +113,19 @@ def log(msg):
 
 # ---------------------------------------------------------------- fetching
 
+
+def show_tails(logf):
+    """The last lines of a guest's console and of QEMU's stderr (the work
+    directory goes away with the run, so a failure shows them here)."""
+    for f in (logf, logf + ".qemu"):
+        try:
+            tail = open(f, errors="replace").read().splitlines()[-15:]
+        except OSError:
+            tail = ["(missing)"]
+        log("        %s, last lines:" % os.path.basename(f))
+        for line in tail:
+            log("          | " + line[:200])
+
 def default_cache():
     env = os.environ.get("RTREADY_KERNEL_CACHE")
     if env:
@@ -580,14 +593,7 @@ def run_systemd(sc, opts, work, r, kern, bb):
             if m.startswith("@@RTR-NOTE"):
                 log("        " + m)
         if not (booted and step and ended):
-            for f in (logf, logf + ".qemu"):
-                try:
-                    tail = open(f, errors="replace").read().splitlines()[-15:]
-                except OSError:
-                    tail = ["(missing)"]
-                log("        %s, last lines:" % os.path.basename(f))
-                for line in tail:
-                    log("          | " + line[:200])
+            show_tails(logf)
             break
     try:
         judge_systemd(r, blocks, rcs, opts)
@@ -1212,14 +1218,7 @@ def run_scenario(sc, opts, work):
                          end, sc["timeout"], logf))
         if not booted or not ended:
             # The work directory goes away with the run: show why here.
-            for f in (logf, logf + ".qemu"):
-                try:
-                    tail = open(f, errors="replace").read().splitlines()[-15:]
-                except OSError:
-                    tail = ["(missing)"]
-                log("        %s, last lines:" % os.path.basename(f))
-                for line in tail:
-                    log("          | " + line[:200])
+            show_tails(logf)
     if any(m.startswith("@@RTR-BOOTED") for m in marks):
         try:
             JUDGES[scripts[0]](r, blocks, rcs, opts)
