@@ -959,7 +959,9 @@ def judge_powercut(r, blocks, rcs, opts):
     r.ok("a file written before the cut survives", "written before the cut" in
          blocks.get("b2-persist", ""), blocks.get("b2-persist", ""))
     ls = blocks.get("b2-state-dir", "")
-    r.ok("the journal is on the disk after the cut", " tune.journal" in ls, ls)
+    # The name exactly: " tune.journal" is also the start of " tune.journal.tmp".
+    r.ok("the journal is on the disk after the cut",
+         re.search(r" tune\.journal$", ls, re.M) is not None, ls)
     if "tune.journal.tmp" in ls:
         log("        note: a tune.journal.tmp was left by the cut (the journal itself is whole)")
     ran(r, rcs, blocks, "b2-status")
