@@ -206,7 +206,7 @@ int journal_save(int dirfd, const struct journal *j)
 	json_t *o = journal_to_json(j);
 	char *text;
 	size_t len;
-	int err;
+	int fd, err;
 
 	if (!o)
 		return -ENOMEM;
@@ -226,8 +226,31 @@ int journal_save(int dirfd, const struct journal *j)
 		text[len++] = '\n';
 		text[len] = '\0';
 	}
-	err = fileio_replace_at(dirfd, JOURNAL_NAME, JOURNAL_TMP, 0600, text, len);
+	/*
+	 * The journal's own sequence, as before fileio_replace_at(): with
+	 * that helper the kernel matrix's power cut lost the journal in about
+	 * 1 run of 4 (10 of 10 kept it with this code); the cause is not yet
+	 * understood, so the journal keeps the sequence that was proven.
+	 */
+	fd = openat(dirfd, JOURNAL_TMP, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0) {
+		err = -errno;
+		free(text);
+		return err;
+	}
+	err = fileio_write_all(fd, text, len);
 	free(text);
+	if (err == 0 && fsync(fd) < 0)
+		err = -errno;
+	if (close(fd) < 0 && err == 0)
+		err = -errno;
+	if (err == 0 && renameat(dirfd, JOURNAL_TMP, dirfd, JOURNAL_NAME) < 0)
+		err = -errno;
+	/* The rename is durable only once the directory is. */
+	if (err == 0 && fsync(dirfd) < 0)
+		err = -errno;
+	if (err)
+		unlinkat(dirfd, JOURNAL_TMP, 0);
 	return err;
 }
 
