@@ -11,37 +11,55 @@
 
 #include "checks/run.h"
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/cmd_check.h"
 #include "probe/facts.h"
 #include "probe/rtcpus.h"
 #include "render/json.h"
 #include "render/text.h"
 
-static const char usage_text[] =
+/* Keys of the options without a short letter. */
+enum { OPT_ONLY = 256, OPT_SKIP };
+
+static const struct cli_opt check_opts[] = {
+	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
+			"CPUs meant for realtime work (default: the isolated CPUs);\n"
+			"auto or auto:N: the choice of rtready plan (N CPUs)"),
+	CLI_OPT_ROOT("read DIR/proc, DIR/sys, ... instead of the live system"),
+	CLI_OPT_FORMAT('f'),
+	CLI_OPT_OUTPUT('o',
+		       "write the result to FILE instead of standard output"),
+	{ "strict", 's', CLI_NOARG, NULL,
+	  "exit 1 on warnings too", NULL, CLI_OWN },
+	{ "only", OPT_ONLY, CLI_ARG, "AREA|ID",
+	  "run only these checks (repeatable, or comma-separated)", "@check", CLI_OWN },
+	{ "skip", OPT_SKIP, CLI_ARG, "ID|AREA",
+	  "leave these checks out (repeatable, or comma-separated)", "@check", CLI_OWN },
+	{ "verbose", 'v', CLI_NOARG, NULL,
+	  "also show passing checks and all evidence", NULL, CLI_OWN },
+	{ "list", 'l', CLI_NOARG, NULL,
+	  "list the check ids and exit", NULL, CLI_OWN },
+	CLI_OPT_HELP('h'),
+	CLI_OPT_VERSION,
+};
+
+const struct cli_cmd check_cmd = {
+	"check",
 	"Usage: rtready check [OPTIONS]\n"
 	"\n"
 	"Audit this machine (or a snapshot under --root) against the realtime checklist.\n"
 	"Every item says what was read, whether it is right, why it matters, and the fix.\n"
-	"\n"
-	"  -c, --rt-cpus LIST   CPUs meant for realtime work (default: the isolated CPUs);\n"
-	"                       auto or auto:N: the choice of rtready plan (N CPUs)\n"
-	"  -r, --root DIR       read DIR/proc, DIR/sys, ... instead of the live system\n"
-	"  -f, --format FMT     text (default) or json\n"
-	"  -o, --output FILE    write the result to FILE instead of standard output\n"
-	"  -s, --strict         exit 1 on warnings too\n"
-	"      --only AREA|ID   run only these checks (repeatable, or comma-separated)\n"
-	"      --skip ID|AREA   leave these checks out (repeatable, or comma-separated)\n"
-	"  -v, --verbose        also show passing checks and all evidence\n"
-	"  -l, --list           list the check ids and exit\n"
-	"  -h, --help           show this help\n"
-	"  -V, --version        show the version\n"
+	"\n",
+	CLI_CMD_OPTS(check_opts), 23,
 	"\n"
 	"Exit status: 0 nothing failed, 1 a check failed (or warned with --strict),\n"
-	"2 usage error or the checks could not run.\n";
+	"2 usage error or the checks could not run.\n",
+	CLI_NO_OPERANDS,
+};
 
 void check_opts_free(struct check_opts *o)
 {
-	rtr_cpuset_free(&o->rt_cpus);
+	rt_request_free(&o->rt);
 	free(o->only);
 	free(o->skip);
 	for (size_t i = 0; i < o->n_sel_storage; i++)
@@ -89,43 +107,15 @@ static int add_selectors(struct check_opts *o, const char *opt, const char *arg,
 
 int check_opts_parse(int argc, char **argv, struct check_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_ONLY = 256, OPT_SKIP };
-	static const struct option longopts[] = {
-		{ "rt-cpus", required_argument, NULL, 'c' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "only", required_argument, NULL, OPT_ONLY },
-		{ "skip", required_argument, NULL, OPT_SKIP },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_parse p;
+	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, &o->root, &o->rt };
 	int c, rc = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->root = "/";
-	optind = 0;
-	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, ":c:r:f:o:svlhV", longopts, NULL)) != -1) {
+	cli_parse_begin(&p, &check_cmd, &com, argc, argv);
+	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
 		switch (c) {
-		case 'c':
-			rc = cli_parse_rt_cpus("--rt-cpus", optarg, &o->rt_cpus, &o->rt_auto, err,
-					       errlen);
-			o->rt_cpus_given = true;
-			break;
-		case 'r':
-			rc = cli_parse_root(optarg, &o->root, err, errlen);
-			break;
-		case 'f':
-			rc = cli_parse_format(optarg, &o->format, err, errlen);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
 		case 's':
 			o->strict = true;
 			break;
@@ -141,26 +131,10 @@ int check_opts_parse(int argc, char **argv, struct check_opts *o, char *err, siz
 		case 'l':
 			o->list = true;
 			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
 		}
 	}
-	if (rc == 0 && optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		rc = -EINVAL;
-	}
+	if (rc == 0 && c < 0)
+		rc = c;
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 	return rc;
@@ -175,26 +149,10 @@ static void list_checks(FILE *out)
 	}
 }
 
-static int fill_host(struct report *r, const struct facts *f, const struct rtcpus *rt)
-{
-	char list[4096], online[4096] = "";
-	int err = 0;
-
-	rtcpus_format(rt, list, sizeof(list));
-	if (!f->cpu.online_err)
-		rtr_cpuset_format_list(&f->cpu.online, online, sizeof(online));
-	err = err ? err : report_set_host(&r->host.rt_cpus, list);
-	err = err ? err : report_set_host(&r->host.root, f->root);
-	err = err ? err : report_set_host(&r->host.kernel,
-					  f->kernel.release_err ? "" : f->kernel.release);
-	err = err ? err : report_set_host(&r->host.cpus_online, online);
-	return err;
-}
-
 static int render(const struct check_opts *o, struct report *r)
 {
-	struct cli_output out;
-	int err = cli_output_open(&out, o->output);
+	struct output out;
+	int err = output_open(&out, o->output);
 
 	if (err) {
 		cli_error("check", "cannot write %s: %s", o->output, strerror(-err));
@@ -210,82 +168,35 @@ static int render(const struct check_opts *o, struct report *r)
 
 		err = text_write_findings(out.fp, r, &st);
 	}
-	err = cli_output_close(&out, err == 0) ?: err;
+	err = output_close(&out, err == 0) ?: err;
 	if (err)
 		cli_error("check", "cannot write the result: %s", strerror(-err));
-	return err;
-}
-
-/*
- * The facts under @root. On the heap, as the root's handle while they are
- * read: together some 28 KiB, and rtready must run with a small stack
- * (ulimit -s 32). Return: 0 with *@out set, or -errno after printing why.
- */
-static int gather(const char *root, struct facts **out)
-{
-	struct facts *f = malloc(sizeof(*f));
-	struct rootfs *fs = malloc(sizeof(*fs));
-	int err = f && fs ? 0 : -ENOMEM;
-
-	if (err) {
-		cli_error("check", "out of memory");
-		goto fail;
-	}
-	err = rootfs_open(fs, root);
-	if (err) {
-		cli_error("check", "cannot open root directory %s: %s", root, strerror(-err));
-		goto fail;
-	}
-	err = facts_gather(fs, f);
-	rootfs_close(fs);
-	if (err) {
-		cli_error("check", "cannot gather facts: %s", strerror(-err));
-		facts_free(f);
-		goto fail;
-	}
-	free(fs);
-	*out = f;
-	return 0;
-fail:
-	free(fs);
-	free(f);
-	*out = NULL;
 	return err;
 }
 
 int check_execute(const struct check_opts *o, struct report *r)
 {
 	struct check_filter flt = { o->only, o->n_only, o->skip, o->n_skip };
-	struct rtr_cpuset planned = RTR_CPUSET_INIT;
-	struct rtcpus rt = RTCPUS_INIT;
+	/* On the heap: the facts are some 28 KiB, and rtready runs with ulimit -s 32. */
+	struct target *t = malloc(sizeof(*t));
 	struct check_ctx ctx;
-	struct facts *fp;
-	int err = gather(o->root, &fp);
+	char msg[1024];
+	int err = t ? target_open(t, o->root, &o->rt, TARGET_FACTS, msg, sizeof(msg)) : -ENOMEM;
 
-	if (err)
+	if (err) {
+		cli_error("check", "%s", t ? msg : strerror(ENOMEM));
+		free(t);
 		return err;
-	/* --rt-cpus auto: planned here, unless the caller (verify) already did. */
-	if (o->rt_auto && rtr_cpuset_is_empty(&o->rt_cpus)) {
-		err = cli_resolve_rt_cpus("check", "--rt-cpus", o->root, o->rt_auto, &planned);
-		if (err) {
-			facts_free(fp);
-			free(fp);
-			return err;
-		}
-	} else {
-		err = rtr_cpuset_copy(&planned, &o->rt_cpus);
 	}
-	err = err ?: rtcpus_resolve_planned(&fp->cpu, o->rt_cpus_given ? &planned : NULL,
-					    o->rt_auto != 0, &rt);
-	ctx = (struct check_ctx){ fp, &rt.cpus, rtcpus_source_name(rt.source) };
-	err = err ? err : checks_run(&ctx, &flt, r);
-	err = err ? err : fill_host(r, fp, &rt);
+	if (t->plan_warning[0])
+		cli_warn("check", "%s", t->plan_warning);
+	ctx = (struct check_ctx){ &t->facts, &t->rt.cpus, rtcpus_source_name(t->rt.source) };
+	err = checks_run(&ctx, &flt, r);
+	err = err ?: target_host_info(t, &r->host);
 	if (err)
 		cli_error("check", "%s", strerror(-err));
-	rtcpus_free(&rt);
-	rtr_cpuset_free(&planned);
-	facts_free(fp);
-	free(fp);
+	target_close(t);
+	free(t);
 	return err;
 }
 
@@ -296,21 +207,13 @@ int cmd_check(int argc, char **argv)
 	char err[512] = "";
 	int rc;
 
-	if (check_opts_parse(argc, argv, &o, err, sizeof(err))) {
-		cli_error("check", "%s", err);
-		fputs("Try 'rtready check --help'.\n", stderr);
-		check_opts_free(&o);
-		return EXIT_USAGE;
-	}
-	if (o.help || o.version || o.list) {
-		if (o.help)
-			fputs(usage_text, stdout);
-		else if (o.version)
-			cli_version();
-		else
+	rc = check_opts_parse(argc, argv, &o, err, sizeof(err));
+	rc = cli_parsed(&check_cmd, rc, err, o.help, o.version);
+	if (rc >= 0 || o.list) {
+		if (rc < 0)
 			list_checks(stdout);
 		check_opts_free(&o);
-		return EXIT_OK;
+		return rc >= 0 ? rc : EXIT_OK;
 	}
 	report_init(&r, "check");
 	if (check_execute(&o, &r) || render(&o, &r))

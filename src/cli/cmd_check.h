@@ -8,12 +8,10 @@
 
 #include "cli/cli.h"
 #include "core/report.h"
-#include "rtready/cpuset.h"
+#include "target/target.h"
 
 struct check_opts {
-	struct rtr_cpuset rt_cpus;
-	bool rt_cpus_given;
-	size_t rt_auto;		/* --rt-cpus auto: 1, auto:N: N + 1; 0: a list */
+	struct rt_request rt;	/* --rt-cpus */
 	const char *root;
 	enum output_format format;
 	const char *output;
@@ -30,7 +28,7 @@ struct check_opts {
 int check_opts_parse(int argc, char **argv, struct check_opts *o, char *err, size_t errlen);
 void check_opts_free(struct check_opts *o);
 
-/* Gather, run the checks into @r (also used by verify). Return: 0 or -errno (printed). */
+/* Open the target, run the checks into @r. Return: 0 or -errno (printed). */
 int check_execute(const struct check_opts *o, struct report *r);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "checks/run.h"
+#include "cli/opt.h"
 #include "cli/cmd_inspect.h"
 #include "inspect/inspect.h"
 #include "probe/facts.h"
@@ -18,7 +19,35 @@
 #include "render/json.h"
 #include "util/parse.h"
 
-static const char usage_text[] =
+/* Keys of the options without a short letter. */
+enum { OPT_NO_PERF = 256 };
+
+static const struct cli_opt inspect_opts[] = {
+	{ "all", 'a', CLI_NOARG, NULL,
+	  "every user process (those with RT threads are judged)", NULL, CLI_OWN },
+	{ "name", 'n', CLI_ARG, "COMM",
+	  "the processes whose name is COMM", "@comm", CLI_OWN },
+	{ "window", 'w', CLI_ARG, "DURATION",
+	  "measure deltas over this time (default 1s; 0: one look)", NULL, CLI_OWN },
+	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
+			"CPUs meant for realtime work (default: the isolated CPUs);\n"
+			"auto or auto:N: the choice of rtready plan (N CPUs)"),
+	CLI_OPT_ROOT("read DIR/proc and DIR/sys instead of the live system"),
+	{ "no-perf", OPT_NO_PERF, CLI_NOARG, NULL,
+	  "do not open perf counters", NULL, CLI_OWN },
+	CLI_OPT_FORMAT('f'),
+	CLI_OPT_OUTPUT('o',
+		       "write the result to FILE"),
+	{ "strict", 's', CLI_NOARG, NULL,
+	  "exit 1 on warnings too", NULL, CLI_OWN },
+	{ "verbose", 'v', CLI_NOARG, NULL,
+	  "show passing findings and processes without RT threads", NULL, CLI_OWN },
+	CLI_OPT_HELP('h'),
+	CLI_OPT_VERSION,
+};
+
+const struct cli_cmd inspect_cmd = {
+	"inspect",
 	"Usage: rtready inspect [OPTIONS] PID...\n"
 	"       rtready inspect [OPTIONS] --all | --name COMM\n"
 	"\n"
@@ -27,27 +56,17 @@ static const char usage_text[] =
 	"measured over a window. Works without root for your own processes.\n"
 	"With --root, judge the processes of a snapshot tree in one look (no window,\n"
 	"no perf counters: a tree does not run).\n"
-	"\n"
-	"  -a, --all              every user process (those with RT threads are judged)\n"
-	"  -n, --name COMM        the processes whose name is COMM\n"
-	"  -w, --window DURATION  measure deltas over this time (default 1s; 0: one look)\n"
-	"  -c, --rt-cpus LIST     CPUs meant for realtime work (default: the isolated CPUs);\n"
-	"                         auto or auto:N: the choice of rtready plan (N CPUs)\n"
-	"  -r, --root DIR         read DIR/proc and DIR/sys instead of the live system\n"
-	"      --no-perf          do not open perf counters\n"
-	"  -f, --format FMT       text (default) or json\n"
-	"  -o, --output FILE      write the result to FILE\n"
-	"  -s, --strict           exit 1 on warnings too\n"
-	"  -v, --verbose          show passing findings and processes without RT threads\n"
-	"  -h, --help             show this help\n"
-	"  -V, --version          show the version\n"
+	"\n",
+	CLI_CMD_OPTS(inspect_opts), 25,
 	"\n"
 	"Exit status: 0 nothing failed, 1 a finding failed (or warned with --strict),\n"
-	"2 usage error, no such process, or /proc could not be read.\n";
+	"2 usage error, no such process, or /proc could not be read.\n",
+	CLI_OPERANDS,
+};
 
 void inspect_opts_free(struct inspect_opts *o)
 {
-	rtr_cpuset_free(&o->rt_cpus);
+	rt_request_free(&o->rt);
 }
 
 static int add_pid(struct inspect_opts *o, const char *arg, char *err, size_t errlen)
@@ -68,31 +87,16 @@ static int add_pid(struct inspect_opts *o, const char *arg, char *err, size_t er
 
 int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_NO_PERF = 256 };
-	static const struct option longopts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "window", required_argument, NULL, 'w' },
-		{ "rt-cpus", required_argument, NULL, 'c' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "no-perf", no_argument, NULL, OPT_NO_PERF },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_parse p;
+	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, &o->root, &o->rt };
 	int c, rc = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->window_ns = 1000000000;
 	o->perf = true;
 	o->root = "/";
-	optind = 0;
-	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, ":an:w:c:r:f:o:svhV", longopts, NULL)) != -1) {
+	cli_parse_begin(&p, &inspect_cmd, &com, argc, argv);
+	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
 		switch (c) {
 		case 'a':
 			o->all = true;
@@ -116,22 +120,8 @@ int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err,
 			}
 			o->window_given = true;
 			break;
-		case 'r':
-			rc = cli_parse_root(optarg, &o->root, err, errlen);
-			break;
-		case 'c':
-			rc = cli_parse_rt_cpus("--rt-cpus", optarg, &o->rt_cpus, &o->rt_auto, err,
-					       errlen);
-			o->rt_cpus_given = true;
-			break;
 		case OPT_NO_PERF:
 			o->perf = false;
-			break;
-		case 'f':
-			rc = cli_parse_format(optarg, &o->format, err, errlen);
-			break;
-		case 'o':
-			o->output = optarg;
 			break;
 		case 's':
 			o->strict = true;
@@ -139,22 +129,10 @@ int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err,
 		case 'v':
 			o->verbose = true;
 			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
 		}
 	}
+	if (rc == 0 && c < 0)
+		rc = c;
 	for (int i = optind; rc == 0 && i < argc; i++)
 		rc = add_pid(o, argv[i], err, errlen);
 	if (rc || o->help || o->version)
@@ -176,38 +154,11 @@ int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err,
 	return 0;
 }
 
-/*
- * The host facts of the report, and the RT CPUs when --rt-cpus was not
- * given (the isolated CPUs: the same rule as check).
- */
-static int host_facts(const struct inspect_opts *o, struct rtr_cpuset *rt, struct report *r)
-{
-	/* Some 10 KiB: on the heap, so that a small stack (ulimit -s 32) does. */
-	struct host_facts *h = malloc(sizeof(*h));
-	struct rootfs fs;
-	int err = h ? rootfs_open(&fs, o->root) : -ENOMEM;
-
-	if (err) {
-		free(h);
-		return err;
-	}
-	err = probe_host_rt(&fs, o->rt_cpus_given ? &o->rt_cpus : NULL, o->rt_auto != 0, h);
-	/* Unread online CPUs leave the list empty; inspect can still judge threads. */
-	if (err == h->cpu.online_err)
-		err = 0;
-	err = err ?: rtr_cpuset_copy(rt, &h->rt.cpus);
-	err = err ?: cli_host_info(h, o->root, &r->host);
-	probe_host_free(h);
-	free(h);
-	rootfs_close(&fs);
-	return err;
-}
-
 static int render(const struct inspect_opts *o, const struct inspect_result *res,
 		  const struct report *r)
 {
-	struct cli_output out;
-	int err = cli_output_open(&out, o->output);
+	struct output out;
+	int err = output_open(&out, o->output);
 
 	if (err) {
 		cli_error("inspect", "cannot write %s: %s", o->output, strerror(-err));
@@ -220,7 +171,7 @@ static int render(const struct inspect_opts *o, const struct inspect_result *res
 
 		err = inspect_write_text(out.fp, res, r, &st);
 	}
-	err = cli_output_close(&out, err == 0) ?: err;
+	err = output_close(&out, err == 0) ?: err;
 	if (err)
 		cli_error("inspect", "cannot write the result: %s", strerror(-err));
 	return err;
@@ -230,24 +181,31 @@ static int run(const struct inspect_opts *o)
 {
 	struct inspect_request req = { o->root, o->pids, o->n_pids, o->name,
 				       o->all, o->window_ns, o->perf };
-	struct rtr_cpuset rt = RTR_CPUSET_INIT;
+	/* Some 40 KiB: on the heap, so that a small stack (ulimit -s 32) does. */
+	struct target *t = malloc(sizeof(*t));
 	const volatile sig_atomic_t *stop = cli_stop_catch(NULL);
+	char msg[1024];
 	struct inspect_result res;
 	struct inspect_env env;
 	struct report r;
 	int bad = 0, err, rc = EXIT_USAGE;
 
 	report_init(&r, "inspect");
-	err = host_facts(o, &rt, &r);
+	/* Unread online CPUs leave the list empty; inspect can still judge threads. */
+	err = t ? target_open(t, o->root, &o->rt, TARGET_HOST, msg, sizeof(msg)) : -ENOMEM;
+	if (!err) {
+		err = target_host_info(t, &r.host);
+		if (err)
+			target_close(t);
+	}
 	if (err) {
-		if (strcmp(o->root, "/") != 0)
-			cli_error("inspect", "cannot read %s: %s", o->root, strerror(-err));
-		else
-			cli_error("inspect", "cannot tell the RT CPUs: %s", strerror(-err));
+		cli_error("inspect", "%s", err == -ENOMEM ? strerror(ENOMEM) : msg);
 		report_free(&r);
-		rtr_cpuset_free(&rt);
+		free(t);
 		return EXIT_USAGE;
 	}
+	if (t->plan_warning[0])
+		cli_warn("inspect", "%s", t->plan_warning);
 	err = inspect_collect(&req, &res, stop, &bad);
 	if (err == -ENODATA && strcmp(o->root, "/") == 0)
 		cli_error("inspect", "no process found under /proc: /proc is unreadable (empty, "
@@ -267,10 +225,11 @@ static int run(const struct inspect_opts *o)
 	if (err) {
 		inspect_result_free(&res);
 		report_free(&r);
-		rtr_cpuset_free(&rt);
+		target_close(t);
+		free(t);
 		return EXIT_USAGE;
 	}
-	env = (struct inspect_env){ &rt, o->verbose || !o->all };
+	env = (struct inspect_env){ &t->rt.cpus, o->verbose || !o->all };
 	err = inspect_judge(&res, &env, &r);
 	if (err)
 		cli_error("inspect", "%s", strerror(-err));
@@ -278,7 +237,8 @@ static int run(const struct inspect_opts *o)
 		rc = report_exit_code(&r, o->strict);
 	report_free(&r);
 	inspect_result_free(&res);
-	rtr_cpuset_free(&rt);
+	target_close(t);
+	free(t);
 	return rc;
 }
 
@@ -289,14 +249,10 @@ int cmd_inspect(int argc, char **argv)
 	int rc;
 
 	rc = inspect_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed("inspect", rc, err, o.help, o.version, usage_text);
+	rc = cli_parsed(&inspect_cmd, rc, err, o.help, o.version);
 	if (rc >= 0) {
 		inspect_opts_free(&o);
 		return rc;
-	}
-	if (cli_resolve_rt_cpus("inspect", "--rt-cpus", o.root, o.rt_auto, &o.rt_cpus)) {
-		inspect_opts_free(&o);
-		return EXIT_USAGE;
 	}
 	rc = run(&o);
 	inspect_opts_free(&o);

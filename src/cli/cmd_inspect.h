@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
-#include "rtready/cpuset.h"
+#include "target/target.h"
 
 #define INSPECT_MAX_PIDS 1024
 
@@ -20,9 +20,7 @@ struct inspect_opts {
 	int64_t window_ns;
 	bool window_given;
 	const char *root;	/* "/" or a snapshot tree */
-	struct rtr_cpuset rt_cpus;
-	bool rt_cpus_given;
-	size_t rt_auto;		/* --rt-cpus auto: 1, auto:N: N + 1; 0: a list */
+	struct rt_request rt;	/* --rt-cpus */
 	bool perf;
 	enum output_format format;
 	const char *output;

@@ -15,10 +15,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/cmd_latency.h"
 #include "measure/histfile.h"
+#include "measure/session.h"
 #include "measure/trace.h"
-#include "probe/host.h"
 #include "probe/rootfs.h"
 #include "render/json.h"
 #include "render/latency.h"
@@ -26,65 +27,110 @@
 
 #define LIVE_REFRESH_NS (100 * 1000000ULL)
 
-static const char usage_text[] =
+/* Keys of the options without a short letter. */
+enum {
+	OPT_POLICY = 256, OPT_NO_MLOCK, OPT_BUCKET, OPT_HISTFILE, OPT_DMA, OPT_LOAD,
+	OPT_OUTPUT, OPT_LAPTOP, OPT_HELP, OPT_TRACE, OPT_TRACE_FILE, OPT_HIST_MAX,
+	OPT_JSON, OPT_PRETTY,
+};
+
+static const struct cli_opt latency_opts[] = {
+	/* cyclictest's spellings of -p and -b */
+	{ "prio", 'p', CLI_ARG, NULL, NULL, NULL, CLI_OWN },
+	{ "breaktrace", 'b', CLI_ARG, NULL, NULL, NULL, CLI_OWN },
+	CLI_OPT_RT_CPUS("affinity", 'a', "LIST",
+			"measure on these CPUs (default: every online CPU we may\n"
+			"use, the RT CPUs of the boot line included); auto or\n"
+			"auto:N: the RT CPUs rtready plan chooses (N of them)"),
+	{ "threads", 't', CLI_OPTARG, "N",
+	  "only the first N of those CPUs (without N: all of them)", NULL, CLI_OWN },
+	{ "smp", 'S', CLI_NOARG, NULL,
+	  "one thread per CPU (the default; for cyclictest habits)", NULL, CLI_OWN },
+	{ "priority", 'p', CLI_ARG, "PRIO",
+	  "realtime priority 1..98 (default 80; 99 is refused)", NULL, CLI_OWN },
+	{ "policy", OPT_POLICY, CLI_ARG, "NAME",
+	  "fifo (default) or rr", "fifo rr", CLI_OWN },
+	{ "interval", 'i', CLI_ARG, "US",
+	  "wake-up period in us (default 1000; units allowed: 1ms)", NULL, CLI_OWN },
+	{ "duration", 'D', CLI_ARG, "TIME",
+	  "how long: 10s (default), 500ms, 2m, 1h; 0 = until Ctrl-C", NULL, CLI_OWN },
+	{ "loops", 'l', CLI_ARG, "N",
+	  "each thread stops after N wake-ups (then no default\n"
+	  "duration: -D still ends the run first if given)", NULL, CLI_OWN },
+	{ "mlockall", 'm', CLI_NOARG, NULL,
+	  "lock and prefault memory first (the default)", NULL, CLI_OWN },
+	{ "no-mlock", OPT_NO_MLOCK, CLI_NOARG, NULL,
+	  "do not lock memory (page faults may show as latency)", NULL, CLI_OWN },
+	{ "hist-max", OPT_HIST_MAX, CLI_ARG, "US",
+	  "histogram range in us (default 10000); later samples are\n"
+	  "counted as overflows and the largest kept exactly", NULL, CLI_OWN },
+	{ "histogram", 'h', CLI_ARG, "US",
+	  "the same, and print the histogram at the end as\n"
+	  "cyclictest does (with -q: only the histogram)", NULL, CLI_OWN },
+	{ "histofall", 'H', CLI_ARG, "US",
+	  "like -h, with one more column summing every thread", NULL, CLI_OWN },
+	{ "bucket", OPT_BUCKET, CLI_ARG, "NS",
+	  "histogram bucket width in ns (default 1000)", NULL, CLI_OWN },
+	{ "histfile", OPT_HISTFILE, CLI_ARG, "FILE",
+	  "also write the histogram in cyclictest's file format", "@file", CLI_OWN },
+	{ "threshold", 'b', CLI_ARG, "US",
+	  "stop at the first wake-up later than US; exit 1", NULL, CLI_OWN },
+	{ "trace", OPT_TRACE, CLI_NOARG, NULL,
+	  "with --threshold: record a kernel trace (scheduler, IRQs,\n"
+	  "timers), stop it at the hit and explain what delayed the\n"
+	  "thread (root; needs tracefs)", NULL, CLI_OWN },
+	{ "trace-file", OPT_TRACE_FILE, CLI_ARG, "FILE",
+	  "save the trace around the hit there (implies --trace;\n"
+	  "default: latency-trace.txt beside --output, or here)", "@file", CLI_OWN },
+	{ "dma-latency", OPT_DMA, CLI_ARG, "US",
+	  "hold /dev/cpu_dma_latency at US for the run (default:\n"
+	  "leave it alone and report its state)", NULL, CLI_OWN },
+	{ "load", OPT_LOAD, CLI_ARG, "KIND",
+	  "put the machine under load while measuring, at\n"
+	  "SCHED_OTHER on every CPU: hackbench, cpu, memory or all\n"
+	  "(what `rtready load` does; stopped at the end)", "hackbench cpu memory all", CLI_OWN },
+	{ "quiet", 'q', CLI_NOARG, NULL,
+	  "no live lines, only the summary at the end, which then\n"
+	  "starts with cyclictest's T: lines", NULL, CLI_OWN },
+	{ "nsecs", 'N', CLI_NOARG, NULL,
+	  "text output in ns instead of us", NULL, CLI_OWN },
+	{ "verbose", 'v', CLI_NOARG, NULL,
+	  "print every sample as THREAD:WAKEUP:LATENCY while it runs", NULL, CLI_OWN },
+	CLI_OPT_FORMAT('f'),
+	CLI_OPT_OUTPUT(CLI_KEY_OUTPUT,
+		       "write the summary to FILE instead of standard output"),
+	{ "json", OPT_JSON, CLI_ARG, "FILE",
+	  "also write the JSON to FILE (the text summary goes to\n"
+	  "standard output), as cyclictest's --json=FILE", "@file", CLI_OWN },
+	{ "pretty", OPT_PRETTY, CLI_NOARG, NULL,
+	  "indent the JSON (default: one compact line, with\n"
+	  "sparse histograms)", NULL, CLI_OWN },
+	{ "laptop", OPT_LAPTOP, CLI_NOARG, NULL,
+	  "accepted for cyclictest compatibility (nothing to do:\n"
+	  "/dev/cpu_dma_latency is left alone anyway)", NULL, CLI_OWN },
+	CLI_OPT_HELP(CLI_KEY_HELP),
+	CLI_OPT_VERSION,
+};
+
+const struct cli_cmd latency_cmd = {
+	"latency",
 	"Usage: rtready latency [OPTIONS]\n"
 	"\n"
 	"Measure how late a realtime thread wakes up: one pinned SCHED_FIFO thread per CPU\n"
 	"sleeps to absolute CLOCK_MONOTONIC deadlines and records each wake-up's lateness.\n"
-	"\n"
-	"  -a, --affinity LIST   measure on these CPUs (default: every online CPU we may\n"
-	"                        use, the RT CPUs of the boot line included); auto or\n"
-	"                        auto:N: the RT CPUs rtready plan chooses (N of them)\n"
-	"  -t, --threads [N]     only the first N of those CPUs (without N: all of them)\n"
-	"  -S, --smp             one thread per CPU (the default; for cyclictest habits)\n"
-	"  -p, --priority PRIO   realtime priority 1..98 (default 80; 99 is refused)\n"
-	"      --policy NAME     fifo (default) or rr\n"
-	"  -i, --interval US     wake-up period in us (default 1000; units allowed: 1ms)\n"
-	"  -D, --duration TIME   how long: 10s (default), 500ms, 2m, 1h; 0 = until Ctrl-C\n"
-	"  -l, --loops N         each thread stops after N wake-ups (then no default\n"
-	"                        duration: -D still ends the run first if given)\n"
-	"  -m, --mlockall        lock and prefault memory first (the default)\n"
-	"      --no-mlock        do not lock memory (page faults may show as latency)\n"
-	"      --hist-max US     histogram range in us (default 10000); later samples are\n"
-	"                        counted as overflows and the largest kept exactly\n"
-	"  -h, --histogram US    the same, and print the histogram at the end as\n"
-	"                        cyclictest does (with -q: only the histogram)\n"
-	"  -H, --histofall US    like -h, with one more column summing every thread\n"
-	"      --bucket NS       histogram bucket width in ns (default 1000)\n"
-	"      --histfile FILE   also write the histogram in cyclictest's file format\n"
-	"  -b, --threshold US    stop at the first wake-up later than US; exit 1\n"
-	"      --trace           with --threshold: record a kernel trace (scheduler, IRQs,\n"
-	"                        timers), stop it at the hit and explain what delayed the\n"
-	"                        thread (root; needs tracefs)\n"
-	"      --trace-file FILE save the trace around the hit there (implies --trace;\n"
-	"                        default: latency-trace.txt beside --output, or here)\n"
-	"      --dma-latency US  hold /dev/cpu_dma_latency at US for the run (default:\n"
-	"                        leave it alone and report its state)\n"
-	"      --load KIND       put the machine under load while measuring, at\n"
-	"                        SCHED_OTHER on every CPU: hackbench, cpu, memory or all\n"
-	"                        (what `rtready load` does; stopped at the end)\n"
-	"  -q, --quiet           no live lines, only the summary at the end, which then\n"
-	"                        starts with cyclictest's T: lines\n"
-	"  -N, --nsecs           text output in ns instead of us\n"
-	"  -v, --verbose         print every sample as THREAD:WAKEUP:LATENCY while it runs\n"
-	"  -f, --format FMT      text (default) or json\n"
-	"      --output FILE     write the summary to FILE instead of standard output\n"
-	"      --json FILE       also write the JSON to FILE (the text summary goes to\n"
-	"                        standard output), as cyclictest's --json=FILE\n"
-	"      --pretty          indent the JSON (default: one compact line, with\n"
-	"                        sparse histograms)\n"
-	"      --laptop          accepted for cyclictest compatibility (nothing to do:\n"
-	"                        /dev/cpu_dma_latency is left alone anyway)\n"
-	"      --help            show this help\n"
-	"  -V, --version         show the version\n"
+	"\n",
+	CLI_CMD_OPTS(latency_opts), 24,
 	"\n"
 	"Exit status: 0 measured, 1 --threshold exceeded, 2 usage error or the\n"
 	"measurement could not run (a missing privilege is named). cyclictest and rtla\n"
-	"differ: see rtready-latency(1).\n";
+	"differ: see rtready-latency(1).\n",
+	CLI_NO_OPERANDS,
+};
 
 void latency_opts_free(struct latency_opts *o)
 {
 	latency_config_free(&o->cfg);
+	rt_request_free(&o->affinity);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -192,62 +238,17 @@ static int opts_check(struct latency_opts *o, char *err, size_t errlen)
 
 int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err, size_t errlen)
 {
-	enum {
-		OPT_POLICY = 256, OPT_NO_MLOCK, OPT_BUCKET, OPT_HISTFILE, OPT_DMA, OPT_LOAD,
-		OPT_OUTPUT, OPT_LAPTOP, OPT_HELP, OPT_TRACE, OPT_TRACE_FILE, OPT_HIST_MAX,
-		OPT_JSON, OPT_PRETTY,
-	};
-	static const struct option longopts[] = {
-		{ "affinity", required_argument, NULL, 'a' },
-		{ "threads", optional_argument, NULL, 't' },
-		{ "smp", no_argument, NULL, 'S' },
-		{ "priority", required_argument, NULL, 'p' },
-		{ "prio", required_argument, NULL, 'p' },
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "mlockall", no_argument, NULL, 'm' },
-		{ "no-mlock", no_argument, NULL, OPT_NO_MLOCK },
-		{ "loops", required_argument, NULL, 'l' },
-		{ "histogram", required_argument, NULL, 'h' },
-		{ "histofall", required_argument, NULL, 'H' },
-		{ "hist-max", required_argument, NULL, OPT_HIST_MAX },
-		{ "bucket", required_argument, NULL, OPT_BUCKET },
-		{ "histfile", required_argument, NULL, OPT_HISTFILE },
-		{ "threshold", required_argument, NULL, 'b' },
-		{ "breaktrace", required_argument, NULL, 'b' },
-		{ "dma-latency", required_argument, NULL, OPT_DMA },
-		{ "trace", no_argument, NULL, OPT_TRACE },
-		{ "trace-file", required_argument, NULL, OPT_TRACE_FILE },
-		{ "load", required_argument, NULL, OPT_LOAD },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "nsecs", no_argument, NULL, 'N' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "pretty", no_argument, NULL, OPT_PRETTY },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, OPT_OUTPUT },
-		{ "laptop", no_argument, NULL, OPT_LAPTOP },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_parse p;
+	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, NULL, &o->affinity };
 	int c, rc = 0;
 	int64_t v;
 
 	memset(o, 0, sizeof(*o));
 	latency_config_init(&o->cfg);
 	o->dma_us = -1;
-	optind = 0;
-	opterr = 0;
-	while (rc == 0 &&
-	       (c = getopt_long(argc, argv, ":a:t::Sp:i:D:l:mh:H:b:qNvf:V", longopts, NULL)) != -1) {
+	cli_parse_begin(&p, &latency_cmd, &com, argc, argv);
+	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
 		switch (c) {
-		case 'a':
-			rc = cli_parse_rt_cpus("--affinity", optarg, &o->cfg.cpus, &o->cpus_auto, err,
-					       errlen);
-			o->cpus_given = true;
-			break;
 		case 't':
 			rc = opt_threads(argc, argv, optarg, &o->threads, err, errlen);
 			break;
@@ -349,12 +350,6 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 		case OPT_PRETTY:
 			o->pretty = true;
 			break;
-		case 'f':
-			rc = cli_parse_format(optarg, &o->format, err, errlen);
-			break;
-		case OPT_OUTPUT:
-			o->output = optarg;
-			break;
 		case OPT_TRACE_FILE:
 			if (!optarg[0]) {
 				snprintf(err, errlen, "--trace-file: the name is empty");
@@ -365,77 +360,44 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 		case OPT_TRACE:
 			o->trace = true;
 			break;
-		case OPT_HELP:
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
 		}
 	}
-	if (rc == 0 && optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		rc = -EINVAL;
-	}
+	if (rc == 0 && c < 0)
+		rc = c;
 	if (rc == 0)
 		rc = opts_check(o, err, errlen);
 	return rc;
 }
 
 /*
- * The CPUs to measure: -a as given (each must be online), else the default
- * set (the CPUs we may run on, and the RT CPUs); then -t. @h gets the host
- * facts of the report, probed once.
+ * The CPUs to measure: -a as given (each must be online), -a auto the
+ * planned RT CPUs, else the default set (the CPUs we may run on, and the RT
+ * CPUs); then -t. Return: 0, or -errno after printing why.
  */
-static int resolve_cpus(const struct latency_opts *o, struct rtr_cpuset *out,
-			struct host_facts *h)
+static int resolve_cpus(const struct latency_opts *o, const struct target *t,
+			struct rtr_cpuset *out)
 {
 	struct rtr_cpuset allowed = RTR_CPUSET_INIT;
-	const struct rtr_cpuset *online = &h->cpu.online;
-	const char *online_list = h->online_list;
-	struct rootfs fs;
+	char msg[4200];
 	int err, cpu = -1;
 
-	err = rootfs_open(&fs, "/");
-	if (err) {
-		cli_error("latency", "cannot open /: %s", strerror(-err));
-		return err;
+	err = target_need_online(t, msg, sizeof(msg));
+	if (!err && o->affinity.kind == RT_REQUEST_LIST) {
+		err = target_check_online(t, "--affinity", &o->affinity.cpus, msg, sizeof(msg));
+		err = err ?: rtr_cpuset_copy(out, &o->affinity.cpus);
+	} else if (!err && o->affinity.kind == RT_REQUEST_AUTO) {
+		err = rtr_cpuset_copy(out, &t->rt.cpus);
+	} else if (!err) {
+		err = rtr_cpuset_get_affinity(&allowed);
+		err = err ?: latency_default_cpus(&t->facts.cpu.online, &t->rt.cpus, &allowed, out);
+		if (err)
+			snprintf(msg, sizeof(msg), "no CPU to measure on: %s", strerror(-err));
 	}
-	/* -a auto: the planned CPUs are the RT CPUs of the report. */
-	err = probe_host_rt(&fs, o->cpus_auto ? &o->cfg.cpus : NULL, o->cpus_auto != 0, h);
-	rootfs_close(&fs);
 	if (err) {
-		cli_error("latency", "cannot read the online CPUs: %s", strerror(-err));
+		cli_error("latency", "%s", msg);
 		goto out;
 	}
-	if (o->cpus_given) {
-		while ((cpu = rtr_cpuset_next(&o->cfg.cpus, cpu)) >= 0) {
-			if (!rtr_cpuset_test(online, cpu)) {
-				cli_error("latency", "--affinity: CPU %d is not online (online: %s)",
-					  cpu, online_list);
-				err = -EINVAL;
-				goto out;
-			}
-		}
-		err = rtr_cpuset_copy(out, &o->cfg.cpus);
-	} else {
-		err = rtr_cpuset_get_affinity(&allowed);
-		if (!err)
-			err = latency_default_cpus(online, &h->rt.cpus, &allowed, out);
-		if (err) {
-			cli_error("latency", "no CPU to measure on: %s", strerror(-err));
-			goto out;
-		}
-	}
-	if (!err && o->threads) {
+	if (o->threads) {
 		size_t have = rtr_cpuset_count(out);
 
 		if (o->threads > have) {
@@ -527,15 +489,15 @@ static void live_tick(void *ctx, const struct latency_live_view *v, size_t n)
 
 static int write_histfile(const char *path, const struct latency_result *r)
 {
-	struct cli_output out;
-	int err = cli_output_open(&out, path);
+	struct output out;
+	int err = output_open(&out, path);
 
 	if (err) {
 		cli_error("latency", "cannot write %s: %s", path, strerror(-err));
 		return err;
 	}
 	err = histfile_write(out.fp, r, NULL);
-	err = cli_output_close(&out, err == 0) ?: err;
+	err = output_close(&out, err == 0) ?: err;
 	if (err)
 		cli_error("latency", "cannot write %s: %s", path, strerror(-err));
 	return err;
@@ -580,7 +542,7 @@ static int render_text(const struct latency_opts *o, const struct latency_result
 }
 
 static int render(const struct latency_opts *o, const struct latency_result *r,
-		  struct cli_output *out, const struct host_info *host)
+		  struct output *out, const struct host_info *host)
 {
 	if (o->format == FORMAT_JSON)
 		return render_json(out->fp, r, host, o->pretty);
@@ -611,130 +573,68 @@ static int outcome(const struct latency_result *r)
 	return EXIT_OK;
 }
 
-/* --trace: set the kernel trace up before the run. */
-static int trace_begin(const struct latency_opts *o, struct trace_session **ts)
+/* -v: the run's samples are drained from the live tick. */
+static void live_started(void *ctx, struct latency_run *run)
 {
-	struct trace_options to = { .file = o->trace_file, .cpus = &o->cfg.cpus };
-	char why[512] = "", file[4096];
-	int err;
+	struct live_ctx *live = ctx;
 
-	if (!to.file) {
-		err = trace_default_file(o->output, file, sizeof(file));
-		if (err) {
-			cli_error("latency", "--trace: the --output name is too long for a trace file");
-			return err;
-		}
-		to.file = file;
+	live->run = run;
+	if (live->verbose) {
+		live->lost = calloc(latency_run_ncpus(run), sizeof(*live->lost));
+		live->told = calloc(latency_run_ncpus(run), sizeof(*live->told));
+		if (!live->lost || !live->told)
+			live->verbose = false;
 	}
-	err = trace_session_start(&to, ts, why, sizeof(why));
-	if (err)
-		cli_error("latency", "--trace: %s", why[0] ? why : strerror(-err));
-	return err;
 }
 
-/* --trace, after the run: read back the window of a hit and explain it into @res. */
-static void trace_end(struct trace_session *ts, struct latency_result *res)
-{
-	int err = trace_session_collect(ts, res, &res->trace);
-
-	if (err)
-		cli_error("latency", "--trace: cannot analyse the trace: %s", strerror(-err));
-	else if (res->trace->file_error[0])
-		cli_error("latency", "--trace: cannot write %s: %s", res->trace->file,
-			  res->trace->file_error);
-}
-
-static int measure(const struct latency_opts *o, struct latency_result *res,
-		   const struct cli_output *out)
+/*
+ * The session: the load, the trace, the run. Return: 0 with @res measured
+ * (*@load_failed set when the load failed during it), or -errno after
+ * printing why.
+ */
+static int measure(const struct latency_opts *o, const struct target *t,
+		   struct latency_result *res, const struct output *out, bool *load_failed)
 {
 	struct live_ctx live = { .out = stdout, .cfg = &o->cfg, .verbose = o->verbose,
 				 .in_ns = o->in_ns };
-	struct latency_run *run = NULL;
-	struct trace_session *ts = NULL;
-	char why[512] = "";
-	sigset_t held;
-	bool show;
+	struct latency_session s = { &o->cfg, o->dma_us, o->has_load, o->load, NULL,
+				     (unsigned int)rtr_cpuset_count(&t->facts.cpu.online),
+				     o->trace, o->trace_file, LIVE_REFRESH_NS, NULL, live_started,
+				     &live };
+	struct session_outcome so;
+	char file[4096];
 	int err;
 
-	/* Stop signals wait until the trace is put back (the run takes them meanwhile). */
-	if (o->trace) {
-		trace_signals_hold(&held);
-		err = trace_begin(o, &ts);
-		if (err)
-			goto trace_out;
+	if (o->trace && !o->trace_file) {
+		if (trace_default_file(o->output, file, sizeof(file))) {
+			cli_error("latency", "--trace: the --output name is too long for a trace file");
+			return -ENAMETOOLONG;
+		}
+		s.trace_file = file;
 	}
-	err = latency_run_start(&o->cfg, o->dma_us, &run, why, sizeof(why));
-	if (err) {
-		cli_error("latency", "%s", why[0] ? why : strerror(-err));
-		goto trace_out;
-	}
-	if (ts)
-		latency_run_on_threshold(run, trace_session_hit, ts);
 	/* Live lines only on a terminal, and never into the JSON on standard output. */
 	live.show = !o->quiet && !o->verbose && isatty(STDOUT_FILENO) &&
 		    !(o->format == FORMAT_JSON && out->fp == stdout);
-	live.run = run;
-	if (o->verbose) {
-		live.lost = calloc(latency_run_ncpus(run), sizeof(*live.lost));
-		live.told = calloc(latency_run_ncpus(run), sizeof(*live.told));
-		if (!live.lost || !live.told)
-			live.verbose = false;
-	}
-	show = live.show || live.verbose;
-	latency_run_wait(run, show ? LIVE_REFRESH_NS : 0, show ? live_tick : NULL, &live);
-	err = latency_run_finish(run, res);
-	latency_run_free(run);
+	if (live.show || live.verbose)
+		s.tick = live_tick;
+	err = latency_session_run(&s, res, &so);
 	free(live.lost);
 	free(live.told);
-	if (err)
-		cli_error("latency", "cannot collect the results: %s", strerror(-err));
-	else if (live.out_err) {
+	*load_failed = so.failed == SESSION_LOAD_FAILED;
+	if (so.failed != SESSION_OK && so.failed != SESSION_STOPPED)
+		cli_error("latency", "%s", so.why);
+	if (!so.measured)
+		return err;
+	if (live.out_err) {
 		cli_error("latency", "cannot write to standard output: %s; the run was stopped",
 			  strerror(-live.out_err));
-		err = live.out_err;
-	} else if (live.show)
-		fputc('\n', stdout);
-	if (ts && !err)
-		trace_end(ts, res);
-trace_out:
-	if (o->trace) {
-		trace_session_free(ts);
-		trace_signals_release(&held);
+		return live.out_err;
 	}
-	return err;
-}
-
-static int start_load(const struct latency_opts *o, const char *online, struct load **out)
-{
-	struct rtr_cpuset cpus = RTR_CPUSET_INIT;
-	int err;
-
-	err = rtr_cpuset_parse_list(&cpus, online);
-	err = err ?: latency_load_begin(o->load, NULL, (unsigned int)rtr_cpuset_count(&cpus), out);
-	if (err)
-		cli_error("latency", "--load %s: cannot start the load: %s", latency_load_name(o->load),
-			  strerror(-err));
-	rtr_cpuset_free(&cpus);
-	return err;
-}
-
-/* Stop the load and note what it did; a load that failed is an error of the run. */
-static int stop_load(const struct latency_opts *o, struct load *load, struct latency_result *res)
-{
-	int err = latency_load_end(o->load, load, &res->load);
-
-	if (err)
-		cli_error("latency", "--load %s failed during the measurement: %s",
-			  res->load.kind, res->load.error);
-	return err;
-}
-
-static void host_free(struct host_info *h)
-{
-	free(h->kernel);
-	free(h->cpus_online);
-	free(h->rt_cpus);
-	free(h->root);
+	if (live.show)
+		fputc('\n', stdout);
+	if (so.trace_note[0])
+		cli_error("latency", "%s", so.trace_note);
+	return 0;
 }
 
 /* A tracing instance left by an rtready killed during --trace: say it is gone. */
@@ -752,7 +652,7 @@ static void note_stale_trace(void *ctx, const char *name, int err)
 /* Two outputs on one file would keep only the last one written: refuse them. */
 static int check_collisions(const struct latency_opts *o)
 {
-	struct cli_file outs[4] = {
+	struct output_file outs[4] = {
 		{ "--output", o->output },
 		{ "--json", o->json_file },
 		{ "--histfile", o->histfile },
@@ -762,7 +662,7 @@ static int check_collisions(const struct latency_opts *o)
 
 	if (o->trace && !o->trace_file) {
 		if (trace_default_file(o->output, trace, sizeof(trace)) == 0)
-			outs[3] = (struct cli_file){ "the trace file", trace };
+			outs[3] = (struct output_file){ "the trace file", trace };
 	}
 	return cli_check_collisions("latency", outs, 4, NULL, 0);
 }
@@ -770,20 +670,30 @@ static int check_collisions(const struct latency_opts *o)
 static int run_latency(struct latency_opts *o)
 {
 	struct latency_result res;
-	struct host_facts hf;
+	/* On the heap: the target is tens of KiB (ulimit -s 32). */
+	struct target *t = malloc(sizeof(*t));
 	struct host_info host;
-	struct cli_output out = { 0 }, jout = { 0 };
-	struct load *load = NULL;
-	bool written = false, jwritten = false, load_failed;
+	char msg[1024];
+	struct output out = { 0 }, jout = { 0 };
+	bool written = false, jwritten = false, load_failed = false;
 	int rc = EXIT_USAGE, err;
 
 	memset(&res, 0, sizeof(res));
 	memset(&host, 0, sizeof(host));
-	memset(&hf, 0, sizeof(hf));
-	err = resolve_cpus(o, &o->cfg.cpus, &hf);
+	/* -a auto: the planned CPUs are the RT CPUs of the report; a list is not. */
+	err = t ? target_open(t, "/", o->affinity.kind == RT_REQUEST_AUTO ? &o->affinity : NULL,
+			      TARGET_HOST, msg, sizeof(msg)) : -ENOMEM;
+	if (err) {
+		cli_error("latency", "%s", err == -ENOMEM ? strerror(ENOMEM) : msg);
+		free(t);
+		return EXIT_USAGE;
+	}
+	if (t->plan_warning[0])
+		cli_warn("latency", "%s", t->plan_warning);
+	err = resolve_cpus(o, t, &o->cfg.cpus);
 	if (err)
 		goto out;
-	if (cli_host_info(&hf, "/", &host)) {
+	if (target_host_info(t, &host)) {
 		cli_error("latency", "out of memory");
 		goto out;
 	}
@@ -794,38 +704,34 @@ static int run_latency(struct latency_opts *o)
 	 * file's temporary twin is made only when the result is ready, so a
 	 * kill -9 during the run leaves nothing beside it.
 	 */
-	err = cli_output_reserve(&out, o->output);
+	err = output_reserve(&out, o->output);
 	if (err) {
 		cli_error("latency", "cannot write %s: %s", o->output, strerror(-err));
 		goto out;
 	}
-	err = o->json_file ? cli_output_reserve(&jout, o->json_file) : 0;
+	err = o->json_file ? output_reserve(&jout, o->json_file) : 0;
 	if (err) {
 		cli_error("latency", "cannot write %s: %s", o->json_file, strerror(-err));
 		goto out;
 	}
-	err = o->histfile ? cli_output_check(o->histfile) : 0;
+	err = o->histfile ? output_check(o->histfile) : 0;
 	if (err) {
 		cli_error("latency", "cannot write %s: %s", o->histfile, strerror(-err));
 		goto out;
 	}
 	/* Its tracing would cost this measurement; --trace or not. */
 	trace_remove_stale(note_stale_trace, NULL);
-	/* Before the run: the load's supervisor must not inherit the blocked signals. */
-	if (o->has_load && start_load(o, hf.online_list, &load))
-		goto out;
-	err = measure(o, &res, &out);
-	load_failed = load && stop_load(o, load, &res);
+	err = measure(o, t, &res, &out, &load_failed);
 	if (err)
 		goto out;
 	rc = load_failed ? EXIT_USAGE : outcome(&res);
-	err = cli_output_ready(&out);
+	err = output_ready(&out);
 	if (err) {
 		cli_error("latency", "cannot write %s: %s", o->output, strerror(-err));
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	err = o->json_file ? cli_output_ready(&jout) : 0;
+	err = o->json_file ? output_ready(&jout) : 0;
 	if (err) {
 		cli_error("latency", "cannot write %s: %s", o->json_file, strerror(-err));
 		rc = EXIT_USAGE;
@@ -848,21 +754,21 @@ static int run_latency(struct latency_opts *o)
 	if (o->histfile && write_histfile(o->histfile, &res))
 		rc = EXIT_USAGE;
 out:
-	err = o->json_file ? cli_output_close(&jout, jwritten) : 0;
+	err = o->json_file ? output_close(&jout, jwritten) : 0;
 	if (err && jwritten) {
 		cli_error("latency", "cannot write %s: %s", o->json_file, strerror(-err));
 		rc = EXIT_USAGE;
 	}
-	err = cli_output_close(&out, written);
+	err = output_close(&out, written);
 	if (err && written) {
 		cli_error("latency", "cannot write %s: %s", o->output ? o->output : "the output",
 			  strerror(-err));
 		rc = EXIT_USAGE;
 	}
-	load_free(load);
 	latency_result_free(&res);
-	host_free(&host);
-	probe_host_free(&hf);
+	host_info_free(&host);
+	target_close(t);
+	free(t);
 	return rc;
 }
 
@@ -873,14 +779,10 @@ int cmd_latency(int argc, char **argv)
 	int rc;
 
 	rc = latency_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed("latency", rc, err, o.help, o.version, usage_text);
+	rc = cli_parsed(&latency_cmd, rc, err, o.help, o.version);
 	if (rc >= 0) {
 		latency_opts_free(&o);
 		return rc;
-	}
-	if (cli_resolve_rt_cpus("latency", "--affinity", "/", o.cpus_auto, &o.cfg.cpus)) {
-		latency_opts_free(&o);
-		return EXIT_USAGE;
 	}
 	rc = run_latency(&o);
 	latency_opts_free(&o);

@@ -13,11 +13,11 @@
 #include "cli/cli.h"
 #include "measure/latency.h"
 #include "measure/latency_load.h"
+#include "target/target.h"
 
 struct latency_opts {
-	struct latency_config cfg;	/* cpus: the -a list, empty when not given */
-	bool cpus_given;		/* -a LIST */
-	size_t cpus_auto;		/* -a auto: 1, auto:N: N + 1; 0: a list */
+	struct latency_config cfg;	/* cpus: the CPUs measured, resolved at the start */
+	struct rt_request affinity;	/* -a LIST, auto or auto:N */
 	unsigned int threads;		/* -t N: the first N CPUs; 0: all */
 	enum output_format format;
 	const char *output;		/* --output FILE, NULL: stdout */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/cmd_load.h"
 #include "render/json.h"
 #include "render/load.h"
@@ -22,7 +23,54 @@
 /* How often the wait re-checks the stop flag (a signal may land just before it). */
 #define POLL_NS (100 * 1000000LL)
 
-static const char usage_text[] =
+/* Keys of the options without a short letter. */
+enum { OPT_OOM = 256, OPT_OOM_LIMIT, OPT_FORMAT };
+
+static const struct cli_opt load_opts[] = {
+	{ "processes", 'P', CLI_NOARG, NULL, NULL, NULL, CLI_OWN },	/* hackbench's spelling */
+	{ "groups", 'g', CLI_ARG, "N",
+	  "groups of senders and receivers (default 10)", NULL, CLI_OWN },
+	{ "fds", 'f', CLI_ARG, "N",
+	  "senders, and receivers, per group (default 20)\n"
+	  "(2 x groups x fds tasks: at most 400 per CPU of the load,\n"
+	  "and 400, hackbench's default, on any machine)", NULL, CLI_OWN },
+	{ "loops", 'l', CLI_ARG, "N",
+	  "messages each sender sends to each receiver (default 100)", NULL, CLI_OWN },
+	{ "datasize", 's', CLI_ARG, "BYTES",
+	  "size of a message (default 100)", NULL, CLI_OWN },
+	{ "pipe", 'p', CLI_NOARG, NULL,
+	  "use pipes instead of AF_UNIX socket pairs", NULL, CLI_OWN },
+	{ "threads", 'T', CLI_NOARG, NULL,
+	  "tasks are threads", NULL, CLI_OWN },
+	{ "process", 'P', CLI_NOARG, NULL,
+	  "tasks are processes (default)", NULL, CLI_OWN },
+	{ NULL, 0, CLI_NOARG, NULL, "Other loads:\n", NULL, CLI_OWN },
+	{ "cpu", 'c', CLI_ARG, "N",
+	  "N CPU hogs (at most 32 per CPU of the load)", NULL, CLI_OWN },
+	{ "memory", 'm', CLI_ARG, "SIZE",
+	  "allocate, touch and free SIZE (e.g. 256M) again and again", NULL, CLI_OWN },
+	{ "oom", OPT_OOM, CLI_NOARG, NULL,
+	  "repeatedly OOM-kill a child confined to its own memory cgroup", NULL, CLI_OWN },
+	{ "oom-limit", OPT_OOM_LIMIT, CLI_ARG, "SIZE",
+	  "memory limit of that cgroup (default 32M)", NULL, CLI_OWN },
+	{ NULL, 0, CLI_NOARG, NULL, "Common:\n", NULL, CLI_OWN },
+	{ "duration", 'D', CLI_ARG, "TIME",
+	  "run for TIME (10s, 2m, ...); stop early with ^C", NULL, CLI_OWN },
+	{ "nice", 'n', CLI_ARG, "N",
+	  "nice value of the load (-20..19)", NULL, CLI_OWN },
+	{ "cpus", 'a', CLI_ARG, "LIST",
+	  "run the load on these CPUs (default: all)", "@cpus", CLI_OWN },
+	CLI_OPT_FORMAT(CLI_KEY_FORMAT),
+	CLI_OPT_OUTPUT('o',
+		       "write the result to FILE"),
+	{ "quiet", 'q', CLI_NOARG, NULL,
+	  "no description line before the run", NULL, CLI_OWN },
+	CLI_OPT_HELP('h'),
+	CLI_OPT_VERSION,
+};
+
+const struct cli_cmd load_cmd = {
+	"load",
 	"Usage: rtready load [OPTIONS]\n"
 	"\n"
 	"Put the machine under load: hackbench-style messaging between groups of\n"
@@ -30,37 +78,17 @@ static const char usage_text[] =
 	"Without -D, one messaging run is made (like hackbench); with -D, every load\n"
 	"runs for that long and messaging runs restart until the end.\n"
 	"\n"
-	"Messaging (on by default, or when one of these is given):\n"
-	"  -g, --groups N        groups of senders and receivers (default 10)\n"
-	"  -f, --fds N           senders, and receivers, per group (default 20)\n"
-	"                        (2 x groups x fds tasks: at most 400 per CPU of the load,\n"
-	"                        and 400, hackbench's default, on any machine)\n"
-	"  -l, --loops N         messages each sender sends to each receiver (default 100)\n"
-	"  -s, --datasize BYTES  size of a message (default 100)\n"
-	"  -p, --pipe            use pipes instead of AF_UNIX socket pairs\n"
-	"  -T, --threads         tasks are threads\n"
-	"  -P, --process         tasks are processes (default)\n"
-	"Other loads:\n"
-	"  -c, --cpu N           N CPU hogs (at most 32 per CPU of the load)\n"
-	"  -m, --memory SIZE     allocate, touch and free SIZE (e.g. 256M) again and again\n"
-	"      --oom             repeatedly OOM-kill a child confined to its own memory cgroup\n"
-	"      --oom-limit SIZE  memory limit of that cgroup (default 32M)\n"
-	"Common:\n"
-	"  -D, --duration TIME   run for TIME (10s, 2m, ...); stop early with ^C\n"
-	"  -n, --nice N          nice value of the load (-20..19)\n"
-	"  -a, --cpus LIST       run the load on these CPUs (default: all)\n"
-	"      --format FMT      text (default) or json\n"
-	"  -o, --output FILE     write the result to FILE\n"
-	"  -q, --quiet           no description line before the run\n"
-	"  -h, --help            show this help\n"
-	"  -V, --version         show the version\n"
+	"Messaging (on by default, or when one of these is given):\n",
+	CLI_CMD_OPTS(load_opts), 24,
 	"\n"
 	"The bounds per CPU keep start-up and stopping short: every task must get a CPU\n"
 	"once to start and once to die, and more tasks add no load a realtime thread\n"
 	"would feel. Every task stops by itself at the end of -D, and when rtready dies.\n"
 	"\n"
 	"Exit status: 0 the load ran (also when stopped by SIGINT or SIGTERM),\n"
-	"2 usage error or the load could not run.\n";
+	"2 usage error or the load could not run.\n",
+	CLI_NO_OPERANDS,
+};
 
 void load_opts_free(struct load_opts *o)
 {
@@ -163,7 +191,7 @@ static int apply_opt(struct load_opts *o, int c, const char *arg, struct seen *s
 		cfg->nice = (int)v;
 		break;
 	case 'a':
-		rc = cli_parse_cpulist("--cpus", arg, &cfg->cpus, err, errlen);
+		rc = target_parse_cpulist("--cpus", arg, &cfg->cpus, err, errlen);
 		break;
 	}
 	return rc;
@@ -171,39 +199,15 @@ static int apply_opt(struct load_opts *o, int c, const char *arg, struct seen *s
 
 int load_opts_parse(int argc, char **argv, struct load_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_OOM = 256, OPT_OOM_LIMIT, OPT_FORMAT };
-	static const struct option longopts[] = {
-		{ "groups", required_argument, NULL, 'g' },
-		{ "fds", required_argument, NULL, 'f' },
-		{ "loops", required_argument, NULL, 'l' },
-		{ "datasize", required_argument, NULL, 's' },
-		{ "pipe", no_argument, NULL, 'p' },
-		{ "threads", no_argument, NULL, 'T' },
-		{ "process", no_argument, NULL, 'P' },
-		{ "processes", no_argument, NULL, 'P' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "memory", required_argument, NULL, 'm' },
-		{ "oom", no_argument, NULL, OPT_OOM },
-		{ "oom-limit", required_argument, NULL, OPT_OOM_LIMIT },
-		{ "duration", required_argument, NULL, 'D' },
-		{ "nice", required_argument, NULL, 'n' },
-		{ "cpus", required_argument, NULL, 'a' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_parse p;
+	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, NULL, NULL };
 	struct seen seen = { false, false, false };
 	int c, rc = 0;
 
 	memset(o, 0, sizeof(*o));
 	load_config_init(&o->cfg);
-	optind = 0;
-	opterr = 0;
-	while (rc == 0 &&
-	       (c = getopt_long(argc, argv, ":g:f:l:s:pTPc:m:D:n:a:o:qhV", longopts, NULL)) != -1) {
+	cli_parse_begin(&p, &load_cmd, &com, argc, argv);
+	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
 		switch (c) {
 		case OPT_OOM:
 			o->cfg.oom = seen.other = true;
@@ -212,38 +216,16 @@ int load_opts_parse(int argc, char **argv, struct load_opts *o, char *err, size_
 			rc = size_opt("--oom-limit", optarg, 1u << 20, &o->cfg.oom_limit_bytes, err,
 				      errlen);
 			break;
-		case OPT_FORMAT:
-			rc = cli_parse_format(optarg, &o->format, err, errlen);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
 		case 'q':
 			o->quiet = true;
-			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
-		case '?':
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			rc = -EINVAL;
 			break;
 		default:
 			rc = apply_opt(o, c, optarg, &seen, err, errlen);
 			break;
 		}
 	}
-	if (rc == 0 && optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		rc = -EINVAL;
-	}
+	if (rc == 0 && c < 0)
+		rc = c;
 	if (rc)
 		return rc;
 	/* Messaging is the default load, and runs alongside the others when asked for. */
@@ -284,19 +266,19 @@ static int run_load(const struct load_config *cfg, struct load_stats *st, bool *
 int cmd_load(int argc, char **argv)
 {
 	struct load_stats st = { 0 };
-	struct cli_output out;
+	struct output out;
 	struct load_opts o;
 	bool interrupted = false;
 	char err[512] = "";
 	int rc;
 
 	rc = load_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed("load", rc, err, o.help, o.version, usage_text);
+	rc = cli_parsed(&load_cmd, rc, err, o.help, o.version);
 	if (rc >= 0) {
 		load_opts_free(&o);
 		return rc;
 	}
-	rc = cli_output_open(&out, o.output);
+	rc = output_open(&out, o.output);
 	if (rc) {
 		cli_error("load", "cannot write %s: %s", o.output, strerror(-rc));
 		load_opts_free(&o);
@@ -309,7 +291,7 @@ int cmd_load(int argc, char **argv)
 	rc = run_load(&o.cfg, &st, &interrupted);
 	if (rc) {
 		cli_error("load", "cannot start the load: %s", strerror(-rc));
-		cli_output_close(&out, false);
+		output_close(&out, false);
 		load_opts_free(&o);
 		return EXIT_USAGE;
 	}
@@ -317,7 +299,7 @@ int cmd_load(int argc, char **argv)
 		struct host_info host = { 0 };
 		json_t *j = NULL;
 
-		rc = cli_host_live(&host);
+		rc = target_host_live(&host);
 		if (!rc)
 			j = load_to_json(&o.cfg, &st, interrupted, &host);
 		rc = rc ?: j ? json_write(out.fp, j) : -ENOMEM;
@@ -326,7 +308,7 @@ int cmd_load(int argc, char **argv)
 	} else {
 		rc = load_text_write(out.fp, &o.cfg, &st, interrupted);
 	}
-	rc = cli_output_close(&out, rc == 0) ?: rc;
+	rc = output_close(&out, rc == 0) ?: rc;
 	if (rc)
 		cli_error("load", "cannot write the result: %s", strerror(-rc));
 	if (st.error)

@@ -9,33 +9,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/opt.h"
 #include "cli/cmd_pi.h"
+#include "report/pi.h"
 #include "render/json.h"
 #include "render/pi.h"
 #include "render/text.h"
 #include "util/parse.h"
 
-static const char usage_text[] =
+/* Keys of the options without a short letter. */
+enum { OPT_CS = 256, OPT_MEDIUM };
+
+static const struct cli_opt pi_opts[] = {
+	{ "cpu", 'c', CLI_ARG, "N",
+	  "the CPU to run on (default: the last one allowed)", NULL, CLI_OWN },
+	{ "prio", 'p', CLI_ARG, "N",
+	  "priority of the low thread; medium N+1, high N+2\n"
+	  "(default 70, at most 96)", NULL, CLI_OWN },
+	{ "rounds", 'n', CLI_ARG, "N",
+	  "rounds per mutex kind (default 100)", NULL, CLI_OWN },
+	{ "cs", OPT_CS, CLI_ARG, "DURATION",
+	  "the low thread's critical section (default 1ms)", NULL, CLI_OWN },
+	{ "medium", OPT_MEDIUM, CLI_ARG, "DURATION",
+	  "the medium thread's spin (default 3ms)", NULL, CLI_OWN },
+	CLI_OPT_FORMAT('f'),
+	CLI_OPT_OUTPUT('o',
+		       "write the result to FILE"),
+	CLI_OPT_HELP('h'),
+	CLI_OPT_VERSION,
+};
+
+const struct cli_cmd pi_cmd = {
+	"pi",
 	"Usage: rtready pi [OPTIONS]\n"
 	"\n"
 	"Run the priority-inversion scenario on one CPU: a low-priority thread holds a\n"
 	"mutex, a high-priority thread waits for it, a medium-priority thread spins.\n"
 	"Once with a PTHREAD_PRIO_INHERIT mutex, once with a plain one; compare how long\n"
 	"the high thread waited. Needs SCHED_FIFO (root, CAP_SYS_NICE or RLIMIT_RTPRIO).\n"
-	"\n"
-	"  -c, --cpu N             the CPU to run on (default: the last one allowed)\n"
-	"  -p, --prio N            priority of the low thread; medium N+1, high N+2\n"
-	"                          (default 70, at most 96)\n"
-	"  -n, --rounds N          rounds per mutex kind (default 100)\n"
-	"      --cs DURATION       the low thread's critical section (default 1ms)\n"
-	"      --medium DURATION   the medium thread's spin (default 3ms)\n"
-	"  -f, --format FMT        text (default) or json\n"
-	"  -o, --output FILE       write the result to FILE\n"
-	"  -h, --help              show this help\n"
-	"  -V, --version           show the version\n"
+	"\n",
+	CLI_CMD_OPTS(pi_opts), 26,
 	"\n"
 	"Exit status: 0 priority inheritance works, 1 it does not (or no inversion could\n"
-	"be shown), 2 usage error or the threads could not run.\n";
+	"be shown), 2 usage error or the threads could not run.\n",
+	CLI_NO_OPERANDS,
+};
 
 static int parse_dur(const char *opt, const char *arg, int64_t *out, char *err, size_t errlen)
 {
@@ -51,27 +69,15 @@ static int parse_dur(const char *opt, const char *arg, int64_t *out, char *err, 
 
 int pi_opts_parse(int argc, char **argv, struct pi_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_CS = 256, OPT_MEDIUM };
-	static const struct option longopts[] = {
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "prio", required_argument, NULL, 'p' },
-		{ "rounds", required_argument, NULL, 'n' },
-		{ "cs", required_argument, NULL, OPT_CS },
-		{ "medium", required_argument, NULL, OPT_MEDIUM },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_parse p;
+	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, NULL, NULL };
 	int c, rc = 0;
 	int64_t v;
 
 	memset(o, 0, sizeof(*o));
 	pi_config_default(&o->config);
-	optind = 0;
-	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, ":c:p:n:f:o:hV", longopts, NULL)) != -1) {
+	cli_parse_begin(&p, &pi_cmd, &com, argc, argv);
+	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
 		switch (c) {
 		case 'c':
 			rc = parse_int64(optarg, 0, RTR_CPUSET_MAX_CPUS - 1, &v);
@@ -98,63 +104,17 @@ int pi_opts_parse(int argc, char **argv, struct pi_opts *o, char *err, size_t er
 		case OPT_MEDIUM:
 			rc = parse_dur("--medium", optarg, &o->config.medium_ns, err, errlen);
 			break;
-		case 'f':
-			rc = cli_parse_format(optarg, &o->format, err, errlen);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
 		}
 	}
-	if (rc == 0 && optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		rc = -EINVAL;
-	}
+	if (rc == 0 && c < 0)
+		rc = c;
 	return rc ? -EINVAL : 0;
-}
-
-int pi_report_add(struct report *r, const struct pi_result *res)
-{
-	static const char why[] =
-		"A high-priority task that waits for a lock held by a low-priority one can be "
-		"delayed without bound by any medium-priority task, unless the holder inherits "
-		"the waiter's priority. Linux does this for futex-based mutexes created with "
-		"PTHREAD_PRIO_INHERIT, and only for those.";
-	static const char fix[] =
-		"initialise every mutex an RT thread takes with "
-		"pthread_mutexattr_setprotocol(&attr, PTHREAD_PRIO_INHERIT) (rtr_mutex_init_pi); "
-		"if the PI run itself is delayed, check the C library and kernel "
-		"(CONFIG_FUTEX_PI)";
-	enum rtr_status st = RTR_SKIP;
-
-	switch (res->verdict) {
-	case PI_WORKS: st = RTR_PASS; break;
-	case PI_BROKEN: st = RTR_FAIL; break;
-	case PI_INCONCLUSIVE: st = RTR_WARN; break;
-	case PI_INTERRUPTED: st = RTR_SKIP; break;
-	}
-	return report_add(r, "sync.priority_inheritance", "sync", st, 0,
-			  "Priority inheritance bounds lock waits", res->reason, why, fix);
 }
 
 static int render(const struct pi_opts *o, const struct pi_result *res, const struct report *r)
 {
-	struct cli_output out;
-	int err = cli_output_open(&out, o->output);
+	struct output out;
+	int err = output_open(&out, o->output);
 
 	if (err) {
 		cli_error("pi", "cannot write %s: %s", o->output, strerror(-err));
@@ -168,7 +128,7 @@ static int render(const struct pi_opts *o, const struct pi_result *res, const st
 	} else {
 		err = pi_text_write(out.fp, res);
 	}
-	err = cli_output_close(&out, err == 0) ?: err;
+	err = output_close(&out, err == 0) ?: err;
 	if (err)
 		cli_error("pi", "cannot write the result: %s", strerror(-err));
 	return err;
@@ -196,7 +156,7 @@ int cmd_pi(int argc, char **argv)
 	int rc;
 
 	rc = pi_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed("pi", rc, err, o.help, o.version, usage_text);
+	rc = cli_parsed(&pi_cmd, rc, err, o.help, o.version);
 	if (rc >= 0) {
 		return rc;
 	}
@@ -210,7 +170,7 @@ int cmd_pi(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	report_init(&r, "pi");
-	rc = cli_host_live(&r.host) ?: pi_report_add(&r, &res);
+	rc = target_host_live(&r.host) ?: pi_finding_add(&r, &res);
 	if (rc)
 		cli_error("pi", "%s", strerror(-rc));
 	else

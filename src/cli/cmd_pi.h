@@ -19,8 +19,4 @@ struct pi_opts {
 
 int pi_opts_parse(int argc, char **argv, struct pi_opts *o, char *err, size_t errlen);
 
-/* The check sync.priority_inheritance from a result (also used by verify). */
-int pi_report_add(struct report *r, const struct pi_result *res)
-	__attribute__((warn_unused_result));
-
 #endif

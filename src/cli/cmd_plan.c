@@ -19,65 +19,70 @@
 #include "checks/check.h"
 #include "checks/run.h"
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/cmd_plan.h"
-#include "probe/cpuload.h"
+#include "cpuplan/cpuplan.h"
+#include "probe/placement.h"
 #include "render/json.h"
 #include "render/plan.h"
 #include "tune/boot.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 
-static const char usage_text[] =
+/* Keys of the options without a short letter. */
+enum { OPT_NODE = 256, OPT_NEAR, OPT_WINDOW };
+
+static const struct cli_opt plan_opts[] = {
+	{ "rt", 'n', CLI_ARG, "N",
+	  "plan N RT CPUs (default: as many as can be spared while\n"
+	  "the boot CPU's core and a core per NUMA node stay\n"
+	  "housekeeping; on mixed-speed machines the fast cores)", NULL, CLI_OWN },
+	{ "node", OPT_NODE, CLI_ARG, "N",
+	  "take the RT CPUs from NUMA node N", NULL, CLI_OWN },
+	{ "near", OPT_NEAR, CLI_ARG, "IFACE|IRQ",
+	  "take them from the node of a network interface (eth0) or\n"
+	  "of an IRQ number, where its device is", "@iface", CLI_OWN },
+	{ "window", OPT_WINDOW, CLI_ARG, "DURATION",
+	  "on the live system, measure the load housekeeping\n"
+	  "carries over this time and keep enough housekeeping CPUs\n"
+	  "to stay under half busy (default 500ms; 0: do not)", NULL, CLI_OWN },
+	CLI_OPT_ROOT("plan for a snapshot under DIR instead of the live system"),
+	CLI_OPT_FORMAT('f'),
+	CLI_OPT_OUTPUT('o',
+		       "write the plan to FILE instead of standard output"),
+	CLI_OPT_HELP('h'),
+	CLI_OPT_VERSION,
+};
+
+const struct cli_cmd plan_cmd = {
+	"plan",
 	"Usage: rtready plan [OPTIONS]\n"
 	"\n"
 	"Choose the CPUs to set apart for realtime work from the machine's topology (SMT\n"
 	"siblings, L2 clusters, NUMA nodes, core speeds, the boot CPU, managed IRQs), and\n"
 	"write the kernel command line and the rtready tune commands that set them up.\n"
 	"Every choice comes with its reason.\n"
-	"\n"
-	"  -n, --rt N           plan N RT CPUs (default: as many as can be spared while\n"
-	"                       the boot CPU's core and a core per NUMA node stay\n"
-	"                       housekeeping; on mixed-speed machines the fast cores)\n"
-	"      --node N         take the RT CPUs from NUMA node N\n"
-	"      --near IFACE|IRQ take them from the node of a network interface (eth0) or\n"
-	"                       of an IRQ number, where its device is\n"
-	"      --window DURATION  on the live system, measure the load housekeeping\n"
-	"                       carries over this time and keep enough housekeeping CPUs\n"
-	"                       to stay under half busy (default 500ms; 0: do not)\n"
-	"  -r, --root DIR       plan for a snapshot under DIR instead of the live system\n"
-	"  -f, --format FMT     text (default) or json\n"
-	"  -o, --output FILE    write the plan to FILE instead of standard output\n"
-	"  -h, --help           show this help\n"
-	"  -V, --version        show the version\n"
+	"\n",
+	CLI_CMD_OPTS(plan_opts), 23,
 	"\n"
 	"Exit status: 0 a plan was made, 2 usage error, or no plan keeps the rules (the\n"
-	"message names the rule).\n";
+	"message names the rule).\n",
+	CLI_NO_OPERANDS,
+};
 
 int plan_opts_parse(int argc, char **argv, struct plan_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_NODE = 256, OPT_NEAR, OPT_WINDOW };
-	static const struct option longopts[] = {
-		{ "rt", required_argument, NULL, 'n' },
-		{ "node", required_argument, NULL, OPT_NODE },
-		{ "near", required_argument, NULL, OPT_NEAR },
-		{ "window", required_argument, NULL, OPT_WINDOW },
-		{ "root", required_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_parse p;
+	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, &o->root, NULL };
 	int64_t v;
 	int c, rc = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->root = "/";
 	o->node = -1;
-	o->window_ns = PLAN_WINDOW_DEFAULT_NS;
-	optind = 0;
-	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, ":n:r:f:o:hV", longopts, NULL)) != -1) {
+	o->window_ns = TARGET_PLAN_WINDOW_NS;
+	cli_parse_begin(&p, &plan_cmd, &com, argc, argv);
+	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
 		switch (c) {
 		case 'n':
 			rc = parse_int64(optarg, 1, RTR_CPUSET_MAX_CPUS, &v);
@@ -110,223 +115,15 @@ int plan_opts_parse(int argc, char **argv, struct plan_opts *o, char *err, size_
 				rc = -EINVAL;
 			}
 			break;
-		case 'r':
-			rc = cli_parse_root(optarg, &o->root, err, errlen);
-			break;
-		case 'f':
-			rc = cli_parse_format(optarg, &o->format, err, errlen);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
 		}
 	}
-	if (rc == 0 && optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		rc = -EINVAL;
-	}
+	if (rc == 0 && c < 0)
+		rc = c;
 	if (rc == 0 && o->near && o->node >= 0) {
 		snprintf(err, errlen, "--node and --near both name the node: give one");
 		rc = -EINVAL;
 	}
 	return rc ? -EINVAL : 0;
-}
-
-/* The node of --near: an IRQ number, or a network interface. */
-static int near_node(const struct rootfs *fs, const char *near, int *node, char *why,
-		     size_t whylen, char *err, size_t errlen)
-{
-	int64_t irq;
-	int e;
-
-	if (parse_int64(near, 0, INT32_MAX, &irq) == 0) {
-		e = probe_irq_node(fs, (int)irq, node);
-		if (e == -EBADMSG) {
-			snprintf(err, errlen, "--near %s: /proc/irq/%s/node is not a NUMA node "
-				 "number (use --node)", near, near);
-			return -EINVAL;
-		}
-		if (e) {
-			snprintf(err, errlen, "--near %s: cannot read /proc/irq/%s/node: %s", near,
-				 near, strerror(-e));
-			return -EINVAL;
-		}
-		snprintf(why, whylen, "IRQ %s is on node %d (/proc/irq/%s/node)", near, *node,
-			 near);
-		return 0;
-	}
-	e = probe_net_node(fs, near, node);
-	if (e == -EINVAL) {
-		snprintf(err, errlen, "--near: '%s' is neither an IRQ number nor an interface name",
-			 near);
-		return -EINVAL;
-	}
-	if (e == -EBADMSG) {
-		snprintf(err, errlen, "--near %s: /sys/class/net/%s/device/numa_node is not a "
-			 "NUMA node number (use --node)", near, near);
-		return -EINVAL;
-	}
-	if (e == -ENOENT) {
-		snprintf(err, errlen,
-			 "--near %s: cannot read /sys/class/net/%s/device/numa_node: %s (a virtual "
-			 "interface has no device; use --node)", near, near, strerror(-e));
-		return -EINVAL;
-	}
-	if (e) {
-		snprintf(err, errlen, "--near %s: cannot read /sys/class/net/%s/device/numa_node: "
-			 "%s (use --node)", near, near, strerror(-e));
-		return -EINVAL;
-	}
-	snprintf(why, whylen, "%s is on node %d (its device's numa_node)", near, *node);
-	return 0;
-}
-
-/* Why the online CPUs are unknown, as check says it of the file. */
-static void online_unknown(const struct cpu_facts *cpu, char *err, size_t errlen)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	check_put_read_err(&sb, "/sys/devices/system/cpu/online",
-			   cpu->online_err ? cpu->online_err : -ENODATA);
-	snprintf(err, errlen, "%s; the online CPUs are unknown, so no plan is made",
-		 sb.err ? "cannot read /sys/devices/system/cpu/online" : strbuf_str(&sb));
-	strbuf_free(&sb);
-}
-
-/*
- * The load housekeeping carries now: the busy time of the CPUs that are not
- * isolated (isolated ones run RT work) and the device interrupts, over
- * @window_ns. Fills @in's min_housekeeping and housekeeping_why (in @why).
- * A load that cannot be read leaves the plan structural, with a warning.
- */
-static int measure_load(const struct rootfs *fs, const struct cpu_facts *cpu, int64_t window_ns,
-			struct cpuplan_input *in, char *why, size_t whylen)
-{
-	const struct rtr_cpuset *rt = !cpu->isolated_err && !rtr_cpuset_is_empty(&cpu->isolated) ?
-					      &cpu->isolated : NULL;
-	struct timespec ts = { window_ns / 1000000000, window_ns % 1000000000 }, t0, t1;
-	struct cpuload_sample a, b;
-	struct cpuload l;
-	char irqs[64] = "";
-	int e = cpuload_sample(fs, rt, &a);
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (!e && nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-	e = e ?: cpuload_sample(fs, rt, &b);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	/* The rate over the time that passed between the samples, not the one asked for. */
-	e = e ?: cpuload_between(&a, &b, (t1.tv_sec - t0.tv_sec) * 1000000000LL +
-						 (t1.tv_nsec - t0.tv_nsec), &l);
-	if (e == -ENOMEM)
-		return e;
-	if (e) {
-		cli_warn("plan", "the load was not measured (/proc/stat: %s): housekeeping is "
-			 "sized by the topology alone", strerror(-e));
-		return 0;
-	}
-	if (l.irq_per_s >= 0)
-		snprintf(irqs, sizeof(irqs), " and %.0f device interrupts/s", l.irq_per_s);
-	snprintf(why, whylen, "%.2f CPUs busy%s%s over %lld ms (/proc/stat, /proc/interrupts)",
-		 l.busy_cpus, rt ? " outside the isolated CPUs" : "", irqs,
-		 (long long)(window_ns / 1000000));
-	in->min_housekeeping = l.housekeeping;
-	in->housekeeping_why = why;
-	return 0;
-}
-
-int plan_run(const struct rootfs *fs, const struct cpu_facts *cpu, const struct irq_facts *irq,
-	     size_t rt_count, int node, const char *near, int64_t window_ns,
-	     struct managed_irqs *managed, struct cpuplan *plan, char *err, size_t errlen)
-{
-	char why[160] = "", load_why[192] = "";
-	struct cpuplan_input in = { cpu, managed, rt_count, node, NULL, 0, NULL };
-	int e;
-
-	if (node >= 0) {
-		snprintf(why, sizeof(why), "--node %d", node);
-		in.node_why = why;
-	}
-	if (near) {
-		e = near_node(fs, near, &in.node, why, sizeof(why), err, errlen);
-		if (e)
-			return e;
-		in.node_why = why;
-		if (in.node < 0) {
-			cli_warn("plan", "--near %s: its device is on no NUMA node; the planner "
-				 "chooses", near);
-			in.node_why = NULL;
-		}
-	}
-	e = probe_managed_irqs(irq, managed);
-	if (e)
-		return e;
-	if (fs->host && window_ns > 0) {
-		e = measure_load(fs, cpu, window_ns, &in, load_why, sizeof(load_why));
-		if (e)
-			return e;
-	}
-	e = cpuplan_make(&in, plan);
-	if (e == -EDOM)
-		snprintf(err, errlen, "no plan: %s (rule %s)", plan->refusal,
-			 cpuplan_rule_name(plan->refused_rule));
-	else if (e == -ENODATA)
-		online_unknown(cpu, err, errlen);
-	else if (e)
-		snprintf(err, errlen, "%s", strerror(-e));
-	return e;
-}
-
-int plan_auto_rt_cpus(const char *root, size_t n, struct rtr_cpuset *out, char *err,
-		      size_t errlen)
-{
-	/* On the heap: the root's path and the facts are KiBs (small stacks, see plan_state). */
-	struct auto_state {
-		struct managed_irqs m;
-		struct cpuplan plan;
-		struct cpu_facts cpu;
-		struct irq_facts irq;
-		struct rootfs fs;
-	} *st = calloc(1, sizeof(*st));
-	int e;
-
-	if (!st) {
-		snprintf(err, errlen, "%s", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	e = rootfs_open(&st->fs, root);
-	if (e) {
-		snprintf(err, errlen, "cannot open root directory %s: %s", root, strerror(-e));
-		free(st);
-		return e;
-	}
-	st->plan = (struct cpuplan)CPUPLAN_INIT;
-	probe_cpu(&st->fs, &st->cpu);
-	probe_irq_affinity(&st->fs, &st->irq);
-	e = plan_run(&st->fs, &st->cpu, &st->irq, n, -1, NULL, PLAN_WINDOW_DEFAULT_NS, &st->m,
-		     &st->plan, err, errlen);
-	e = e ?: rtr_cpuset_copy(out, &st->plan.rt);
-	cpuplan_free(&st->plan);
-	managed_irqs_free(&st->m);
-	probe_irq_free(&st->irq);
-	probe_cpu_free(&st->cpu);
-	rootfs_close(&st->fs);
-	free(st);
-	return e;
 }
 
 /* The checklist on the machine as the boot line leaves it. */
@@ -458,8 +255,8 @@ static int output_guard(const struct plan_opts *o, const struct rootfs *fs,
 
 static int render(const struct plan_opts *o, const struct plan_view *v)
 {
-	struct cli_output out;
-	int err = cli_output_open(&out, o->output);
+	struct output out;
+	int err = output_open(&out, o->output);
 
 	if (err) {
 		cli_error("plan", "cannot write %s: %s", o->output, strerror(-err));
@@ -473,7 +270,7 @@ static int render(const struct plan_opts *o, const struct plan_view *v)
 	} else {
 		err = plan_text_write(out.fp, v);
 	}
-	err = cli_output_close(&out, err == 0) ?: err;
+	err = output_close(&out, err == 0) ?: err;
 	if (err)
 		cli_error("plan", "cannot write the plan: %s", strerror(-err));
 	return err;
@@ -500,12 +297,10 @@ struct plan_state {
 	struct cpuplan plan;
 	struct strbuf cmdline, apply, emit;
 	struct host_info host;
-	struct host_facts hf;
 	struct read_log log;
 	struct rootfs_recorder rec;
 	struct report after;
-	struct rootfs fs;
-	struct facts f;
+	struct target t;
 	char msg[768];
 };
 
@@ -518,7 +313,7 @@ static int plan_boot_line(struct plan_state *st, const char **note)
 	if (!err) {
 		boot_cmdline(&bs, &st->cmdline);
 		/* kthread_cpus= is a Real-time Ubuntu parameter ("-realtime" kernels). */
-		if (!st->f.kernel.release_err && strstr(st->f.kernel.release, "-realtime")) {
+		if (!st->t.facts.kernel.release_err && strstr(st->t.facts.kernel.release, "-realtime")) {
 			strbuf_printf(&st->cmdline, " kthread_cpus=%s", hk);
 			*note = "kthread_cpus= keeps kernel threads on the housekeeping CPUs; "
 				"Real-time Ubuntu kernels (-realtime) have it";
@@ -549,35 +344,33 @@ static int plan_execute(const struct plan_opts *o)
 	st->plan = (struct cpuplan)CPUPLAN_INIT;
 	st->cmdline = st->apply = st->emit = (struct strbuf)STRBUF_INIT;
 	st->rec = (struct rootfs_recorder){ log_file, NULL, NULL, &st->log };
-	err = rootfs_open(&st->fs, o->root);
+	err = target_root(&st->t, o->root, st->msg, sizeof(st->msg));
 	if (err) {
-		cli_error("plan", "cannot open root directory %s: %s", o->root, strerror(-err));
+		cli_error("plan", "%s", st->msg);
 		free(st);
 		return err;
 	}
-	st->fs.rec = &st->rec;
+	st->t.fs.rec = &st->rec;
 	/* An output inside /proc or /sys is refused before any work; files read, once read. */
-	if (output_guard(o, &st->fs, NULL)) {
-		rootfs_close(&st->fs);
+	if (output_guard(o, &st->t.fs, NULL)) {
+		target_close(&st->t);
 		free(st);
 		return -EINVAL;
 	}
 	report_init(&st->after, "check");
-	err = facts_gather(&st->fs, &st->f);
+	err = target_read(&st->t, NULL, TARGET_FACTS, st->msg, sizeof(st->msg));
+	err = err ?: target_host_info(&st->t, &st->host);
 	if (err) {
-		cli_error("plan", "cannot gather facts: %s", strerror(-err));
-		read_log_free(&st->log);
-		rootfs_close(&st->fs);
-		free(st);
-		return err;
-	}
-	err = probe_host(&st->fs, NULL, &st->hf);
-	if (err == -ENOMEM || (!err && (err = cli_host_info(&st->hf, o->root, &st->host)))) {
-		cli_error("plan", "%s", strerror(-err));
+		cli_error("plan", "%s", err == -ENOMEM ? strerror(ENOMEM) : st->msg);
 		goto out;
 	}
-	err = plan_run(&st->fs, &st->f.cpu, &st->f.irq, o->rt_count, o->node, o->near,
-		       o->window_ns, &st->m, &st->plan, st->msg, sizeof(st->msg));
+	{
+		struct target_plan_req req = { o->rt_count, o->node, o->near, o->window_ns };
+
+		err = target_plan(&st->t, &req, &st->m, &st->plan, st->msg, sizeof(st->msg));
+	}
+	if (st->t.plan_warning[0])
+		cli_warn("plan", "%s", st->t.plan_warning);
 	if (err) {
 		cli_error("plan", "%s", st->msg);
 		goto out;
@@ -587,11 +380,11 @@ static int plan_execute(const struct plan_opts *o)
 		cli_error("plan", "%s", strerror(-err));
 		goto out;
 	}
-	err = output_guard(o, &st->fs, &st->log);
+	err = output_guard(o, &st->t.fs, &st->log);
 	if (err)
 		goto out;
 	err = plan_boot_line(st, &note);
-	err = err ?: checks_after(&st->f, &st->plan, &st->after);
+	err = err ?: checks_after(&st->t.facts, &st->plan, &st->after);
 	if (err) {
 		cli_error("plan", "%s", strerror(-err));
 		goto out;
@@ -609,16 +402,11 @@ out:
 	strbuf_free(&st->apply);
 	strbuf_free(&st->emit);
 	report_free(&st->after);
-	free(st->host.kernel);
-	free(st->host.cpus_online);
-	free(st->host.rt_cpus);
-	free(st->host.root);
-	probe_host_free(&st->hf);
+	host_info_free(&st->host);
 	cpuplan_free(&st->plan);
 	managed_irqs_free(&st->m);
-	facts_free(&st->f);
 	read_log_free(&st->log);
-	rootfs_close(&st->fs);
+	target_close(&st->t);
 	free(st);
 	return err;
 }
@@ -629,7 +417,7 @@ int cmd_plan(int argc, char **argv)
 	char err[512] = "";
 	int rc = plan_opts_parse(argc, argv, &o, err, sizeof(err));
 
-	rc = cli_parsed("plan", rc, err, o.help, o.version, usage_text);
+	rc = cli_parsed(&plan_cmd, rc, err, o.help, o.version);
 	if (rc >= 0)
 		return rc;
 	return plan_execute(&o) ? EXIT_USAGE : EXIT_OK;

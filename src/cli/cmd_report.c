@@ -14,13 +14,30 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/cmd_report.h"
-#include "render/html.h"
-#include "render/junit.h"
-#include "render/prometheus.h"
+#include "render/files.h"
 #include "util/parse.h"
 
-static const char usage_text[] =
+static const struct cli_opt report_opts[] = {
+	{ "output", 'o', CLI_ARG, "FILE",
+	  "the HTML page (default: report.html when no other\n"
+	  "output is asked for; '-' for standard output)", "@file", CLI_OWN },
+	{ "junit", 'j', CLI_ARG, "FILE",
+	  "JUnit XML: one test case per check and latency threshold", "@file", CLI_OWN },
+	{ "prometheus", 'p', CLI_ARG, "FILE",
+	  "Prometheus text exposition (node exporter textfile)", "@file", CLI_OWN },
+	{ "max-latency", 'm', CLI_ARG, "US",
+	  "judge every measured CPU against this limit (in us;\n"
+	  "units like 100us or 1ms are accepted)", NULL, CLI_OWN },
+	{ "strict", 's', CLI_NOARG, NULL,
+	  "warnings fail too (JUnit failures, exit status 1)", NULL, CLI_OWN },
+	CLI_OPT_HELP('h'),
+	CLI_OPT_VERSION,
+};
+
+const struct cli_cmd report_cmd = {
+	"report",
 	"Usage: rtready report RESULT.json... [OPTIONS]\n"
 	"\n"
 	"Render results of 'rtready check', 'rtready latency' and 'rtready verify'\n"
@@ -30,39 +47,24 @@ static const char usage_text[] =
 	"(kernel, online CPUs, root or hostname differ) are refused. Other results are\n"
 	"shown side by side in the order given (e.g. before and after tuning). '-' reads\n"
 	"a result from standard input.\n"
-	"\n"
-	"  -o, --output FILE      the HTML page (default: report.html when no other\n"
-	"                         output is asked for; '-' for standard output)\n"
-	"  -j, --junit FILE       JUnit XML: one test case per check and latency threshold\n"
-	"  -p, --prometheus FILE  Prometheus text exposition (node exporter textfile)\n"
-	"  -m, --max-latency US   judge every measured CPU against this limit (in us;\n"
-	"                         units like 100us or 1ms are accepted)\n"
-	"  -s, --strict           warnings fail too (JUnit failures, exit status 1)\n"
-	"  -h, --help             show this help\n"
-	"  -V, --version          show the version\n"
+	"\n",
+	CLI_CMD_OPTS(report_opts), 25,
 	"\n"
 	"Exit status: 0 no result failed, 1 a result failed (or warned with --strict),\n"
-	"2 usage error, unreadable or invalid result file, or an output not written.\n";
+	"2 usage error, unreadable or invalid result file, or an output not written.\n",
+	CLI_OPERANDS,
+};
 
 int report_opts_parse(int argc, char **argv, struct report_opts *o, char *err, size_t errlen)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "junit", required_argument, NULL, 'j' },
-		{ "prometheus", required_argument, NULL, 'p' },
-		{ "max-latency", required_argument, NULL, 'm' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_parse p;
+	const struct cli_common com = { &o->help, &o->version, NULL, NULL, NULL, NULL };
 	int64_t ns;
 	int c, rc = 0;
 
 	memset(o, 0, sizeof(*o));
-	optind = 0;
-	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, ":o:j:p:m:shV", longopts, NULL)) != -1) {
+	cli_parse_begin(&p, &report_cmd, &com, argc, argv);
+	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
 		switch (c) {
 		case 'o':
 			o->html = optarg;
@@ -85,22 +87,10 @@ int report_opts_parse(int argc, char **argv, struct report_opts *o, char *err, s
 		case 's':
 			o->strict = true;
 			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
 		}
 	}
+	if (rc == 0 && c < 0)
+		rc = c;
 	if (rc || o->help || o->version)
 		return rc;
 	for (int i = optind; i < argc; i++) {
@@ -130,67 +120,6 @@ int report_opts_parse(int argc, char **argv, struct report_opts *o, char *err, s
 				}
 	}
 	return 0;
-}
-
-enum kind { KIND_HTML, KIND_JUNIT, KIND_PROM };
-
-static int write_one(const char *cmd, const char *path, enum kind k, bool strict,
-		     const struct result *const *rs, size_t n)
-{
-	char stamp[32] = "";
-	struct junit_style st = { strict, stamp };
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (localtime_r(&now, &tm))
-		strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
-	struct cli_output out;
-	int err = cli_output_open(&out, path);
-
-	if (err) {
-		cli_error(cmd, "cannot write %s: %s", path, strerror(-err));
-		return err;
-	}
-	switch (k) {
-	case KIND_HTML:
-		err = html_write(out.fp, rs, n);
-		break;
-	case KIND_JUNIT:
-		err = junit_write(out.fp, rs, n, &st);
-		break;
-	case KIND_PROM:
-		err = prom_write(out.fp, rs, n);
-		break;
-	}
-	err = cli_output_close(&out, err == 0) ?: err;
-	if (err)
-		cli_error(cmd, "cannot write %s: %s", path, strerror(-err));
-	return err;
-}
-
-int report_render(const char *cmd, const struct report_opts *o, const struct result *const *rs,
-		  size_t n)
-{
-	int err = 0;
-
-	if (o->html)
-		err = write_one(cmd, o->html, KIND_HTML, o->strict, rs, n);
-	if (!err && o->junit)
-		err = write_one(cmd, o->junit, KIND_JUNIT, o->strict, rs, n);
-	if (!err && o->prometheus)
-		err = write_one(cmd, o->prometheus, KIND_PROM, o->strict, rs, n);
-	return err;
-}
-
-int report_results_exit(const struct result *const *rs, size_t n, bool strict)
-{
-	for (size_t i = 0; i < n; i++) {
-		enum rtr_status s = rs[i]->verdict.status;
-
-		if (s == RTR_FAIL || (strict && s == RTR_WARN))
-			return EXIT_FINDINGS;
-	}
-	return EXIT_OK;
 }
 
 /*
@@ -256,14 +185,14 @@ static int check_outputs(const struct report_opts *o)
 		if (!outs[a])
 			continue;
 		for (size_t i = 0; i < o->n_inputs; i++) {
-			if (cli_output_is_input(outs[a], o->inputs[i])) {
+			if (output_is_input(outs[a], o->inputs[i])) {
 				cli_error("report", "'%s' is the result file '%s': the report "
 					  "would replace it; name another output", outs[a],
 					  o->inputs[i]);
 				return -1;
 			}
 		}
-		err = cli_output_check(outs[a]);
+		err = output_check(outs[a]);
 		if (err) {
 			cli_error("report", "cannot write %s: %s", outs[a], strerror(-err));
 			return -1;
@@ -280,19 +209,10 @@ int cmd_report(int argc, char **argv)
 	char err[512] = "";
 	int n, rc = EXIT_USAGE;
 
-	if (report_opts_parse(argc, argv, &o, err, sizeof(err))) {
-		cli_error("report", "%s", err);
-		fputs("Try 'rtready report --help'.\n", stderr);
-		return EXIT_USAGE;
-	}
-	if (o.help) {
-		fputs(usage_text, stdout);
-		return EXIT_OK;
-	}
-	if (o.version) {
-		cli_version();
-		return EXIT_OK;
-	}
+	n = report_opts_parse(argc, argv, &o, err, sizeof(err));
+	n = cli_parsed(&report_cmd, n, err, o.help, o.version);
+	if (n >= 0)
+		return n;
 	if (check_outputs(&o))
 		return EXIT_USAGE;
 	n = load_all(&o, res);
@@ -300,8 +220,14 @@ int cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	for (int i = 0; i < n; i++)
 		rp[i] = &res[i];
-	if (report_render("report", &o, rp, (size_t)n) == 0)
-		rc = report_results_exit(rp, (size_t)n, o.strict);
+	{
+		struct result_files f = { o.html, o.junit, o.prometheus, o.strict };
+
+		if (render_result_files(&f, rp, (size_t)n, err, sizeof(err)))
+			cli_error("report", "%s", err);
+		else
+			rc = result_exit_code(rp, (size_t)n, o.strict);
+	}
 	for (int i = 0; i < n; i++)
 		result_free(&res[i]);
 	return rc;

@@ -24,15 +24,4 @@ struct report_opts {
 /* Parse argv (argv[0] = "report"). Return: 0, or -EINVAL with a message in @err. */
 int report_opts_parse(int argc, char **argv, struct report_opts *o, char *err, size_t errlen);
 
-/*
- * Write the outputs asked for in @o (HTML, JUnit, Prometheus) for
- * @results; messages name the file that could not be written. Also used
- * by verify. Return: 0 or -errno (already printed as "rtready: @cmd: ...").
- */
-int report_render(const char *cmd, const struct report_opts *o, const struct result *const *results,
-		  size_t n);
-
-/* 1 when a result failed (or, with @strict, warned), else 0. */
-int report_results_exit(const struct result *const *results, size_t n, bool strict);
-
 #endif

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/cmd_run.h"
 #include "render/json.h"
 #include "render/run.h"
@@ -39,36 +40,58 @@ extern char **environ;
 
 #define REPORT_CAP (64u << 20)
 
-static const char usage_text[] =
+/* Keys of the options without a short letter. */
+enum { OPT_POLICY = 256, OPT_PRIO99, OPT_MEMLOCK, OPT_CPU_MAX, OPT_MEM_MAX, OPT_RTTIME };
+
+static const struct cli_opt run_opts[] = {
+	{ "policy", OPT_POLICY, CLI_ARG, "POLICY",
+	  "fifo, rr or other (default: unchanged; fifo with --prio)", "fifo rr other", CLI_OWN },
+	{ "prio", 'p', CLI_ARG, "N",
+	  "realtime priority 1-98 (default 80 with fifo/rr)", NULL, CLI_OWN },
+	{ "allow-prio99", OPT_PRIO99, CLI_NOARG, NULL,
+	  "accept --prio 99 (the kernel's own critical threads run there)", NULL, CLI_OWN },
+	{ "cpus", 'c', CLI_ARG, "LIST",
+	  "CPU affinity, kernel list syntax (0-3,8)", "@cpus", CLI_OWN },
+	{ "nice", 'n', CLI_ARG, "N",
+	  "nice value -20..19", NULL, CLI_OWN },
+	{ "memlock-limit", OPT_MEMLOCK, CLI_ARG, "SIZE",
+	  "RLIMIT_MEMLOCK (like 512M, or 'unlimited')", "unlimited", CLI_OWN },
+	{ "mlock", 'm', CLI_NOARG, NULL,
+	  "lock all of the program's memory (mlockall through the\n"
+	  "preloaded library); raises RLIMIT_MEMLOCK to its hard limit", NULL, CLI_OWN },
+	{ "rttime", OPT_RTTIME, CLI_ARG, "USEC",
+	  "runaway guard: SIGXCPU once a realtime thread has run USEC\n"
+	  "(units like 200ms accepted) without blocking, SIGKILL 1 s\n"
+	  "later (RLIMIT_RTTIME); the guard to keep with throttling off", NULL, CLI_OWN },
+	{ NULL, 0, CLI_NOARG, NULL, "Budget for a non-realtime program (a cgroup of its own, removed at its end):\n", NULL, CLI_OWN },
+	{ "cpu-max", OPT_CPU_MAX, CLI_ARG, "PERCENT",
+	  "CPU time cap in percent of one CPU (20, 150 for 1.5 CPUs)", NULL, CLI_OWN },
+	{ "memory-max", OPT_MEM_MAX, CLI_ARG, "SIZE",
+	  "memory cap (like 256M; at least 1M, below which no program\n"
+	  "starts); an OOM kill in the cgroup is reported", NULL, CLI_OWN },
+	{ NULL, 0, CLI_NOARG, NULL, "Runtime checker:\n", NULL, CLI_OWN },
+	{ "check", 'C', CLI_NOARG, NULL,
+	  "preload the checker and report its findings at exit", NULL, CLI_OWN },
+	{ "report", 'r', CLI_ARG, "FILE",
+	  "write the report to FILE (default: standard error)", "@file", CLI_OWN },
+	{ "format", 'f', CLI_ARG, "FMT",
+	  "text (default) or json", "text json", CLI_OWN },
+	{ "strict", 's', CLI_NOARG, NULL,
+	  "exit 1 on any finding (or a checker that could not attach)\n"
+	  "when the program itself exited 0", NULL, CLI_OWN },
+	CLI_OPT_HELP('h'),
+	CLI_OPT_VERSION,
+};
+
+const struct cli_cmd run_cmd = {
+	"run",
 	"Usage: rtready run [OPTIONS] [--] COMMAND [ARGS...]\n"
 	"\n"
 	"Start COMMAND with realtime settings, a CPU and memory budget, and optionally the\n"
 	"runtime checker, which reports checklist violations inside the program at its exit.\n"
 	"\n"
-	"Scheduling and limits:\n"
-	"      --policy POLICY     fifo, rr or other (default: unchanged; fifo with --prio)\n"
-	"  -p, --prio N            realtime priority 1-98 (default 80 with fifo/rr)\n"
-	"      --allow-prio99      accept --prio 99 (the kernel's own critical threads run there)\n"
-	"  -c, --cpus LIST         CPU affinity, kernel list syntax (0-3,8)\n"
-	"  -n, --nice N            nice value -20..19\n"
-	"      --memlock-limit SIZE  RLIMIT_MEMLOCK (like 512M, or 'unlimited')\n"
-	"  -m, --mlock             lock all of the program's memory (mlockall through the\n"
-	"                          preloaded library); raises RLIMIT_MEMLOCK to its hard limit\n"
-	"      --rttime USEC       runaway guard: SIGXCPU once a realtime thread has run USEC\n"
-	"                          (units like 200ms accepted) without blocking, SIGKILL 1 s\n"
-	"                          later (RLIMIT_RTTIME); the guard to keep with throttling off\n"
-	"Budget for a non-realtime program (a cgroup of its own, removed at its end):\n"
-	"      --cpu-max PERCENT   CPU time cap in percent of one CPU (20, 150 for 1.5 CPUs)\n"
-	"      --memory-max SIZE   memory cap (like 256M; at least 1M, below which no program\n"
-	"                          starts); an OOM kill in the cgroup is reported\n"
-	"Runtime checker:\n"
-	"  -C, --check             preload the checker and report its findings at exit\n"
-	"  -r, --report FILE       write the report to FILE (default: standard error)\n"
-	"  -f, --format FMT        text (default) or json\n"
-	"  -s, --strict            exit 1 on any finding (or a checker that could not attach)\n"
-	"                          when the program itself exited 0\n"
-	"  -h, --help              show this help\n"
-	"  -V, --version           show the version\n"
+	"Scheduling and limits:\n",
+	CLI_CMD_OPTS(run_opts), 26,
 	"\n"
 	"If rtready is killed, the program gets SIGTERM. The next run removes the empty\n"
 	"budget cgroups that killed rtready processes left, and names the ones that\n"
@@ -76,7 +99,9 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: the program's (its exit code, or 128 + signal); 1 with --strict and\n"
 	"findings; 2 when rtready could not start the program (bad option, command not\n"
-	"found or not executable, settings refused), with a message saying why.\n";
+	"found or not executable, settings refused), with a message saying why.\n",
+	CLI_COMMAND,
+};
 
 void run_opts_free(struct run_opts *o)
 {
@@ -184,35 +209,16 @@ static int validate(struct run_opts *o, bool prio_set, bool out_opts, char *err,
 
 int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_POLICY = 256, OPT_PRIO99, OPT_MEMLOCK, OPT_CPU_MAX, OPT_MEM_MAX, OPT_RTTIME };
-	static const struct option longopts[] = {
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "prio", required_argument, NULL, 'p' },
-		{ "allow-prio99", no_argument, NULL, OPT_PRIO99 },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "nice", required_argument, NULL, 'n' },
-		{ "mlock", no_argument, NULL, 'm' },
-		{ "memlock-limit", required_argument, NULL, OPT_MEMLOCK },
-		{ "cpu-max", required_argument, NULL, OPT_CPU_MAX },
-		{ "memory-max", required_argument, NULL, OPT_MEM_MAX },
-		{ "rttime", required_argument, NULL, OPT_RTTIME },
-		{ "check", no_argument, NULL, 'C' },
-		{ "report", required_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_parse p;
+	const struct cli_common com = { &o->help, &o->version, NULL, NULL, NULL, NULL };
 	bool prio_set = false, out_opts = false;
 	int c, rc = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->policy = -1;
-	optind = 0;
-	opterr = 0;
 	/* "+": stop at the command, so its own options are not taken for ours. */
-	while (rc == 0 && (c = getopt_long(argc, argv, "+:p:c:n:mCr:f:shV", longopts, NULL)) != -1) {
+	cli_parse_begin(&p, &run_cmd, &com, argc, argv);
+	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
 		switch (c) {
 		case OPT_POLICY:
 			rc = parse_policy(optarg, &o->policy, err, errlen);
@@ -226,7 +232,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t 
 			break;
 		case 'c':
 			rtr_cpuset_free(&o->cpus);
-			rc = cli_parse_cpulist("--cpus", optarg, &o->cpus, err, errlen);
+			rc = target_parse_cpulist("--cpus", optarg, &o->cpus, err, errlen);
 			o->cpus_set = true;
 			break;
 		case 'n':
@@ -284,22 +290,10 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t 
 			o->strict = true;
 			out_opts = true;
 			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
 		}
 	}
+	if (rc == 0 && c < 0)
+		rc = c;
 	if (rc == 0) {
 		o->cmd = argv + optind;
 		o->n_cmd = argc - optind;
@@ -387,8 +381,8 @@ static int make_report_file(struct run_state *st)
 /* The report must not replace the program it reports on, or the checker library. */
 static int check_collisions(const struct run_opts *o, const struct run_state *st)
 {
-	const struct cli_file out = { "--report", o->report };
-	const struct cli_file ins[] = {
+	const struct output_file out = { "--report", o->report };
+	const struct output_file ins[] = {
 		{ "the program", st->path },
 		{ "the checker library", st->preload[0] ? st->preload : NULL },
 	};
@@ -418,7 +412,7 @@ static int prepare(struct run_state *st, const struct run_opts *o)
 	/* The report's path first: findings that cannot be written are lost findings. */
 	if (o->report && check_collisions(o, st))
 		return -EINVAL;
-	if (o->report && (rc = cli_output_check(o->report)) != 0) {
+	if (o->report && (rc = output_check(o->report)) != 0) {
 		cli_error("run", "cannot write %s: %s", o->report, strerror(-rc));
 		return rc;
 	}
@@ -514,7 +508,7 @@ static int report_check(const struct run_opts *o, const struct run_state *st, bo
 	struct app_context ctx = { st->pid, st->path, st->elf.elf && !st->elf.dynamic,
 				   st->elf.setid, st->elf.script, st->status };
 	struct app_check ac = { 0 };
-	struct cli_output out = { 0 };
+	struct output out = { 0 };
 	json_t *extras = json_array();
 	char *text = NULL;
 	struct report r;
@@ -532,13 +526,13 @@ static int report_check(const struct run_opts *o, const struct run_state *st, bo
 	if (!rc)
 		app_check_symbolize(&ac);
 	rc = rc ? rc : (extras ? app_check_to_report(&ac, &ctx, &r, extras) : -ENOMEM);
-	rc = rc ? rc : cli_host_live(&r.host);
+	rc = rc ? rc : target_host_live(&r.host);
 	if (rc) {
 		cli_error("run", "cannot read the checker's records: %s", strerror(-rc));
 		goto out;
 	}
 	if (o->report) {
-		rc = cli_output_open(&out, o->report);
+		rc = output_open(&out, o->report);
 		if (rc) {
 			cli_error("run", "cannot write %s: %s", o->report, strerror(-rc));
 			goto out;
@@ -563,7 +557,7 @@ static int report_check(const struct run_opts *o, const struct run_state *st, bo
 		}
 	}
 	if (o->report)
-		rc = cli_output_close(&out, rc == 0) ?: rc;
+		rc = output_close(&out, rc == 0) ?: rc;
 	if (rc)
 		cli_error("run", "cannot write the report: %s", strerror(-rc));
 	{
@@ -682,7 +676,7 @@ int cmd_run(int argc, char **argv)
 	int rc;
 
 	rc = run_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed("run", rc, err, o.help, o.version, usage_text);
+	rc = cli_parsed(&run_cmd, rc, err, o.help, o.version);
 	if (rc >= 0) {
 		run_opts_free(&o);
 		return rc;

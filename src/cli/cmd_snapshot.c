@@ -21,6 +21,7 @@
 #include <dirent.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/cmd_snapshot.h"
 #include "probe/facts.h"
 #include "probe/snapshot.h"
@@ -28,59 +29,48 @@
 
 #define META_NAME SNAPSHOT_META_NAME
 
-static const char usage_text[] =
+static const struct cli_opt snapshot_opts[] = {
+	{ "root", 'r', CLI_ARG, "SRC",
+	  "capture the tree under SRC instead of the live system", "@dir", CLI_SH_ROOT },
+	{ "force", 'f', CLI_NOARG, NULL,
+	  "write into DIR even when it is not empty", NULL, CLI_OWN },
+	CLI_OPT_HELP('h'),
+	CLI_OPT_VERSION,
+};
+
+const struct cli_cmd snapshot_cmd = {
+	"snapshot",
 	"Usage: rtready snapshot [OPTIONS] DIR\n"
 	"\n"
 	"Copy every file that 'rtready check' reads (under /proc, /sys, /etc, /boot)\n"
 	"into DIR, keeping their paths, so that 'rtready check --root DIR' audits this\n"
-	"machine from anywhere. DIR/" META_NAME " records the host, date, version\n"
+	"machine from anywhere. DIR/rtready-snapshot.json records the host, date, version\n"
 	"and file count.\n"
+	"\n",
+	CLI_CMD_OPTS(snapshot_opts), 19,
 	"\n"
-	"  -r, --root SRC   capture the tree under SRC instead of the live system\n"
-	"  -f, --force      write into DIR even when it is not empty\n"
-	"  -h, --help       show this help\n"
-	"  -V, --version    show the version\n"
-	"\n"
-	"Exit status: 0 written, 2 usage error or the snapshot could not be written.\n";
+	"Exit status: 0 written, 2 usage error or the snapshot could not be written.\n",
+	CLI_OPERANDS,
+};
 
 int snapshot_opts_parse(int argc, char **argv, struct snapshot_opts *o, char *err, size_t errlen)
 {
-	static const struct option longopts[] = {
-		{ "root", required_argument, NULL, 'r' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_parse p;
+	const struct cli_common com = { &o->help, &o->version, NULL, NULL, &o->root, NULL };
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->root = "/";
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":r:fhV", longopts, NULL)) != -1) {
+	cli_parse_begin(&p, &snapshot_cmd, &com, argc, argv);
+	while ((c = cli_next(&p, err, errlen)) > 0) {
 		switch (c) {
-		case 'r':
-			if (cli_parse_root(optarg, &o->root, err, errlen))
-				return -EINVAL;
-			break;
 		case 'f':
 			o->force = true;
 			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			return -EINVAL;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			return -EINVAL;
 		}
 	}
+	if (c < 0)
+		return c;
 	if (o->help || o->version)
 		return 0;
 	if (optind >= argc) {
@@ -192,23 +182,26 @@ static int write_meta(int top, const struct snapshot_opts *o, const struct rootf
 
 static int snapshot_run(const struct snapshot_opts *o)
 {
+	/* On the heap: the facts are tens of KiB (ulimit -s 32). */
+	struct target *t = malloc(sizeof(*t));
 	struct snapshot snap;
 	const char *failed;
-	struct rootfs fs;
-	struct facts f;
+	char msg[4200];
 	int top, err;
 
-	err = rootfs_open(&fs, o->root);
+	err = t ? target_root(t, o->root, msg, sizeof(msg)) : -ENOMEM;
 	if (err) {
-		cli_error("snapshot", "cannot open root directory %s: %s", o->root, strerror(-err));
+		cli_error("snapshot", "%s", t ? msg : strerror(ENOMEM));
+		free(t);
 		return err;
 	}
 	top = open_target(o);
 	if (top < 0) {
-		rootfs_close(&fs);
+		target_close(t);
+		free(t);
 		return top;
 	}
-	err = snapshot_record(&fs, &snap, &f);
+	err = snapshot_record(&t->fs, &snap, &t->facts);
 	if (err) {
 		cli_error("snapshot", "cannot gather and record the facts: %s", strerror(-err));
 		goto out;
@@ -217,7 +210,7 @@ static int snapshot_run(const struct snapshot_opts *o)
 	if (err)
 		cli_error("snapshot", "cannot write %s%s: %s", o->dir, failed, strerror(-err));
 	if (!err) {
-		err = write_meta(top, o, &fs, &f, &snap);
+		err = write_meta(top, o, &t->fs, &t->facts, &snap);
 		if (err)
 			cli_error("snapshot", "cannot write %s/" META_NAME ": %s", o->dir,
 				  strerror(-err));
@@ -234,9 +227,9 @@ static int snapshot_run(const struct snapshot_opts *o)
 				 snapshot_left_reason(snap.left[i].err));
 	}
 out:
-	facts_free(&f);
 	close(top);
-	rootfs_close(&fs);
+	target_close(t);
+	free(t);
 	snapshot_free(&snap);
 	return err;
 }
@@ -245,19 +238,10 @@ int cmd_snapshot(int argc, char **argv)
 {
 	struct snapshot_opts o;
 	char err[512] = "";
+	int rc = snapshot_opts_parse(argc, argv, &o, err, sizeof(err));
 
-	if (snapshot_opts_parse(argc, argv, &o, err, sizeof(err))) {
-		cli_error("snapshot", "%s", err);
-		fputs("Try 'rtready snapshot --help'.\n", stderr);
-		return EXIT_USAGE;
-	}
-	if (o.help) {
-		fputs(usage_text, stdout);
-		return EXIT_OK;
-	}
-	if (o.version) {
-		cli_version();
-		return EXIT_OK;
-	}
+	rc = cli_parsed(&snapshot_cmd, rc, err, o.help, o.version);
+	if (rc >= 0)
+		return rc;
 	return snapshot_run(&o) ? EXIT_USAGE : EXIT_OK;
 }

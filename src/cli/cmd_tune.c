@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/cmd_tune.h"
 #include "render/json.h"
 #include "render/tune.h"
-#include "probe/host.h"
 #include "probe/tuned.h"
 #include "tune/apply.h"
 #include "tune/boot.h"
@@ -29,54 +29,95 @@
 #include "util/strbuf.h"
 #include "util/utf8.h"
 
-static const char usage_text[] =
-    "Usage: rtready tune [--rt-cpus LIST] [--apply | --revert | --status | --emit-boot DIR]\n"
-    "\n"
-    "Apply the runtime fixes of the realtime checklist, with an exact, crash-safe revert.\n"
-    "Without a mode it is a dry run: it prints each change (file or task, old value,\n"
-    "new value, the check it fixes) and changes nothing.\n"
-    "\n"
-    "Modes:\n"
-    "      --apply             make the changes, journalling every old value first\n"
-    "      --revert            put back exactly what the last --apply changed\n"
-    "      --status            show the journal: what is applied, and the values now\n"
-    "      --emit-boot DIR     print the kernel command-line parameters and write\n"
-    "                          DIR/" BOOT_SYSCTL_NAME " and DIR/" BOOT_UNIT_NAME "\n"
-    "Options:\n"
-    "  -c, --rt-cpus LIST      CPUs reserved for realtime work (default: those the boot\n"
-    "                          isolates: isolated, isolcpus= or nohz_full, as check);\n"
-    "                          at least one online CPU must stay non-RT; auto or\n"
-    "                          auto:N: the choice of rtready plan (N CPUs)\n"
-    "      --keep-throttling   leave kernel.sched_rt_runtime_us alone\n"
-    "      --no-irqs           leave IRQ affinities (default and per IRQ) alone\n"
-    "      --no-workqueue      leave the unbound workqueue cpumask alone\n"
-    "      --no-tasks          leave task and kernel-thread affinities alone\n"
-    "      --pid PID[,PID...]  move only the threads of these processes\n"
-    "                          (default: every user task and movable kernel thread)\n"
-    "      --no-governor       leave the cpufreq governor of the RT CPUs alone\n"
-    "      --no-idle           leave the idle states of the RT CPUs alone\n"
-    "      --idle-max-latency US  disable idle states whose exit latency is above US\n"
-    "                          microseconds (default 10)\n"
-    "      --no-thp            leave transparent huge pages alone\n"
-    "      --no-timer-migration  leave kernel.timer_migration alone\n"
-    "      --no-watchdog       leave kernel.watchdog_cpumask alone\n"
-    "      --no-hung-task      leave kernel.hung_task_timeout_secs alone\n"
-    "      --no-ksm            leave KSM (/sys/kernel/mm/ksm/run) alone\n"
-    "      --no-numa-balancing leave kernel.numa_balancing alone\n"
-    "      --no-fair-server    leave the 6.12+ fair server of the RT CPUs alone\n"
-    "      --no-irqbalance     leave irqbalance's environment file alone\n"
-    "      --state-dir DIR     where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")\n"
-    "  -r, --root DIR          plan from a snapshot under DIR (dry run and --emit-boot only)\n"
-    "  -f, --format FMT        text (default) or json\n"
-    "  -h, --help              show this help\n"
-    "  -V, --version           show the version\n"
-    "\n"
-    "Exit status: 0 done (or nothing to do), 1 a change could not be made or put back,\n"
-    "2 usage error, or the tool could not do its job (journal, refusal).\n";
+/* Keys of the options without a short letter. */
+enum {
+	OPT_APPLY = 256,
+	OPT_REVERT,
+	OPT_STATUS,
+	OPT_EMIT_BOOT,
+	OPT_STATE_DIR,
+	OPT_IDLE_MAX,
+	OPT_SWITCH,
+	OPT_PID,
+};
+
+static const struct cli_opt tune_opts[] = {
+	{ "apply", OPT_APPLY, CLI_NOARG, NULL,
+	  "make the changes, journalling every old value first", NULL, CLI_OWN },
+	{ "revert", OPT_REVERT, CLI_NOARG, NULL,
+	  "put back exactly what the last --apply changed", NULL, CLI_OWN },
+	{ "status", OPT_STATUS, CLI_NOARG, NULL,
+	  "show the journal: what is applied, and the values now", NULL, CLI_OWN },
+	{ "emit-boot", OPT_EMIT_BOOT, CLI_ARG, "DIR",
+	  "print the kernel command-line parameters and write\n"
+	  "DIR/90-rtready.conf and DIR/rtready-tune.service", "@dir", CLI_OWN },
+	{ NULL, 0, CLI_NOARG, NULL, "Options:\n", NULL, CLI_OWN },
+	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
+			"CPUs reserved for realtime work (default: those the boot\n"
+			"isolates: isolated, isolcpus= or nohz_full, as check);\n"
+			"at least one online CPU must stay non-RT; auto or\n"
+			"auto:N: the choice of rtready plan (N CPUs)"),
+	{ "keep-throttling", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave kernel.sched_rt_runtime_us alone", NULL, CLI_OWN },
+	{ "no-irqs", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave IRQ affinities (default and per IRQ) alone", NULL, CLI_OWN },
+	{ "no-workqueue", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave the unbound workqueue cpumask alone", NULL, CLI_OWN },
+	{ "no-tasks", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave task and kernel-thread affinities alone", NULL, CLI_OWN },
+	{ "pid", OPT_PID, CLI_ARG, "PID[,PID...]",
+	  "move only the threads of these processes\n"
+	  "(default: every user task and movable kernel thread)", "@pid", CLI_OWN },
+	{ "no-governor", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave the cpufreq governor of the RT CPUs alone", NULL, CLI_OWN },
+	{ "no-idle", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave the idle states of the RT CPUs alone", NULL, CLI_OWN },
+	{ "idle-max-latency", OPT_IDLE_MAX, CLI_ARG, "US",
+	  "disable idle states whose exit latency is above US\n"
+	  "microseconds (default 10)", NULL, CLI_OWN },
+	{ "no-thp", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave transparent huge pages alone", NULL, CLI_OWN },
+	{ "no-timer-migration", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave kernel.timer_migration alone", NULL, CLI_OWN },
+	{ "no-watchdog", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave kernel.watchdog_cpumask alone", NULL, CLI_OWN },
+	{ "no-hung-task", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave kernel.hung_task_timeout_secs alone", NULL, CLI_OWN },
+	{ "no-ksm", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave KSM (/sys/kernel/mm/ksm/run) alone", NULL, CLI_OWN },
+	{ "no-numa-balancing", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave kernel.numa_balancing alone", NULL, CLI_OWN },
+	{ "no-fair-server", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave the 6.12+ fair server of the RT CPUs alone", NULL, CLI_OWN },
+	{ "no-irqbalance", OPT_SWITCH, CLI_NOARG, NULL,
+	  "leave irqbalance's environment file alone", NULL, CLI_OWN },
+	{ "state-dir", OPT_STATE_DIR, CLI_ARG, "DIR",
+	  "where the journal lives (default /var/lib/rtready)", "@dir", CLI_OWN },
+	CLI_OPT_ROOT("plan from a snapshot under DIR (dry run and --emit-boot only)"),
+	CLI_OPT_FORMAT('f'),
+	CLI_OPT_HELP('h'),
+	CLI_OPT_VERSION,
+};
+
+const struct cli_cmd tune_cmd = {
+	"tune",
+	"Usage: rtready tune [--rt-cpus LIST] [--apply | --revert | --status | --emit-boot DIR]\n"
+	"\n"
+	"Apply the runtime fixes of the realtime checklist, with an exact, crash-safe revert.\n"
+	"Without a mode it is a dry run: it prints each change (file or task, old value,\n"
+	"new value, the check it fixes) and changes nothing.\n"
+	"\n"
+	"Modes:\n",
+	CLI_CMD_OPTS(tune_opts), 26,
+	"\n"
+	"Exit status: 0 done (or nothing to do), 1 a change could not be made or put back,\n"
+	"2 usage error, or the tool could not do its job (journal, refusal).\n",
+	CLI_NO_OPERANDS,
+};
 
 void tune_opts_free(struct tune_opts *o)
 {
-	rtr_cpuset_free(&o->rt_cpus);
+	rt_request_free(&o->rt);
 	free(o->pids);
 	memset(o, 0, sizeof(*o));
 }
@@ -137,47 +178,10 @@ static int add_pids(struct tune_opts *o, const char *arg, char *err, size_t errl
 
 int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_t errlen)
 {
-	enum {
-		OPT_APPLY = 256,
-		OPT_REVERT,
-		OPT_STATUS,
-		OPT_EMIT_BOOT,
-		OPT_STATE_DIR,
-		OPT_IDLE_MAX,
-		OPT_SWITCH,
-		OPT_PID,
-	};
-	static const struct option longopts[] = {
-	    {"rt-cpus", required_argument, NULL, 'c'},
-	    {"apply", no_argument, NULL, OPT_APPLY},
-	    {"revert", no_argument, NULL, OPT_REVERT},
-	    {"status", no_argument, NULL, OPT_STATUS},
-	    {"emit-boot", required_argument, NULL, OPT_EMIT_BOOT},
-	    {"state-dir", required_argument, NULL, OPT_STATE_DIR},
-	    {"idle-max-latency", required_argument, NULL, OPT_IDLE_MAX},
-	    {"keep-throttling", no_argument, NULL, OPT_SWITCH},
-	    {"no-irqs", no_argument, NULL, OPT_SWITCH},
-	    {"no-workqueue", no_argument, NULL, OPT_SWITCH},
-	    {"no-tasks", no_argument, NULL, OPT_SWITCH},
-	    {"no-governor", no_argument, NULL, OPT_SWITCH},
-	    {"no-idle", no_argument, NULL, OPT_SWITCH},
-	    {"no-thp", no_argument, NULL, OPT_SWITCH},
-	    {"no-timer-migration", no_argument, NULL, OPT_SWITCH},
-	    {"no-watchdog", no_argument, NULL, OPT_SWITCH},
-	    {"no-hung-task", no_argument, NULL, OPT_SWITCH},
-	    {"no-ksm", no_argument, NULL, OPT_SWITCH},
-	    {"no-numa-balancing", no_argument, NULL, OPT_SWITCH},
-	    {"no-fair-server", no_argument, NULL, OPT_SWITCH},
-	    {"no-irqbalance", no_argument, NULL, OPT_SWITCH},
-	    {"pid", required_argument, NULL, OPT_PID},
-	    {"root", required_argument, NULL, 'r'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"version", no_argument, NULL, 'V'},
-	    {NULL, 0, NULL, 0},
-	};
+	struct cli_parse p;
+	const struct cli_common com = { &o->help, &o->version, &o->format, NULL, &o->root, &o->rt };
 	bool mode_given = false;
-	int c, idx, rc = 0;
+	int c, rc = 0;
 
 	memset(o, 0, sizeof(*o));
 	for (int id = 0; id < TUNE_COUNT; id++)
@@ -185,15 +189,9 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 	o->idle_max_latency_us = TUNE_IDLE_MAX_LATENCY_US_DEFAULT;
 	o->state_dir = TUNE_STATE_DIR_DEFAULT;
 	o->root = "/";
-	optind = 0;
-	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, ":c:r:f:hV", longopts, &idx)) != -1) {
+	cli_parse_begin(&p, &tune_cmd, &com, argc, argv);
+	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
 		switch (c) {
-		case 'c':
-			rc = cli_parse_rt_cpus("--rt-cpus", optarg, &o->rt_cpus, &o->rt_auto, err,
-					       errlen);
-			o->rt_cpus_given = true;
-			break;
 		case OPT_APPLY:
 			rc = set_mode(o, TUNE_MODE_APPLY, &mode_given, err, errlen);
 			break;
@@ -231,38 +229,16 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 		case OPT_SWITCH: {
 			char opt[64];
 
-			snprintf(opt, sizeof(opt), "--%s", longopts[idx].name);
+			snprintf(opt, sizeof(opt), "--%s", p.name);
 			switch_off(o, opt);
 		} break;
 		case OPT_PID:
 			rc = add_pids(o, optarg, err, errlen);
 			break;
-		case 'r':
-			rc = cli_parse_root(optarg, &o->root, err, errlen);
-			break;
-		case 'f':
-			rc = cli_parse_format(optarg, &o->format, err, errlen);
-			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
 		}
 	}
-	if (rc == 0 && optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		rc = -EINVAL;
-	}
+	if (rc == 0 && c < 0)
+		rc = c;
 	if (rc == 0 && strcmp(o->root, "/") != 0 && o->mode != TUNE_MODE_PLAN &&
 	    o->mode != TUNE_MODE_EMIT_BOOT) {
 		snprintf(err, errlen,
@@ -275,14 +251,13 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 
 /* The CPUs of a run: RT (given or resolved from the boot isolation), online, and the rest. */
 struct cpus {
-	struct host_facts h;	/* the kernel release, the CPU sets, the RT CPUs */
+	const struct target *t;	/* the kernel release, the CPU sets, the RT CPUs */
 	struct rtr_cpuset online, rt, nonrt;
 	char rt_list[4096], nonrt_list[4096], online_list[4096];
 };
 
 static void cpus_free(struct cpus *c)
 {
-	probe_host_free(&c->h);
 	rtr_cpuset_free(&c->online);
 	rtr_cpuset_free(&c->rt);
 	rtr_cpuset_free(&c->nonrt);
@@ -295,8 +270,8 @@ static void cpus_free(struct cpus *c)
  */
 static int resolve_cpus(const struct tune_opts *o, struct cpus *c)
 {
-	int err = c->h.cpu.online_err;
-	const char *src = rtcpus_source_name(c->h.rt.source);
+	int err = c->t->facts.cpu.online_err;
+	const char *src = rtcpus_source_name(c->t->rt.source);
 
 	if (err) {
 		cli_error("tune",
@@ -309,8 +284,8 @@ static int resolve_cpus(const struct tune_opts *o, struct cpus *c)
 				  "(isolcpus= or nohz_full= on the kernel command line)");
 		return -1;
 	}
-	err = rtr_cpuset_copy(&c->online, &c->h.cpu.online);
-	err = err ?: rtr_cpuset_copy(&c->rt, &c->h.rt.cpus);
+	err = rtr_cpuset_copy(&c->online, &c->t->facts.cpu.online);
+	err = err ?: rtr_cpuset_copy(&c->rt, &c->t->rt.cpus);
 	err = err ?: rtr_cpuset_copy(&c->nonrt, &c->online);
 	if (err) {
 		cli_error("tune", "out of memory");
@@ -339,13 +314,13 @@ static int resolve_cpus(const struct tune_opts *o, struct cpus *c)
 
 /* A view of @kind with the host block; the CPU lists only where a mode resolved them. */
 static struct tune_view view_of(enum tune_view_kind kind, const struct tune_opts *o,
-				const struct host_facts *hf, const struct cpus *c)
+				const struct target *hf, const struct cpus *c)
 {
 	struct tune_view v = { .kind = kind, .state_dir = o->state_dir };
 
-	v.host.kernel = (char *)hf->release;
+	v.host.kernel = hf->facts.kernel.release_err ? "" : (char *)hf->facts.kernel.release;
 	v.host.cpus_online = (char *)hf->online_list;
-	v.host.rt_cpus = c ? (char *)c->h.rt_list : "";	/* "(planned)" for --rt-cpus auto */
+	v.host.rt_cpus = c ? (char *)c->t->rt_list : "";	/* "(planned)" for --rt-cpus auto */
 	v.host.root = (char *)o->root;
 	if (c) {
 		v.rt_list = c->rt_list;
@@ -406,7 +381,7 @@ static int run_plan(const struct tune_opts *o, const struct rootfs *fs, const st
 
 static int mode_plan(const struct tune_opts *o, const struct rootfs *fs, const struct cpus *c)
 {
-	struct tune_view v = view_of(TUNE_VIEW_PLAN, o, &c->h, c);
+	struct tune_view v = view_of(TUNE_VIEW_PLAN, o, c->t, c);
 	struct tune_plan p;
 	int rc;
 
@@ -537,7 +512,7 @@ static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const 
 		goto out;
 	}
 	{
-		struct tune_view v = view_of(TUNE_VIEW_APPLY, o, &c->h, c);
+		struct tune_view v = view_of(TUNE_VIEW_APPLY, o, c->t, c);
 
 		v.plan = &j.plan;
 		v.result = &res;
@@ -551,7 +526,7 @@ out:
 }
 
 /* "Nothing to revert" in the chosen format. Return: the exit code. */
-static int nothing_to_revert(const struct tune_opts *o, const struct host_facts *hf,
+static int nothing_to_revert(const struct tune_opts *o, const struct target *hf,
 			     const char *why)
 {
 	struct tune_view v = view_of(TUNE_VIEW_NOTHING, o, hf, NULL);
@@ -561,7 +536,7 @@ static int nothing_to_revert(const struct tune_opts *o, const struct host_facts 
 }
 
 static int mode_revert(const struct tune_opts *o, const struct rootfs *fs,
-		       const struct host_facts *hf)
+		       const struct target *hf)
 {
 	struct apply_result res = {0};
 	struct journal j = {0};
@@ -630,7 +605,7 @@ out:
 }
 
 static int mode_status(const struct tune_opts *o, const struct rootfs *fs,
-		       const struct host_facts *hf)
+		       const struct target *hf)
 {
 	struct journal j = {0};
 	char boot[64] = "", t[64];
@@ -736,7 +711,7 @@ static int mode_emit_boot(const struct tune_opts *o, const struct cpus *c)
 		goto out;
 	}
 	{
-		struct tune_view v = view_of(TUNE_VIEW_EMIT_BOOT, o, &c->h, c);
+		struct tune_view v = view_of(TUNE_VIEW_EMIT_BOOT, o, c->t, c);
 
 		v.cmdline = strbuf_str(&cmd);
 		v.boot_dir = o->boot_dir;
@@ -769,46 +744,36 @@ int cmd_tune(int argc, char **argv)
 {
 	/* On the heap: ~30 KiB of CPU lists and paths would not fit under ulimit -s 32. */
 	struct cpus *c = calloc(1, sizeof(*c));
-	struct rootfs *fs = calloc(1, sizeof(*fs));
+	struct target *t = calloc(1, sizeof(*t));
+	const struct rootfs *fs;
 	struct tune_opts o;
-	char err[512] = "";
+	char err[1024] = "";
 	int rc = EXIT_USAGE;
 
 	rc = tune_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed("tune", rc, err, o.help, o.version, usage_text);
+	rc = cli_parsed(&tune_cmd, rc, err, o.help, o.version);
 	if (rc >= 0) {
 		tune_opts_free(&o);
 		free(c);
-		free(fs);
+		free(t);
 		return rc;
 	}
-	if (!c || !fs) {
-		cli_error("tune", "out of memory");
+	if (!c || !t || target_open(t, o.root, &o.rt, TARGET_HOST, err, sizeof(err))) {
+		cli_error("tune", "%s", c && t ? err : "out of memory");
 		tune_opts_free(&o);
 		free(c);
-		free(fs);
+		free(t);
 		return EXIT_USAGE;
 	}
-	rc = rootfs_open(fs, o.root);
-	if (rc) {
-		cli_error("tune", "cannot open root directory %s: %s", o.root, strerror(-rc));
-		tune_opts_free(&o);
-		free(c);
-		free(fs);
-		return EXIT_USAGE;
-	}
+	if (t->plan_warning[0])
+		cli_warn("tune", "%s", t->plan_warning);
+	fs = &t->fs;
+	c->t = t;
 	rc = EXIT_USAGE; /* unless a mode runs */
-	if (cli_resolve_rt_cpus("tune", "--rt-cpus", o.root, o.rt_auto, &o.rt_cpus))
-		goto out;
-	if (probe_host_rt(fs, o.rt_cpus_given ? &o.rt_cpus : NULL, o.rt_auto != 0, &c->h) ==
-	    -ENOMEM) {
-		cli_error("tune", "out of memory");
-		goto out;
-	}
 	if (o.mode == TUNE_MODE_REVERT) {
-		rc = mode_revert(&o, fs, &c->h);
+		rc = mode_revert(&o, fs, t);
 	} else if (o.mode == TUNE_MODE_STATUS) {
-		rc = mode_status(&o, fs, &c->h);
+		rc = mode_status(&o, fs, t);
 	} else if (resolve_cpus(&o, c) == 0) {
 		if (o.mode != TUNE_MODE_EMIT_BOOT)
 			warn_tuned(fs);
@@ -819,11 +784,10 @@ int cmd_tune(int argc, char **argv)
 		else
 			rc = mode_plan(&o, fs, c);
 	}
-out:
 	cpus_free(c);
 	free(c);
-	rootfs_close(fs);
-	free(fs);
+	target_close(t);
+	free(t);
 	tune_opts_free(&o);
 	return rc;
 }

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
-#include "rtready/cpuset.h"
+#include "target/target.h"
 #include "tune/tune.h"
 
 enum tune_mode {
@@ -21,9 +21,7 @@ enum tune_mode {
 
 struct tune_opts {
 	enum tune_mode mode;
-	struct rtr_cpuset rt_cpus;
-	bool rt_cpus_given;
-	size_t rt_auto; /* --rt-cpus auto: 1, auto:N: N + 1; 0: a list */
+	struct rt_request rt;	/* --rt-cpus */
 	bool enabled[TUNE_COUNT]; /* all true unless switched off */
 	int64_t idle_max_latency_us;
 	int *pids; /* --pid: move only these processes; NULL: all */

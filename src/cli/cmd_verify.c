@@ -19,63 +19,87 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cmd_check.h"
-#include "cli/cmd_pi.h"
-#include "cli/cmd_report.h"
+#include "cli/opt.h"
+#include "checks/run.h"
+#include "report/pi.h"
 #include "cli/cmd_verify.h"
 #include "measure/latency.h"
 #include "measure/latency_load.h"
+#include "measure/session.h"
 #include "measure/load.h"
 #include "measure/trace.h"
-#include "probe/host.h"
 #include "probe/rootfs.h"
 #include "render/json.h"
+#include "render/files.h"
 #include "render/verify.h"
 #include "render/latency.h"
 #include "render/summary.h"
 #include "report/result.h"
 #include "util/parse.h"
 
-static const char usage_text[] =
+/* Keys of the options without a short letter. */
+enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE, OPT_NO_PI, OPT_PROMETHEUS };
+
+static const struct cli_opt verify_opts[] = {
+	{ "duration", 'D', CLI_ARG, "TIME",
+	  "length of each latency run (default 10s; 500ms, 2m)", NULL, CLI_OWN },
+	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
+			"the realtime CPUs: checked as such, and the CPUs\n"
+			"measured (default: the isolated CPUs are checked,\n"
+			"every online CPU is measured); auto or auto:N:\n"
+			"the choice of rtready plan (N CPUs)"),
+	{ "max-latency", 'm', CLI_ARG, "US",
+	  "fail when a CPU's maximum latency exceeds US (in us;\n"
+	  "100us, 1ms accepted); without it latency is shown,\n"
+	  "not judged", NULL, CLI_OWN },
+	{ "report", 'r', CLI_ARG, "DIR",
+	  "where to write the results (default rtready-report)", "@dir", CLI_OWN },
+	{ "prometheus", OPT_PROMETHEUS, CLI_ARG, "FILE",
+	  "also write the metrics there (replaced atomically), such\n"
+	  "as the node exporter's textfile directory:\n"
+	  "/var/lib/prometheus/node-exporter/rtready.prom", "@file", CLI_OWN },
+	{ "interval", 'i', CLI_ARG, "US",
+	  "wake-up period of the measuring threads (default 1000)", NULL, CLI_OWN },
+	{ "load", OPT_LOAD, CLI_ARG, "KIND",
+	  "the load: hackbench, cpu, memory or all (default all)", "hackbench cpu memory all", CLI_OWN },
+	{ "load-cpus", OPT_LOAD_CPUS, CLI_ARG, "LIST",
+	  "CPUs the load runs on (default: every CPU)", "@cpus", CLI_OWN },
+	{ "format", 'f', CLI_ARG, "FMT",
+	  "text (default) or json (the verify.json on stdout)", "text json", CLI_OWN },
+	{ "no-pi", OPT_NO_PI, CLI_NOARG, NULL,
+	  "skip the priority-inheritance run (check\n"
+	  "sync.priority_inheritance, about 1 s)", NULL, CLI_OWN },
+	{ "trace", OPT_TRACE, CLI_NOARG, NULL,
+	  "with --max-latency: stop a run at its first wake-up\n"
+	  "past the limit and explain it from a kernel trace\n"
+	  "(saved as trace-idle.txt / trace-load.txt in DIR)", NULL, CLI_OWN },
+	{ "strict", 's', CLI_NOARG, NULL,
+	  "warnings fail too", NULL, CLI_OWN },
+	{ "quiet", 'q', CLI_NOARG, NULL,
+	  "no progress line", NULL, CLI_OWN },
+	CLI_OPT_HELP('h'),
+	CLI_OPT_VERSION,
+};
+
+const struct cli_cmd verify_cmd = {
+	"verify",
 	"Usage: rtready verify [OPTIONS]\n"
 	"\n"
 	"Check this machine, measure wake-up latency on the idle machine and under load\n"
 	"(messaging, CPU and memory), and give one verdict. Everything is written to a\n"
 	"report directory: verify.json, report.html, junit.xml and metrics.prom.\n"
-	"\n"
-	"  -D, --duration TIME     length of each latency run (default 10s; 500ms, 2m)\n"
-	"  -c, --rt-cpus LIST      the realtime CPUs: checked as such, and the CPUs\n"
-	"                          measured (default: the isolated CPUs are checked,\n"
-	"                          every online CPU is measured); auto or auto:N:\n"
-	"                          the choice of rtready plan (N CPUs)\n"
-	"  -m, --max-latency US    fail when a CPU's maximum latency exceeds US (in us;\n"
-	"                          100us, 1ms accepted); without it latency is shown,\n"
-	"                          not judged\n"
-	"  -r, --report DIR        where to write the results (default rtready-report)\n"
-	"      --prometheus FILE   also write the metrics there (replaced atomically), such\n"
-	"                          as the node exporter's textfile directory:\n"
-	"                          /var/lib/prometheus/node-exporter/rtready.prom\n"
-	"  -i, --interval US       wake-up period of the measuring threads (default 1000)\n"
-	"      --load KIND         the load: hackbench, cpu, memory or all (default all)\n"
-	"      --load-cpus LIST    CPUs the load runs on (default: every CPU)\n"
-	"  -f, --format FMT        text (default) or json (the verify.json on stdout)\n"
-	"      --no-pi             skip the priority-inheritance run (check\n"
-	"                          sync.priority_inheritance, about 1 s)\n"
-	"      --trace             with --max-latency: stop a run at its first wake-up\n"
-	"                          past the limit and explain it from a kernel trace\n"
-	"                          (saved as trace-idle.txt / trace-load.txt in DIR)\n"
-	"  -s, --strict            warnings fail too\n"
-	"  -q, --quiet             no progress line\n"
-	"  -h, --help              show this help\n"
-	"  -V, --version           show the version\n"
+	"\n",
+	CLI_CMD_OPTS(verify_opts), 26,
 	"\n"
 	"Needs root (or CAP_SYS_NICE, RLIMIT_RTPRIO and RLIMIT_MEMLOCK) for the latency\n"
 	"runs. Exit status: 0 passed, 1 a check or a latency limit failed (or warned with\n"
-	"--strict), 2 usage error, or a step could not run (the message says why).\n";
+	"--strict), 2 usage error, or a step could not run (the message says why).\n",
+	CLI_NO_OPERANDS,
+};
 
 void verify_opts_free(struct verify_opts *o)
 {
-	rtr_cpuset_free(&o->rt_cpus);
+	rt_request_free(&o->rt);
 	rtr_cpuset_free(&o->load_cpus);
 	memset(o, 0, sizeof(*o));
 }
@@ -93,25 +117,8 @@ static int parse_us_option(const char *opt, const char *arg, int64_t min_ns, int
 
 int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE, OPT_NO_PI, OPT_PROMETHEUS };
-	static const struct option longopts[] = {
-		{ "duration", required_argument, NULL, 'D' },
-		{ "rt-cpus", required_argument, NULL, 'c' },
-		{ "max-latency", required_argument, NULL, 'm' },
-		{ "report", required_argument, NULL, 'r' },
-		{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "load", required_argument, NULL, OPT_LOAD },
-		{ "load-cpus", required_argument, NULL, OPT_LOAD_CPUS },
-		{ "trace", no_argument, NULL, OPT_TRACE },
-		{ "no-pi", no_argument, NULL, OPT_NO_PI },
-		{ "format", required_argument, NULL, 'f' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct cli_parse p;
+	const struct cli_common com = { &o->help, &o->version, NULL, NULL, NULL, &o->rt };
 	int64_t v;
 	int c, rc = 0;
 
@@ -120,9 +127,8 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 	o->interval_ns = LATENCY_DEFAULT_INTERVAL_NS;
 	o->load = LATENCY_LOAD_ALL;
 	o->report_dir = VERIFY_DEFAULT_REPORT_DIR;
-	optind = 0;
-	opterr = 0;
-	while (rc == 0 && (c = getopt_long(argc, argv, ":D:c:m:r:i:f:sqhV", longopts, NULL)) != -1) {
+	cli_parse_begin(&p, &verify_cmd, &com, argc, argv);
+	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
 		switch (c) {
 		case 'D':
 			/* A verify needs an end: 0 ("until Ctrl-C" in latency) is refused. */
@@ -133,11 +139,6 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 				rc = -EINVAL;
 			}
 			o->duration_ns = v;
-			break;
-		case 'c':
-			rc = cli_parse_rt_cpus("--rt-cpus", optarg, &o->rt_cpus, &o->rt_auto, err,
-					       errlen);
-			o->rt_cpus_given = true;
 			break;
 		case 'm':
 			rc = parse_us_option("--max-latency", optarg, 1000, 3600LL * 1000000000LL, &v,
@@ -171,7 +172,7 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 			}
 			break;
 		case OPT_LOAD_CPUS:
-			rc = cli_parse_cpulist("--load-cpus", optarg, &o->load_cpus, err, errlen);
+			rc = target_parse_cpulist("--load-cpus", optarg, &o->load_cpus, err, errlen);
 			o->load_cpus_given = true;
 			break;
 		case OPT_TRACE:
@@ -189,26 +190,10 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 		case 'q':
 			o->quiet = true;
 			break;
-		case 'h':
-			o->help = true;
-			break;
-		case 'V':
-			o->version = true;
-			break;
-		case ':':
-			snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
-		default:
-			snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
-			rc = -EINVAL;
-			break;
 		}
 	}
-	if (rc == 0 && optind < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
-		rc = -EINVAL;
-	}
+	if (rc == 0 && c < 0)
+		rc = c;
 	if (rc == 0 && o->trace && !(o->max_latency_us > 0)) {
 		snprintf(err, errlen, "--trace needs --max-latency US: the trace is stopped and "
 			 "explained at the first wake-up past it");
@@ -279,11 +264,10 @@ struct verify_run {
 	struct latency_result lat[PHASE_COUNT];
 	bool measured[PHASE_COUNT];
 	struct rtr_cpuset cpus;		/* measured */
-	char online[4096];
 	bool interrupted;
 	bool failed_run;		/* a measurement or the load failed: exit 2 */
 	char error[512];		/* the first failure, also written into verify.json */
-	struct host_facts host;		/* kernel, CPU sets, RT CPUs: probed once */
+	struct target *t;		/* the facts, CPU sets and RT CPUs: read once */
 };
 
 /* Report a failure of the run on stderr and keep the first one for the artefacts. */
@@ -306,24 +290,19 @@ static void run_failed(struct verify_run *v, const char *fmt, ...)
 
 static int run_check(const struct verify_opts *o, struct verify_run *v)
 {
-	struct check_opts co;
+	struct check_filter flt = { 0 };
+	struct check_ctx ctx = { &v->t->facts, &v->t->rt.cpus,
+				 rtcpus_source_name(v->t->rt.source) };
 	int err;
 
-	memset(&co, 0, sizeof(co));
-	co.root = "/";
-	co.format = FORMAT_TEXT;
-	if (o->rt_cpus_given) {
-		err = rtr_cpuset_copy(&co.rt_cpus, &o->rt_cpus);
-		if (err)
-			return err;
-		co.rt_cpus_given = true;
-		co.rt_auto = o->rt_auto;	/* already planned: marks it "(planned)" */
-	}
+	(void)o;
 	report_init(&v->check, "check");
-	err = check_execute(&co, &v->check);	/* prints its own error */
-	if (!err)
+	err = checks_run(&ctx, &flt, &v->check);
+	err = err ?: target_host_info(v->t, &v->check.host);
+	if (err)
+		cli_error("verify", "%s", strerror(-err));
+	else
 		report_sort(&v->check);
-	rtr_cpuset_free(&co.rt_cpus);
 	return err;
 }
 
@@ -353,7 +332,7 @@ static int run_pi(const struct verify_opts *o, struct verify_run *v)
 		r.verdict = PI_INTERRUPTED;
 		snprintf(r.reason, sizeof(r.reason), "could not run: %s", err);
 	}
-	rc = pi_report_add(&v->check, &r);
+	rc = pi_finding_add(&v->check, &r);
 	pi_result_free(&r);
 	if (!rc)
 		report_sort(&v->check);
@@ -362,82 +341,37 @@ static int run_pi(const struct verify_opts *o, struct verify_run *v)
 
 static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 {
-	const struct rtr_cpuset *online = &v->host.cpu.online;
 	struct rtr_cpuset allowed = RTR_CPUSET_INIT;
-	struct rootfs fs;
-	int err, cpu = -1;
+	char msg[4200];
+	/* The facts once, with the RT CPUs resolved as check resolves them. */
+	int err = target_open(v->t, "/", &o->rt, TARGET_FACTS, msg, sizeof(msg));
 
-	err = rootfs_open(&fs, "/");
 	if (err) {
-		cli_error("verify", "cannot open /: %s", strerror(-err));
+		cli_error("verify", "%s", err == -ENOMEM ? strerror(ENOMEM) : msg);
 		return err;
 	}
-	/* The host facts once, with the RT CPUs resolved as check resolves them. */
-	err = probe_host_rt(&fs, o->rt_cpus_given ? &o->rt_cpus : NULL, o->rt_auto != 0,
-			    &v->host);
-	rootfs_close(&fs);
-	if (err) {
-		cli_error("verify", "cannot read the online CPUs: %s", strerror(-err));
-		return err;
-	}
-	snprintf(v->online, sizeof(v->online), "%s", v->host.online_list);
+	if (v->t->plan_warning[0])
+		cli_warn("verify", "%s", v->t->plan_warning);
+	err = target_need_online(v->t, msg, sizeof(msg));
 	/* The load's CPUs too: a bad one must fail before the first phase, not after two. */
-	while (o->load_cpus_given && (cpu = rtr_cpuset_next(&o->load_cpus, cpu)) >= 0) {
-		if (!rtr_cpuset_test(online, cpu)) {
-			cli_error("verify", "--load-cpus: CPU %d is not online (online: %s)", cpu,
-				  v->online);
-			err = -EINVAL;
-			goto out;
-		}
+	if (!err && o->load_cpus_given)
+		err = target_check_online(v->t, "--load-cpus", &o->load_cpus, msg, sizeof(msg));
+	if (!err && o->rt.kind == RT_REQUEST_LIST)
+		err = target_check_online(v->t, "--rt-cpus", &o->rt.cpus, msg, sizeof(msg));
+	if (err) {
+		cli_error("verify", "%s", msg);
+		return err;
 	}
-	cpu = -1;
-	if (o->rt_cpus_given) {
-		while ((cpu = rtr_cpuset_next(&o->rt_cpus, cpu)) >= 0) {
-			if (!rtr_cpuset_test(online, cpu)) {
-				cli_error("verify", "--rt-cpus: CPU %d is not online (online: %s)", cpu,
-					  v->online);
-				err = -EINVAL;
-				goto out;
-			}
-		}
-		err = rtr_cpuset_copy(&v->cpus, &o->rt_cpus);
+	if (o->rt.kind != RT_REQUEST_NONE) {
+		err = rtr_cpuset_copy(&v->cpus, &v->t->rt.cpus);
 	} else {
 		err = rtr_cpuset_get_affinity(&allowed);
-		err = err ?: latency_default_cpus(online, &v->host.rt.cpus, &allowed, &v->cpus);
+		err = err ?: latency_default_cpus(&v->t->facts.cpu.online, &v->t->rt.cpus,
+						  &allowed, &v->cpus);
 		if (err)
 			cli_error("verify", "no CPU to measure on: %s", strerror(-err));
 	}
-out:
 	rtr_cpuset_free(&allowed);
-	return err;
-}
-
-static int start_load(const struct verify_opts *o, struct verify_run *v, struct load **out)
-{
-	struct rtr_cpuset online = RTR_CPUSET_INIT;
-	unsigned int ncpus;
-	int err;
-
-	err = rtr_cpuset_parse_list(&online, v->online);
-	ncpus = (unsigned int)rtr_cpuset_count(o->load_cpus_given ? &o->load_cpus : &online);
-	err = err ?: latency_load_begin(o->load, o->load_cpus_given ? &o->load_cpus : NULL, ncpus,
-				       out);
-	if (err)
-		run_failed(v, "cannot start the %s load: %s", latency_load_name(o->load),
-			   strerror(-err));
-	rtr_cpuset_free(&online);
-	return err;
-}
-
-/* Stop the load and note what it did in @res; a load that failed fails the run. */
-static int stop_load(const struct verify_opts *o, struct verify_run *v, struct load *load,
-		     struct latency_result *res)
-{
-	int err = latency_load_end(o->load, load, &res->load);
-
-	if (err)
-		run_failed(v, "the %s load failed during the measurement: %s", res->load.kind,
-			   res->load.error);
 	return err;
 }
 
@@ -446,92 +380,48 @@ static int run_latency(const struct verify_opts *o, struct verify_run *v, enum r
 		       struct progress *pr)
 {
 	struct latency_result *res = &v->lat[ph];
-	struct latency_run *run = NULL;
-	struct trace_session *ts = NULL;
-	struct load *load = NULL;
 	struct latency_config cfg;
-	char why[512] = "", done[96], tfile[PATH_MAX];
-	bool traced = false;
-	sigset_t held;
+	struct latency_session s = {
+		&cfg, -1, ph == PHASE_LOAD, o->load, o->load_cpus_given ? &o->load_cpus : NULL,
+		(unsigned int)rtr_cpuset_count(o->load_cpus_given ? &o->load_cpus :
+					       &v->t->facts.cpu.online),
+		o->trace, NULL, 250000000ULL, pr->tty ? progress_tick : NULL, NULL, pr,
+	};
+	struct session_outcome so;
+	char done[96], tfile[PATH_MAX];
 	int err;
 
 	latency_config_init(&cfg);
 	cfg.interval_ns = o->interval_ns;
 	cfg.duration_ns = (uint64_t)o->duration_ns;
 	err = rtr_cpuset_copy(&cfg.cpus, &v->cpus);
-	/* The load first: its supervisor must not inherit the signal mask of the run. */
-	if (!err && ph == PHASE_LOAD)
-		err = start_load(o, v, &load);
-	if (!err && o->trace) {
+	if (err) {
+		run_failed(v, "%s", strerror(-err));
+		latency_config_free(&cfg);
+		return err;
+	}
+	if (o->trace) {
 		/* The run stops at the first wake-up past the limit; the trace explains it. */
-		struct trace_options to = { tfile, &cfg.cpus };
-
 		cfg.threshold_ns = (uint64_t)(o->max_latency_us * 1000.0);
 		snprintf(tfile, sizeof(tfile), "%s/trace-%s.txt", o->report_dir,
 			 ph == PHASE_LOAD ? "load" : "idle");
-		/* Stop signals wait until the trace is put back. */
-		trace_signals_hold(&held);
-		traced = true;
-		err = trace_session_start(&to, &ts, why, sizeof(why));
-		if (err)
-			run_failed(v, "--trace: %s", why[0] ? why : strerror(-err));
+		s.trace_file = tfile;
 	}
-	if (err)
-		goto out;
-	err = latency_run_start(&cfg, -1, &run, why, sizeof(why));
-	if (err) {
-		run_failed(v, "cannot measure latency: %s", why[0] ? why : strerror(-err));
-		goto out;
-	}
-	if (ts)
-		latency_run_on_threshold(run, trace_session_hit, ts);
-	latency_run_wait(run, pr->tty ? 250000000ULL : 0, pr->tty ? progress_tick : NULL, pr);
-	err = latency_run_finish(run, res);
-	latency_run_free(run);
-	if (err) {
-		run_failed(v, "cannot collect the latency results: %s", strerror(-err));
-		goto out;
-	}
-	if (ts) {
-		int terr = trace_session_collect(ts, res, &res->trace);
-
-		if (terr)
-			cli_error("verify", "--trace: cannot analyse the trace: %s", strerror(-terr));
-	}
-	v->measured[ph] = true;
-	if (load)
-		stop_load(o, v, load, res);
-	switch (res->stop) {
-	case LATENCY_STOP_SIGNAL:
+	err = latency_session_run(&s, res, &so);
+	if (so.failed != SESSION_OK)
+		run_failed(v, "%s", so.why);
+	if (so.trace_note[0])
+		cli_error("verify", "%s", so.trace_note);
+	v->measured[ph] = so.measured;
+	if (so.measured && res->stop == LATENCY_STOP_SIGNAL)
 		v->interrupted = true;
-		break;
-	case LATENCY_STOP_RUNAWAY:
-		run_failed(v, "a measuring thread ran without sleeping (SIGXCPU from "
-			   "RLIMIT_RTTIME); the run was stopped");
-		break;
-	case LATENCY_STOP_ERROR:
-		run_failed(v, "a measuring thread failed: %s", strerror(-res->error));
-		break;
-	case LATENCY_STOP_THRESHOLD:
-	case LATENCY_STOP_DURATION:
-	case LATENCY_STOP_LOOPS:
-		break;
-	}
-	snprintf(done, sizeof(done), "%s, worst wake-up %.1f us",
-		 v->interrupted ? "interrupted"
-		 : res->stop == LATENCY_STOP_THRESHOLD ? "stopped at the limit (traced)"
-						       : "done",
-		 (double)res->total_stats.max_ns / 1000.0);
-	progress_end(pr, done);
-out:
-	if (traced) {
-		trace_session_free(ts);
-		trace_signals_release(&held);
-	}
-	if (load) {
-		/* Stopped above unless something failed first. */
-		load_stop(load);
-		load_free(load);
+	if (so.measured) {
+		snprintf(done, sizeof(done), "%s, worst wake-up %.1f us",
+			 v->interrupted ? "interrupted"
+			 : res->stop == LATENCY_STOP_THRESHOLD ? "stopped at the limit (traced)"
+							       : "done",
+			 (double)res->total_stats.max_ns / 1000.0);
+		progress_end(pr, done);
 	}
 	latency_config_free(&cfg);
 	return err;
@@ -541,12 +431,12 @@ out:
 
 static int write_json(const char *path, const json_t *j)
 {
-	struct cli_output out;
-	int err = cli_output_open(&out, path);
+	struct output out;
+	int err = output_open(&out, path);
 
 	if (!err) {
 		err = json_write(out.fp, j);
-		err = cli_output_close(&out, err == 0) ?: err;
+		err = output_close(&out, err == 0) ?: err;
 	}
 	if (err)
 		cli_error("verify", "cannot write %s: %s", path, strerror(-err));
@@ -596,11 +486,10 @@ static int finish(const struct verify_opts *o, struct verify_run *v, const struc
 		  const struct paths *p)
 {
 	const struct result *rp[1];
-	struct report_opts ro;
 	struct result res;
-	char err[256] = "", abs[PATH_MAX];
-	struct verify_view vv = { host, v->host.hostname, &v->cpus, o->load_cpus_given ?
-				  &o->load_cpus : NULL, v->online, o->duration_ns,
+	char err[4400] = "", abs[PATH_MAX];
+	struct verify_view vv = { host, v->t->hostname, &v->cpus, o->load_cpus_given ?
+				  &o->load_cpus : NULL, v->t->online_list, o->duration_ns,
 				  o->interval_ns, latency_load_name(o->load), o->max_latency_us,
 				  &v->check, { v->measured[0] ? &v->lat[0] : NULL,
 					       v->measured[1] ? &v->lat[1] : NULL },
@@ -633,21 +522,17 @@ static int finish(const struct verify_opts *o, struct verify_run *v, const struc
 	}
 	if (write_json(p->json, j))
 		goto out;
-	memset(&ro, 0, sizeof(ro));
-	ro.html = p->html;
-	ro.junit = p->junit;
-	ro.prometheus = p->prom;
-	ro.strict = o->strict;
 	rp[0] = &res;
-	if (report_render("verify", &ro, rp, 1))
-		goto out;
-	/* --prometheus: the same metrics where a collector reads them. */
-	if (o->prometheus) {
-		memset(&ro, 0, sizeof(ro));
-		ro.prometheus = o->prometheus;
-		ro.strict = o->strict;
-		if (report_render("verify", &ro, rp, 1))
+	{
+		struct result_files dir = { p->html, p->junit, p->prom, o->strict };
+		/* --prometheus: the same metrics where a collector reads them. */
+		struct result_files prom = { NULL, NULL, o->prometheus, o->strict };
+
+		if (render_result_files(&dir, rp, 1, err, sizeof(err)) ||
+		    render_result_files(&prom, rp, 1, err, sizeof(err))) {
+			cli_error("verify", "%s", err);
 			goto out;
+		}
 	}
 	if (o->format == FORMAT_JSON) {
 		if (json_write(stdout, j))
@@ -670,7 +555,7 @@ static int finish(const struct verify_opts *o, struct verify_run *v, const struc
 	fprintf(o->format == FORMAT_JSON ? stderr : stdout,
 		"\nReport: %s\n        (with verify.json, junit.xml and metrics.prom beside it)\n",
 		abs);
-	rc = report_results_exit(rp, 1, o->strict);
+	rc = result_exit_code(rp, 1, o->strict);
 	if (v->interrupted) {
 		cli_error("verify", "interrupted: the results above are partial");
 		rc = EXIT_USAGE;
@@ -687,7 +572,7 @@ out:
 static int host_fill(struct host_info *h, const struct verify_run *v)
 {
 	memset(h, 0, sizeof(*h));
-	return cli_host_info(&v->host, "/", h);
+	return target_host_info(v->t, h);
 }
 
 
@@ -709,7 +594,7 @@ static void note_stale_trace(void *ctx, const char *name, int err)
 static int check_collisions(const struct verify_opts *o, const struct paths *p)
 {
 	char idle[PATH_MAX], load[PATH_MAX];
-	struct cli_file outs[] = {
+	struct output_file outs[] = {
 		{ "--prometheus", o->prometheus },
 		{ "the report file", p->json },
 		{ "the report file", p->html },
@@ -723,7 +608,7 @@ static int check_collisions(const struct verify_opts *o, const struct paths *p)
 	snprintf(load, sizeof(load), "%s/trace-load.txt", o->report_dir);
 	/* The directory's own files are distinct by name: compare --prometheus only. */
 	for (size_t i = 1; o->prometheus && i < sizeof(outs) / sizeof(outs[0]); i++) {
-		struct cli_file pair[2] = { outs[0], outs[i] };
+		struct output_file pair[2] = { outs[0], outs[i] };
 
 		if (cli_check_collisions("verify", pair, 2, NULL, 0))
 			return -EINVAL;
@@ -741,23 +626,32 @@ static int run_verify(const struct verify_opts *o)
 	int rc = EXIT_USAGE;
 
 	memset(&v, 0, sizeof(v));
+	/* On the heap: the facts are tens of KiB (ulimit -s 32). */
+	v.t = malloc(sizeof(*v.t));
+	if (!v.t) {
+		cli_error("verify", "out of memory");
+		return EXIT_USAGE;
+	}
 	if (!o->quiet && isatty(STDERR_FILENO))
 		pr.tty = stderr;
 	/* The output paths first: a bad one must not cost a measurement. */
-	if (make_paths(o->report_dir, &paths) || check_collisions(o, &paths))
+	if (make_paths(o->report_dir, &paths) || check_collisions(o, &paths)) {
+		free(v.t);
 		return EXIT_USAGE;
+	}
 	if (o->prometheus) {
-		int err = cli_output_check(o->prometheus);
+		int err = output_check(o->prometheus);
 
 		if (err) {
 			cli_error("verify", "cannot write %s: %s", o->prometheus, strerror(-err));
+			free(v.t);
 			return EXIT_USAGE;
 		}
 	}
-	if (make_dir(o->report_dir))
+	if (make_dir(o->report_dir) || measured_cpus(o, &v)) {
+		free(v.t);
 		return EXIT_USAGE;
-	if (measured_cpus(o, &v))
-		goto out;
+	}
 	/* A dead rtready's tracing would cost both measurements, --trace or not. */
 	trace_remove_stale(note_stale_trace, NULL);
 
@@ -800,7 +694,8 @@ out:
 	for (int p = 0; p < PHASE_COUNT; p++)
 		latency_result_free(&v.lat[p]);
 	rtr_cpuset_free(&v.cpus);
-	probe_host_free(&v.host);
+	target_close(v.t);
+	free(v.t);
 	host_info_free(&host);
 	return rc;
 }
@@ -812,14 +707,10 @@ int cmd_verify(int argc, char **argv)
 	int rc;
 
 	rc = verify_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed("verify", rc, err, o.help, o.version, usage_text);
+	rc = cli_parsed(&verify_cmd, rc, err, o.help, o.version);
 	if (rc >= 0) {
 		verify_opts_free(&o);
 		return rc;
-	}
-	if (cli_resolve_rt_cpus("verify", "--rt-cpus", "/", o.rt_auto, &o.rt_cpus)) {
-		verify_opts_free(&o);
-		return EXIT_USAGE;
 	}
 	rc = run_verify(&o);
 	verify_opts_free(&o);

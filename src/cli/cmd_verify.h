@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "measure/latency_load.h"
 #include "rtready/cpuset.h"
+#include "target/target.h"
 
 #define VERIFY_DEFAULT_DURATION_NS (10LL * 1000000000LL)
 #define VERIFY_DEFAULT_REPORT_DIR "rtready-report"
@@ -17,9 +18,7 @@
 struct verify_opts {
 	int64_t duration_ns;		/* of each latency run */
 	uint64_t interval_ns;		/* of the measuring threads */
-	struct rtr_cpuset rt_cpus;	/* --rt-cpus: checked as RT CPUs and measured */
-	bool rt_cpus_given;
-	size_t rt_auto;			/* --rt-cpus auto: 1, auto:N: N + 1; 0: a list */
+	struct rt_request rt;		/* --rt-cpus: checked as RT CPUs and measured */
 	struct rtr_cpuset load_cpus;	/* --load-cpus: where the load runs (default: all) */
 	bool load_cpus_given;
 	enum latency_load_kind load;	/* --load KIND, default all */

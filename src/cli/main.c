@@ -9,25 +9,27 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 
 struct verb {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	const struct cli_cmd *cmd;
 	const char *summary;
 };
 
 static const struct verb verbs[] = {
-	{ "check", cmd_check, "audit this machine (or a snapshot) against the checklist" },
-	{ "snapshot", cmd_snapshot, "capture the files check reads into a directory, for --root" },
-	{ "latency", cmd_latency, "measure wake-up latency per CPU (cyclictest-class, with percentiles)" },
-	{ "load", cmd_load, "generate messaging, CPU, memory and OOM load (hackbench-class)" },
-	{ "inspect", cmd_inspect, "apply the checklist to running processes, thread by thread" },
-	{ "run", cmd_run, "start a program with RT settings, a budget, and the runtime checker" },
-	{ "pi", cmd_pi, "prove that priority inheritance bounds lock waits on this system" },
-	{ "plan", cmd_plan, "choose the RT CPUs from the topology and write the boot line" },
-	{ "tune", cmd_tune, "apply the runtime fixes with a crash-safe revert; write boot files" },
-	{ "verify", cmd_verify, "the main job: check, latency idle and under load, one verdict and report" },
-	{ "report", cmd_report, "render results as one HTML page, JUnit XML and Prometheus text" },
+	{ "check", cmd_check, &check_cmd, "audit this machine (or a snapshot) against the checklist" },
+	{ "snapshot", cmd_snapshot, &snapshot_cmd, "capture the files check reads into a directory, for --root" },
+	{ "latency", cmd_latency, &latency_cmd, "measure wake-up latency per CPU (cyclictest-class, with percentiles)" },
+	{ "load", cmd_load, &load_cmd, "generate messaging, CPU, memory and OOM load (hackbench-class)" },
+	{ "inspect", cmd_inspect, &inspect_cmd, "apply the checklist to running processes, thread by thread" },
+	{ "run", cmd_run, &run_cmd, "start a program with RT settings, a budget, and the runtime checker" },
+	{ "pi", cmd_pi, &pi_cmd, "prove that priority inheritance bounds lock waits on this system" },
+	{ "plan", cmd_plan, &plan_cmd, "choose the RT CPUs from the topology and write the boot line" },
+	{ "tune", cmd_tune, &tune_cmd, "apply the runtime fixes with a crash-safe revert; write boot files" },
+	{ "verify", cmd_verify, &verify_cmd, "the main job: check, latency idle and under load, one verdict and report" },
+	{ "report", cmd_report, &report_cmd, "render results as one HTML page, JUnit XML and Prometheus text" },
 };
 
 static void usage(FILE *out)
@@ -60,6 +62,22 @@ static int close_stdout(int code)
 	return code == EXIT_OK || code == EXIT_FINDINGS ? EXIT_USAGE : code;
 }
 
+/*
+ * For the bash completion (data/bash-completion/rtready): without a
+ * command, the commands; with one, its options and what completes their
+ * values, from the same table as its parser and --help.
+ */
+static int complete(int argc, char **argv)
+{
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+		if (argc < 3)
+			printf("%s\n", verbs[i].name);
+		else if (strcmp(argv[2], verbs[i].name) == 0)
+			cli_complete(stdout, verbs[i].cmd);
+	}
+	return EXIT_OK;
+}
+
 static int run(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -71,6 +89,8 @@ static int run(int argc, char **argv)
 		usage(stdout);
 		return EXIT_OK;
 	}
+	if (strcmp(argv[1], "--complete") == 0)
+		return complete(argc, argv);
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		cli_version();
 		return EXIT_OK;

@@ -140,11 +140,14 @@ void report_sort(struct report *r)
 		qsort(r->findings, r->n_findings, sizeof(*r->findings), cmp_finding);
 }
 
+int status_exit_code(enum rtr_status s, bool strict)
+{
+	return s == RTR_FAIL || (strict && s == RTR_WARN) ? 1 : 0;
+}
+
 int report_exit_code(const struct report *r, int strict)
 {
 	struct summary s = report_summary(r);
 
-	if (s.fail || (strict && s.warn))
-		return 1;
-	return 0;
+	return status_exit_code(s.fail ? RTR_FAIL : s.warn ? RTR_WARN : RTR_PASS, strict);
 }

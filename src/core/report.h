@@ -9,6 +9,7 @@
 #ifndef RTR_CORE_REPORT_H
 #define RTR_CORE_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "rtready/selfcheck.h"	/* enum rtr_status */
@@ -68,9 +69,11 @@ int report_status_rank(enum rtr_status s);
 void report_sort(struct report *r);
 
 /*
- * The exit code docs/CONTRACTS.md promises: 1 when something failed (or, with
- * @strict, warned), else 0.
+ * The exit code docs/CONTRACTS.md promises, the one policy of every
+ * command: 1 when something failed (or, with @strict, warned), else 0.
+ * status_exit_code() judges a verdict, report_exit_code() the worst finding.
  */
+int status_exit_code(enum rtr_status s, bool strict);
 int report_exit_code(const struct report *r, int strict);
 
 #endif

@@ -170,15 +170,19 @@ uint64_t load_messages_per_run(const struct load_config *c)
 unsigned int load_cpu_count(const struct load_config *c)
 {
 	struct rtr_cpuset allowed = RTR_CPUSET_INIT;
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t n = online > 0 ? (size_t)online : 1;
+	size_t n;
 
 	if (rtr_cpuset_get_affinity(&allowed) == 0) {
 		if (!rtr_cpuset_is_empty(&c->cpus))
 			rtr_cpuset_and(&allowed, &c->cpus);
 		n = rtr_cpuset_count(&allowed);
-	} else if (!rtr_cpuset_is_empty(&c->cpus) && rtr_cpuset_count(&c->cpus) < n) {
-		n = rtr_cpuset_count(&c->cpus);
+	} else {
+		/* Only as the fallback: glibc reads /sys/devices/system/cpu/online for it. */
+		long online = sysconf(_SC_NPROCESSORS_ONLN);
+
+		n = online > 0 ? (size_t)online : 1;
+		if (!rtr_cpuset_is_empty(&c->cpus) && rtr_cpuset_count(&c->cpus) < n)
+			n = rtr_cpuset_count(&c->cpus);
 	}
 	rtr_cpuset_free(&allowed);
 	if (n > LOAD_MAX_CPU_HOGS)

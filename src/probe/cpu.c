@@ -184,7 +184,9 @@ int cpu_parse_boot_params(const struct cmdline *cl, int last_cpu, struct cpu_fac
 	return err;
 }
 
-static void probe_cmdline(const struct rootfs *fs, struct cpu_facts *out)
+/* The boot parameters, from @given (already parsed, with its error @given_err) or read here. */
+static void probe_cmdline(const struct rootfs *fs, const struct cmdline *given, int given_err,
+			  struct cpu_facts *out)
 {
 	struct cmdline cl = { 0 };
 	char *text = NULL;
@@ -193,6 +195,10 @@ static void probe_cmdline(const struct rootfs *fs, struct cpu_facts *out)
 
 	for (int c = rtr_cpuset_next(&out->possible, -1); c >= 0; c = rtr_cpuset_next(&out->possible, c))
 		last = c;
+	if (given) {
+		out->cmdline_err = given_err ?: cpu_parse_boot_params(given, last, out);
+		return;
+	}
 	out->cmdline_err = rootfs_read(fs, "/proc/cmdline", CMDLINE_TEXT_MAX, &text, &len);
 	if (out->cmdline_err)
 		return;
@@ -395,7 +401,8 @@ static void probe_cpus(const struct rootfs *fs, struct cpu_facts *out, char *buf
 	}
 }
 
-static void probe_sets(const struct rootfs *fs, struct cpu_facts *out, bool per_cpu)
+static void probe_sets(const struct rootfs *fs, const struct cmdline *cl, int cl_err,
+		       struct cpu_facts *out, bool per_cpu)
 {
 	char *buf;
 	int64_t v;
@@ -417,7 +424,7 @@ static void probe_sets(const struct rootfs *fs, struct cpu_facts *out, bool per_
 		out->smt_active = (int)v;
 	if (rootfs_read_str(fs, SYS_CPU "/smt/control", buf, LIST_CAP) == 0)
 		copy_text(out->smt_control, sizeof(out->smt_control), buf);
-	probe_cmdline(fs, out);
+	probe_cmdline(fs, cl, cl_err, out);
 	out->workqueue_err = read_mask(fs, "/sys/devices/virtual/workqueue/cpumask", buf,
 				       &out->workqueue);
 	out->timer_migration_err = rootfs_read_int64(fs, "/proc/sys/kernel/timer_migration",
@@ -435,12 +442,18 @@ static void probe_sets(const struct rootfs *fs, struct cpu_facts *out, bool per_
 
 void probe_cpu(const struct rootfs *fs, struct cpu_facts *out)
 {
-	probe_sets(fs, out, true);
+	probe_sets(fs, NULL, 0, out, true);
+}
+
+void probe_cpu_cmdline(const struct rootfs *fs, const struct cmdline *cl, int cl_err,
+		       struct cpu_facts *out)
+{
+	probe_sets(fs, cl, cl_err, out, true);
 }
 
 void probe_cpu_sets(const struct rootfs *fs, struct cpu_facts *out)
 {
-	probe_sets(fs, out, false);
+	probe_sets(fs, NULL, 0, out, false);
 }
 
 static void free_boot_list(struct cpu_boot_list *b)

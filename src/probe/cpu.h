@@ -149,6 +149,13 @@ int cpu_read_set(const struct rootfs *fs, const char *list_path, const char *mas
 /* Fill @out from @fs. Never fails as a whole: fields carry their own errors. */
 void probe_cpu(const struct rootfs *fs, struct cpu_facts *out);
 /*
+ * As probe_cpu(), with the kernel command line already read and parsed
+ * (@cl, or its error @cl_err) by probe_kernel(): facts_gather() reads
+ * /proc/cmdline once for both.
+ */
+void probe_cpu_cmdline(const struct rootfs *fs, const struct cmdline *cl, int cl_err,
+		       struct cpu_facts *out);
+/*
  * As probe_cpu() without the per-CPU details (n_cpus is 0): the CPU sets,
  * boot parameters and global knobs only, for commands that need to know
  * which CPUs are online and meant for realtime work (a 512-CPU machine has

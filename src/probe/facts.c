@@ -13,7 +13,8 @@ int facts_gather(const struct rootfs *fs, struct facts *f)
 	probe_kernel(fs, &f->kernel);
 	probe_sched(fs, &f->sched);
 	probe_tasks(fs, &f->tasks);
-	probe_cpu(fs, &f->cpu);
+	/* /proc/cmdline once: the kernel's copy, also parsed for the CPU boot parameters. */
+	probe_cpu_cmdline(fs, &f->kernel.cmdline, f->kernel.cmdline_err, &f->cpu);
 	probe_irq(fs, &f->irq);
 	probe_memory(fs, &f->memory);
 	probe_platform(fs, &f->platform);

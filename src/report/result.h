@@ -173,6 +173,9 @@ int result_judge(const struct result *r, double max_latency_us, struct result_ve
 
 void result_verdict_free(struct result_verdict *v);
 
+/* The exit code of results' verdicts, by status_exit_code() (1 or 0). */
+int result_exit_code(const struct result *const *rs, size_t n, bool strict);
+
 /* The verdict as JSON, the "verdict" member of verify's result. NULL on ENOMEM. */
 json_t *result_verdict_to_json(const struct result_verdict *v);
 

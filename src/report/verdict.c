@@ -248,3 +248,11 @@ fail:
 	json_decref(arr);
 	return NULL;
 }
+
+int result_exit_code(const struct result *const *rs, size_t n, bool strict)
+{
+	for (size_t i = 0; i < n; i++)
+		if (status_exit_code(rs[i]->verdict.status, strict))
+			return 1;
+	return 0;
+}

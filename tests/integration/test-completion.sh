@@ -4,8 +4,9 @@
 # COMP_WORDS and COMP_CWORD set, _rtready called, COMPREPLY checked.
 # Commands, options and values complete; and for every command, the options
 # offered are exactly those its --help lists, and the options that take a
-# value are exactly those --help shows with one: an option added to a
-# command without its completion fails here.
+# value are exactly those --help shows with one. Both come from the
+# command's option table (src/cli/opt.c, `rtready --complete`); this checks
+# that the script reads that table right.
 . "$(dirname "$0")/lib.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

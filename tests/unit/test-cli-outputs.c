@@ -59,7 +59,7 @@ static void touch(const char *path)
 
 static int collide2(const char *a, const char *b)
 {
-	struct cli_file outs[2] = { { "--a", a }, { "--b", b } };
+	struct output_file outs[2] = { { "--a", a }, { "--b", b } };
 
 	return cli_check_collisions("test", outs, 2, NULL, 0);
 }
@@ -100,8 +100,8 @@ static void test_outputs_collide(void **state)
 
 static void test_output_names_input(void **state)
 {
-	struct cli_file out = { "--report", "./prog" };
-	struct cli_file ins[2] = { { "the program", "prog" }, { "the library", NULL } };
+	struct output_file out = { "--report", "./prog" };
+	struct output_file ins[2] = { { "the program", "prog" }, { "the library", NULL } };
 
 	(void)state;
 	touch("prog");
@@ -127,20 +127,20 @@ static size_t count_tmp(void)
 
 static void test_output_reserve(void **state)
 {
-	struct cli_output o;
+	struct output o;
 	FILE *f;
 	char buf[16] = "";
 
 	(void)state;
-	assert_int_equal(cli_output_reserve(&o, "late.txt"), 0);
+	assert_int_equal(output_reserve(&o, "late.txt"), 0);
 	assert_null(o.fp);
 	assert_int_equal(count_tmp(), 0);
 	assert_int_equal(access("late.txt", F_OK), -1);
-	assert_int_equal(cli_output_ready(&o), 0);
+	assert_int_equal(output_ready(&o), 0);
 	assert_non_null(o.fp);
 	assert_int_equal(count_tmp(), 1);
 	fputs("done\n", o.fp);
-	assert_int_equal(cli_output_close(&o, true), 0);
+	assert_int_equal(output_close(&o, true), 0);
 	assert_int_equal(count_tmp(), 0);
 	f = fopen("late.txt", "r");
 	assert_non_null(f);
@@ -149,16 +149,16 @@ static void test_output_reserve(void **state)
 	assert_string_equal(buf, "done\n");
 
 	/* Never made ready: nothing was made, nothing is left. */
-	assert_int_equal(cli_output_reserve(&o, "never.txt"), 0);
-	assert_int_equal(cli_output_close(&o, false), 0);
+	assert_int_equal(output_reserve(&o, "never.txt"), 0);
+	assert_int_equal(output_close(&o, false), 0);
 	assert_int_equal(access("never.txt", F_OK), -1);
 	assert_int_equal(count_tmp(), 0);
 	/* An unwritable place is said at once. */
-	assert_int_equal(cli_output_reserve(&o, "nodir/x.txt"), -ENOENT);
+	assert_int_equal(output_reserve(&o, "nodir/x.txt"), -ENOENT);
 	/* Devices are opened at once, as before. */
-	assert_int_equal(cli_output_reserve(&o, "/dev/null"), 0);
+	assert_int_equal(output_reserve(&o, "/dev/null"), 0);
 	assert_non_null(o.fp);
-	assert_int_equal(cli_output_close(&o, true), 0);
+	assert_int_equal(output_close(&o, true), 0);
 }
 
 /* A pid that is surely gone: a child that has exited and been reaped. */

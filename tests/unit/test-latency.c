@@ -56,7 +56,7 @@ static void test_defaults(void **state)
 	assert_int_equal(o.cfg.range_ns, 10000000);
 	assert_int_equal(o.cfg.threshold_ns, 0);
 	assert_true(o.cfg.mlock);
-	assert_false(o.cpus_given);
+	assert_int_equal(o.affinity.kind, RT_REQUEST_NONE);
 	assert_int_equal(o.threads, 0);
 	assert_int_equal(o.dma_us, -1);
 	assert_false(o.quiet);
@@ -74,8 +74,8 @@ static void test_cyclictest_letters(void **state)
 	assert_int_equal(o.cfg.priority, 70);
 	assert_int_equal(o.cfg.interval_ns, 250000);
 	assert_int_equal(o.cfg.duration_ns, 120000000000ULL);
-	assert_true(o.cpus_given);
-	assert_int_equal(rtr_cpuset_count(&o.cfg.cpus), 2);
+	assert_int_equal(o.affinity.kind, RT_REQUEST_LIST);
+	assert_int_equal(rtr_cpuset_count(&o.affinity.cpus), 2);
 	assert_true(o.quiet);
 	assert_int_equal(o.cfg.range_ns, 400000);
 	assert_string_equal(o.histfile, "/tmp/x");

@@ -13,6 +13,7 @@
 
 #include "cli/cmd_pi.h"
 #include "measure/pi.h"
+#include "report/pi.h"
 
 static void fill(struct pi_result *r, uint64_t pi_ns, uint64_t plain_ns, int n)
 {
@@ -36,7 +37,7 @@ static void test_verdicts(void **state)
 	pi_judge(&r);
 	assert_int_equal(r.verdict, PI_WORKS);
 	report_init(&rep, "pi");
-	assert_int_equal(pi_report_add(&rep, &r), 0);
+	assert_int_equal(pi_finding_add(&rep, &r), 0);
 	assert_int_equal(rep.findings[0].status, RTR_PASS);
 	report_free(&rep);
 	pi_result_free(&r);
@@ -45,7 +46,7 @@ static void test_verdicts(void **state)
 	pi_judge(&r);
 	assert_int_equal(r.verdict, PI_BROKEN);
 	report_init(&rep, "pi");
-	assert_int_equal(pi_report_add(&rep, &r), 0);
+	assert_int_equal(pi_finding_add(&rep, &r), 0);
 	assert_int_equal(rep.findings[0].status, RTR_FAIL);
 	report_free(&rep);
 	pi_result_free(&r);

@@ -64,58 +64,10 @@ static void test_plan_opts(void **state)
 	assert_int_equal(parse(&o, err, sizeof(err), "--bogus", (char *)NULL), -EINVAL);
 }
 
-static void test_rt_cpus_auto(void **state)
-{
-	struct rtr_cpuset s = RTR_CPUSET_INIT;
-	char err[256];
-	size_t n = 99;
-
-	(void)state;
-	assert_int_equal(cli_parse_rt_cpus("--rt-cpus", "auto", &s, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 1);
-	assert_true(rtr_cpuset_is_empty(&s));
-	assert_int_equal(cli_parse_rt_cpus("--rt-cpus", "auto:3", &s, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 4);
-	assert_int_equal(cli_parse_rt_cpus("--rt-cpus", "2-3", &s, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 0);
-	assert_int_equal(rtr_cpuset_count(&s), 2);
-	assert_int_equal(cli_parse_rt_cpus("--rt-cpus", "auto:0", &s, &n, err, sizeof(err)),
-			 -EINVAL);
-	assert_non_null(strstr(err, "auto:N"));
-	assert_int_equal(cli_parse_rt_cpus("--rt-cpus", "auto:", &s, &n, err, sizeof(err)), -EINVAL);
-	assert_int_equal(cli_parse_rt_cpus("--rt-cpus", "autox", &s, &n, err, sizeof(err)), -EINVAL);
-	assert_int_equal(cli_parse_rt_cpus("--rt-cpus", "auto:2x", &s, &n, err, sizeof(err)),
-			 -EINVAL);
-	rtr_cpuset_free(&s);
-}
-
-/* auto resolves through the planner under a root; a plan that cannot be made fails. */
-static void test_auto_resolves(void **state)
-{
-	struct rtr_cpuset s = RTR_CPUSET_INIT;
-	char path[4096], err[768], list[64];
-	const char *src = getenv("SRCDIR");
-
-	(void)state;
-	snprintf(path, sizeof(path), "%s/tests/fixtures/topo/biglittle", src ? src : "..");
-	assert_int_equal(plan_auto_rt_cpus(path, 0, &s, err, sizeof(err)), 0);
-	rtr_cpuset_format_list(&s, list, sizeof(list));
-	assert_string_equal(list, "4-5");
-	assert_int_equal(plan_auto_rt_cpus(path, 1, &s, err, sizeof(err)), 0);
-	rtr_cpuset_format_list(&s, list, sizeof(list));
-	assert_string_equal(list, "5");
-	assert_int_equal(plan_auto_rt_cpus(path, 6, &s, err, sizeof(err)), -EDOM);
-	assert_non_null(strstr(err, "(rule housekeeping)"));
-	assert_int_equal(cli_resolve_rt_cpus("test", "--rt-cpus", path, 0, &s), 0);
-	rtr_cpuset_free(&s);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_opts),
-		cmocka_unit_test(test_rt_cpus_auto),
-		cmocka_unit_test(test_auto_resolves),
 	};
 
 	return unit_run(tests, NULL, NULL);

@@ -874,8 +874,8 @@ static void test_unmeasured(void **state)
 	assert_int_equal(count(x, "class=\"nosamples\">no samples"), 2);
 	assert_int_equal(count(x, "class=\"n nosamples\">0: not measured"), 1);
 	free(x);
-	assert_int_equal(report_results_exit(rs, 1, false), 0);
-	assert_int_equal(report_results_exit(rs, 1, true), 1);
+	assert_int_equal(result_exit_code(rs, 1, false), 0);
+	assert_int_equal(result_exit_code(rs, 1, true), 1);
 
 	/* No limit, a clean check beside it: still a warning, not a pass. */
 	result_free(&r);

@@ -122,7 +122,7 @@ static void test_verify_opts(void **state)
 	verify_opts_free(&o);
 	assert_int_equal(verify_opts_parse(19, full, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.duration_ns, 5000000000LL);
-	assert_true(o.rt_cpus_given && rtr_cpuset_test(&o.rt_cpus, 1));
+	assert_true(o.rt.kind == RT_REQUEST_LIST && rtr_cpuset_test(&o.rt.cpus, 1));
 	assert_true(o.max_latency_us > 149.9 && o.max_latency_us < 150.1);
 	assert_string_equal(o.report_dir, "out");
 	assert_int_equal(o.load, LATENCY_LOAD_CPU);

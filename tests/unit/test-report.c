@@ -162,8 +162,8 @@ static void test_check_opts(void **state)
 
 	(void)state;
 	assert_int_equal(parse(&o, err, "--rt-cpus", "1-3", "--strict"), 0);
-	assert_true(o.rt_cpus_given && o.strict);
-	assert_int_equal(rtr_cpuset_count(&o.rt_cpus), 3);
+	assert_true(o.rt.kind == RT_REQUEST_LIST && o.strict);
+	assert_int_equal(rtr_cpuset_count(&o.rt.cpus), 3);
 	check_opts_free(&o);
 	assert_int_equal(parse(&o, err, "--format", "json", "-v"), 0);
 	assert_int_equal(o.format, FORMAT_JSON);

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/* The option layer of the commands: parsing, help and completion from one table; see opt.h. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/opt.h"
+#include "target/target.h"
+
+/* The longest table (tune's) has 36 options; room to grow without a heap. */
+#define CLI_MAX_OPTS 96
+
+static bool is_heading(const struct cli_opt *o)
+{
+	return !o->name && !o->key;
+}
+
+/* An alias kept for the habits of another tool (cyclictest's --prio): parsed, never shown. */
+static bool is_hidden(const struct cli_opt *o)
+{
+	return !is_heading(o) && !o->help;
+}
+
+/*
+ * getopt_long's tables from @cmd: ":" first so that a missing value is
+ * told apart from an unknown option; "+" for a command whose first operand
+ * starts a program's own command line (run), which stops the parse.
+ */
+static void tables(const struct cli_cmd *cmd, struct option *lo, char *sh, size_t shlen)
+{
+	size_t n = 0, k = 0;
+
+	if (cmd->operands == CLI_COMMAND)
+		sh[k++] = '+';
+	sh[k++] = ':';
+	for (size_t i = 0; i < cmd->n_opts && n < CLI_MAX_OPTS; i++) {
+		const struct cli_opt *o = &cmd->opts[i];
+		int has = o->arg == CLI_ARG ? required_argument :
+			  o->arg == CLI_OPTARG ? optional_argument : no_argument;
+
+		if (is_heading(o))
+			continue;
+		if (o->name)
+			lo[n++] = (struct option){ o->name, has, NULL, o->key };
+		if (o->key > 0 && o->key < 256 && k + 4 < shlen) {
+			sh[k++] = (char)o->key;
+			if (o->arg != CLI_NOARG)
+				sh[k++] = ':';
+			if (o->arg == CLI_OPTARG)
+				sh[k++] = ':';
+		}
+	}
+	lo[n] = (struct option){ NULL, 0, NULL, 0 };
+	sh[k] = '\0';
+}
+
+void cli_parse_begin(struct cli_parse *p, const struct cli_cmd *cmd, const struct cli_common *common,
+		     int argc, char **argv)
+{
+	p->cmd = cmd;
+	p->common = common;
+	p->argc = argc;
+	p->argv = argv;
+	p->arg = NULL;
+	p->name = NULL;
+	p->operand = argc;
+	optind = 0;
+	opterr = 0;
+}
+
+/* The row of the option getopt returned as @c (by its long name when given long). */
+static const struct cli_opt *row_of(const struct cli_parse *p, int c)
+{
+	for (size_t i = 0; i < p->cmd->n_opts; i++) {
+		const struct cli_opt *o = &p->cmd->opts[i];
+
+		if (is_heading(o))
+			continue;
+		if (p->name ? o->name && strcmp(o->name, p->name) == 0 : o->key == c)
+			return o;
+	}
+	return NULL;
+}
+
+/* Store a shared option. Return: 0, or -errno with a message in @err. */
+static int shared(const struct cli_parse *p, const struct cli_opt *o, char *err, size_t errlen)
+{
+	const struct cli_common *c = p->common;
+	char opt[64];
+
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	switch (o->shared) {
+	case CLI_SH_HELP:
+		*c->help = true;
+		return 0;
+	case CLI_SH_VERSION:
+		*c->version = true;
+		return 0;
+	case CLI_SH_FORMAT:
+		return cli_parse_format(p->arg, c->format, err, errlen);
+	case CLI_SH_OUTPUT:
+		*c->output = p->arg;
+		return 0;
+	case CLI_SH_ROOT:
+		return cli_parse_root(p->arg, c->root, err, errlen);
+	case CLI_SH_RT_CPUS:
+		return rt_request_parse(opt, p->arg, c->rt, err, errlen);
+	case CLI_OWN:
+		break;
+	}
+	return 0;
+}
+
+int cli_next(struct cli_parse *p, char *err, size_t errlen)
+{
+	struct option lo[CLI_MAX_OPTS + 1];
+	char sh[2 * CLI_MAX_OPTS + 3];
+	const struct cli_opt *o;
+	int c, e, idx;
+
+again:
+	idx = -1;
+	tables(p->cmd, lo, sh, sizeof(sh));
+	c = getopt_long(p->argc, p->argv, sh, lo, &idx);
+	p->arg = optarg;
+	p->name = idx >= 0 ? lo[idx].name : NULL;
+	if (c == ':') {
+		snprintf(err, errlen, "option '%s' needs a value", p->argv[optind - 1]);
+		return -EINVAL;
+	}
+	if (c == '?') {
+		snprintf(err, errlen, "unknown option '%s'", p->argv[optind - 1]);
+		return -EINVAL;
+	}
+	if (c != -1) {
+		o = row_of(p, c);
+		if (!o || o->shared == CLI_OWN || !p->common)
+			return c;
+		e = shared(p, o, err, errlen);
+		if (e)
+			return e == -ENOMEM ? e : -EINVAL;
+		goto again;
+	}
+	p->operand = optind;
+	if (p->cmd->operands == CLI_NO_OPERANDS && optind < p->argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", p->argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "  -c, --rt-cpus LIST" or "      --only AREA|ID", as the help's left column. */
+static int left_column(const struct cli_opt *o, char *buf, size_t len)
+{
+	char sh[8] = "    ";
+
+	if (o->key > 0 && o->key < 256)
+		snprintf(sh, sizeof(sh), "-%c, ", o->key);
+	return snprintf(buf, len, "  %s--%s%s%s%s%s", sh, o->name ? o->name : "",
+			o->metavar && o->arg == CLI_OPTARG ? " [" : o->metavar ? " " : "",
+			o->metavar ? o->metavar : "", o->metavar && o->arg == CLI_OPTARG ? "]" : "",
+			"");
+}
+
+void cli_usage(FILE *fp, const struct cli_cmd *cmd)
+{
+	fputs(cmd->intro, fp);
+	for (size_t i = 0; i < cmd->n_opts; i++) {
+		const struct cli_opt *o = &cmd->opts[i];
+		const char *line = o->help, *nl;
+		char left[128];
+		int n;
+
+		if (is_heading(o)) {
+			fputs(o->help, fp);
+			continue;
+		}
+		if (is_hidden(o))
+			continue;
+		n = left_column(o, left, sizeof(left));
+		/* A long left column pushes its description two spaces further. */
+		fprintf(fp, "%s%*s", left, n < cmd->column ? cmd->column - n : 2, "");
+		for (;;) {
+			nl = strchr(line, '\n');
+			fprintf(fp, "%.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+			if (!nl)
+				break;
+			line = nl + 1;
+			fprintf(fp, "%*s", cmd->column, "");
+		}
+	}
+	fputs(cmd->outro, fp);
+}
+
+void cli_complete(FILE *fp, const struct cli_cmd *cmd)
+{
+	for (size_t i = 0; i < cmd->n_opts; i++) {
+		const struct cli_opt *o = &cmd->opts[i];
+		const char *value = o->arg == CLI_NOARG ? "-" : o->complete ? o->complete : "";
+
+		if (is_heading(o) || is_hidden(o))
+			continue;
+		if (o->key > 0 && o->key < 256)
+			fprintf(fp, "-%c\t%s\n", o->key, o->arg == CLI_OPTARG ? "-" : value);
+		if (o->name)
+			fprintf(fp, "--%s\t%s\n", o->name, o->arg == CLI_OPTARG ? "-" : value);
+	}
+}

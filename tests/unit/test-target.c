@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The target context on fixture trees, one case per kind of RT request:
+ * none (what the kernel isolates), a list, auto and auto:N (the planner),
+ * and a plan that cannot be made. Also the parser of the request.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "target/target.h"
+#include "unit.h"
+
+static char *fixture(const char *name)
+{
+	static char path[4096];
+	const char *src = getenv("SRCDIR");
+
+	snprintf(path, sizeof(path), "%s/tests/fixtures/%s", src ? src : "..", name);
+	return path;
+}
+
+static struct target *open_ok(const char *tree, const struct rt_request *rt, unsigned int want)
+{
+	struct target *t = malloc(sizeof(*t));
+	char err[1024] = "";
+
+	assert_non_null(t);
+	if (target_open(t, fixture(tree), rt, want, err, sizeof(err)))
+		fail_msg("target_open(%s): %s", tree, err);
+	return t;
+}
+
+static void done(struct target *t)
+{
+	target_close(t);
+	free(t);
+}
+
+static void test_parse(void **state)
+{
+	struct rt_request r = RT_REQUEST_INIT;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rt_request_parse("--rt-cpus", "auto", &r, err, sizeof(err)), 0);
+	assert_int_equal(r.kind, RT_REQUEST_AUTO);
+	assert_int_equal(r.count, 0);
+	assert_string_equal(r.opt, "--rt-cpus");
+	assert_int_equal(rt_request_parse("--rt-cpus", "auto:3", &r, err, sizeof(err)), 0);
+	assert_int_equal(r.kind, RT_REQUEST_AUTO);
+	assert_int_equal(r.count, 3);
+	assert_int_equal(rt_request_parse("--rt-cpus", "2-3", &r, err, sizeof(err)), 0);
+	assert_int_equal(r.kind, RT_REQUEST_LIST);
+	assert_int_equal(rtr_cpuset_count(&r.cpus), 2);
+	/* A later value replaces the earlier one, whatever its kind. */
+	assert_int_equal(rt_request_parse("--rt-cpus", "auto", &r, err, sizeof(err)), 0);
+	assert_int_equal(r.kind, RT_REQUEST_AUTO);
+	assert_true(rtr_cpuset_is_empty(&r.cpus));
+	assert_int_equal(rt_request_parse("--rt-cpus", "auto:0", &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "auto:N"));
+	assert_int_equal(rt_request_parse("--rt-cpus", "auto:", &r, err, sizeof(err)), -EINVAL);
+	assert_int_equal(rt_request_parse("--rt-cpus", "autox", &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "is not a CPU list"));
+	assert_int_equal(rt_request_parse("--rt-cpus", "auto:2x", &r, err, sizeof(err)), -EINVAL);
+	assert_int_equal(rt_request_parse("--rt-cpus", "99999", &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "too large"));
+	assert_int_equal(rt_request_parse("--affinity", "", &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--affinity"));
+	rt_request_free(&r);
+}
+
+/* Not given: the isolated CPUs of the tree, and the rest is housekeeping. */
+static void test_none_isolated(void **state)
+{
+	struct target *t = open_ok("kernel-x86_64-rt", NULL, TARGET_HOST);
+	char list[64];
+
+	(void)state;
+	assert_int_equal(t->rt.source, RTCPUS_ISOLATED);
+	assert_string_equal(t->rt_list, "2-3");
+	assert_string_equal(t->online_list, "0-3");
+	rtr_cpuset_format_list(&t->housekeeping, list, sizeof(list));
+	assert_string_equal(list, "0-1");
+	assert_int_equal(target_need_online(t, list, sizeof(list)), 0);
+	/* The host facts only: no task or IRQ was read. */
+	assert_int_equal(t->facts.tasks.n, 0);
+	done(t);
+}
+
+/* Not given, nothing isolated: no RT CPUs, every online CPU is housekeeping. */
+static void test_none_nothing(void **state)
+{
+	struct target *t = open_ok("vm", NULL, TARGET_FACTS);
+	char list[64];
+
+	(void)state;
+	assert_int_equal(t->rt.source, RTCPUS_NONE);
+	assert_string_equal(t->rt_list, "");
+	rtr_cpuset_format_list(&t->housekeeping, list, sizeof(list));
+	assert_string_equal(list, t->online_list);
+	done(t);
+}
+
+static void test_list(void **state)
+{
+	struct rt_request r = RT_REQUEST_INIT;
+	struct target *t;
+	char err[256], list[64];
+	struct host_info h = { 0 };
+
+	(void)state;
+	assert_int_equal(rt_request_parse("--rt-cpus", "1,3", &r, err, sizeof(err)), 0);
+	t = open_ok("kernel-x86_64-rt", &r, TARGET_FACTS);
+	assert_int_equal(t->rt.source, RTCPUS_GIVEN);
+	assert_string_equal(t->rt_list, "1,3");
+	rtr_cpuset_format_list(&t->housekeeping, list, sizeof(list));
+	assert_string_equal(list, "0,2");
+	assert_int_equal(target_check_online(t, "--rt-cpus", &r.cpus, err, sizeof(err)), 0);
+	/* The whole facts were read, once. */
+	assert_true(t->facts.tasks.n > 0 || t->facts.tasks.err);
+	assert_int_equal(target_host_info(t, &h), 0);
+	assert_string_equal(h.rt_cpus, "1,3");
+	assert_string_equal(h.cpus_online, "0-3");
+	assert_non_null(strstr(h.root, "kernel-x86_64-rt"));
+	host_info_free(&h);
+	rt_request_free(&r);
+	done(t);
+}
+
+static void test_list_offline(void **state)
+{
+	struct rt_request r = RT_REQUEST_INIT;
+	struct target *t;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rt_request_parse("--rt-cpus", "3-5", &r, err, sizeof(err)), 0);
+	t = open_ok("kernel-x86_64-rt", &r, TARGET_HOST);
+	assert_int_equal(target_check_online(t, "--rt-cpus", &r.cpus, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "--rt-cpus: CPU 4 is not online (online: 0-3)");
+	rt_request_free(&r);
+	done(t);
+}
+
+/* auto and auto:N: the planner's choice, marked as planned. */
+static void test_auto(void **state)
+{
+	struct rt_request r = RT_REQUEST_INIT;
+	struct target *t;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rt_request_parse("--rt-cpus", "auto", &r, err, sizeof(err)), 0);
+	t = open_ok("topo/biglittle", &r, TARGET_HOST);
+	assert_int_equal(t->rt.source, RTCPUS_PLANNED);
+	assert_string_equal(t->rt_list, "4-5 (planned)");
+	done(t);
+	assert_int_equal(rt_request_parse("--rt-cpus", "auto:1", &r, err, sizeof(err)), 0);
+	t = open_ok("topo/biglittle", &r, TARGET_FACTS);
+	assert_string_equal(t->rt_list, "5 (planned)");
+	done(t);
+	rt_request_free(&r);
+}
+
+static void test_auto_refused(void **state)
+{
+	struct rt_request r = RT_REQUEST_INIT;
+	struct target t;
+	char err[1024];
+
+	(void)state;
+	assert_int_equal(rt_request_parse("--rt-cpus", "auto:6", &r, err, sizeof(err)), 0);
+	assert_int_equal(target_open(&t, fixture("topo/biglittle"), &r, TARGET_HOST, err,
+				     sizeof(err)), -EDOM);
+	assert_non_null(strstr(err, "--rt-cpus auto: no plan: "));
+	assert_non_null(strstr(err, "(rule housekeeping)"));
+	rt_request_free(&r);
+}
+
+static void test_bad_root(void **state)
+{
+	struct target t;
+	char err[1024];
+
+	(void)state;
+	assert_int_equal(target_open(&t, "/nonexistent/rtready", NULL, TARGET_HOST, err,
+				     sizeof(err)), -ENOENT);
+	assert_string_equal(err, "cannot open root directory /nonexistent/rtready: "
+				 "No such file or directory");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_none_isolated),
+		cmocka_unit_test(test_none_nothing),
+		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_list_offline),
+		cmocka_unit_test(test_auto),
+		cmocka_unit_test(test_auto_refused),
+		cmocka_unit_test(test_bad_root),
+	};
+
+	return unit_run(tests, NULL, NULL);
+}
