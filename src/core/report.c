@@ -17,7 +17,7 @@ void report_init(struct report *r, const char *command)
 	r->command = command;
 }
 
-static void finding_free(struct finding *f)
+void finding_free(struct finding *f)
 {
 	free(f->id);
 	free(f->area);
@@ -92,10 +92,15 @@ int report_add(struct report *r, const char *id, const char *area, enum rtr_stat
 
 struct summary report_summary(const struct report *r)
 {
+	return findings_summary(r->findings, r->n_findings);
+}
+
+struct summary findings_summary(const struct finding *f, size_t n)
+{
 	struct summary s = { 0, 0, 0, 0, 0 };
 
-	for (size_t i = 0; i < r->n_findings; i++) {
-		switch (r->findings[i].status) {
+	for (size_t i = 0; i < n; i++) {
+		switch (f[i].status) {
 		case RTR_PASS: s.pass++; break;
 		case RTR_WARN: s.warn++; break;
 		case RTR_FAIL: s.fail++; break;

@@ -60,7 +60,12 @@ int report_set_host(char **field, const char *value) __attribute__((warn_unused_
 /* Free the fields report_set_host() filled. */
 void host_info_free(struct host_info *h);
 
+/* The one count of findings by status: of a report, or of any array of findings. */
 struct summary report_summary(const struct report *r);
+struct summary findings_summary(const struct finding *f, size_t n);
+
+/* Free the strings of @f (not @f itself). */
+void finding_free(struct finding *f);
 
 /* How bad a status is, for ordering: fail 0, warn 1, skip 2, info 3, pass 4. */
 int report_status_rank(enum rtr_status s);

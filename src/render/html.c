@@ -443,14 +443,14 @@ static void plot_histogram(FILE *out, const struct result_thread *idle,
 
 /* One check of one result, for grouping the same check across results. */
 struct entry {
-	const struct result_check *c;
+	const struct finding *c;
 	size_t res;		/* index of its result */
 	size_t seq;		/* position in its result (stable order for duplicates) */
 };
 
 /* A line of the page: the same check (id, tid, occurrence) in each result. */
 struct row {
-	const struct result_check **cells;	/* [n results], NULL where absent */
+	const struct finding **cells;	/* [n results], NULL where absent */
 	const char *id, *area;
 	long tid;
 	int rank;		/* worst status over the results */
@@ -501,11 +501,11 @@ static int cmp_row(const void *a, const void *b)
  * all rows are one block (*cells_out); free it and *rows_out.
  */
 static int build_rows(const struct result **rs, size_t n, struct row **rows_out,
-		      const struct result_check ***cells_out, size_t *n_rows)
+		      const struct finding ***cells_out, size_t *n_rows)
 {
 	struct entry *e;
 	struct row *rows = NULL;
-	const struct result_check **cells = NULL;
+	const struct finding **cells = NULL;
 	size_t total = 0, k = 0, nr = 0;
 
 	for (size_t i = 0; i < n; i++)
@@ -590,7 +590,7 @@ static const char *row_title(const struct row *r, size_t n)
 	return r->id;
 }
 
-static void detail(FILE *out, const struct result_check *c, const char *label)
+static void detail(FILE *out, const struct finding *c, const char *label)
 {
 	bool full = c->status == RTR_FAIL || c->status == RTR_WARN || c->status == RTR_SKIP;
 
@@ -690,7 +690,7 @@ static void write_areas(FILE *out, const struct row *rows, size_t nr, const stru
 
 static int write_checks(FILE *out, const struct result *const *all, size_t n_all)
 {
-	const struct result_check **cells;
+	const struct finding **cells;
 	const struct result **rs;
 	struct row *rows;
 	size_t nr, n = 0, counts[2] = { 0, 0 };
@@ -757,7 +757,7 @@ static int write_verdicts(FILE *out, const struct result *const *rs, size_t n)
 		     "style=\"--n:%d\">\n", n_cols(n));
 	for (size_t i = 0; i < n; i++) {
 		const struct result *r = rs[i];
-		struct summary s = result_check_summary(r);
+		struct summary s = findings_summary(r->checks, r->n_checks);
 
 		if (r->verdict.present)
 			fprintf(out, "<div class=\"card s-%s\"><div class=\"word\">%s</div>",

@@ -13,7 +13,7 @@
 
 #define E(s) markup_escape(out, (s))
 
-static bool check_fails(const struct result_check *c, const struct junit_style *st)
+static bool check_fails(const struct finding *c, const struct junit_style *st)
 {
 	return c->status == RTR_FAIL || (st->warn_fails && c->status == RTR_WARN);
 }
@@ -152,7 +152,7 @@ static void suite_open(FILE *out, const struct result *r, const char *kind, stru
 	fputs("    </properties>\n", out);
 }
 
-static void check_case(FILE *out, const struct result_check *c, const struct junit_style *st)
+static void check_case(FILE *out, const struct finding *c, const struct junit_style *st)
 {
 	fputs("    <testcase classname=\"rtready.check.", out);
 	E(c->area);

@@ -128,7 +128,7 @@ static void write_checks(FILE *out, const struct result *const *rs, size_t n)
 	       "Status of each checklist item: 1 for its current status, 0 for the others.");
 	for (size_t i = 0; i < n; i++) {
 		for (size_t c = 0; c < rs[i]->n_checks; c++) {
-			const struct result_check *k = &rs[i]->checks[c];
+			const struct finding *k = &rs[i]->checks[c];
 
 			for (size_t s = 0; s < sizeof(states) / sizeof(states[0]); s++) {
 				struct series se =
@@ -148,7 +148,7 @@ static void write_checks(FILE *out, const struct result *const *rs, size_t n)
 	}
 	family(out, "rtready_checks", "Number of checks with each status.");
 	for (size_t i = 0; i < n; i++) {
-		struct summary s = result_check_summary(rs[i]);
+		struct summary s = findings_summary(rs[i]->checks, rs[i]->n_checks);
 		const unsigned v[] = { s.pass, s.warn, s.fail, s.info, s.skip };
 
 		if (!rs[i]->has_checks)

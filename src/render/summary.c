@@ -42,14 +42,14 @@ static void one_line(FILE *out, const char *s, int width)
 
 static void checks(FILE *out, const struct result *r, bool color)
 {
-	struct summary s = result_check_summary(r);
+	struct summary s = findings_summary(r->checks, r->n_checks);
 	const char *reset = color ? "\033[0m" : "";
 
 	fprintf(out, "Checks: %u fail, %u warn, %u skip, %u info, %u pass\n", s.fail, s.warn, s.skip,
 		s.info, s.pass);
 	for (int rank = 0; rank < 3; rank++) {
 		for (size_t i = 0; i < r->n_checks; i++) {
-			const struct result_check *c = &r->checks[i];
+			const struct finding *c = &r->checks[i];
 
 			if (report_status_rank(c->status) != rank)
 				continue;

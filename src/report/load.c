@@ -118,17 +118,7 @@ static int get_count(struct ld *ld, const json_t *o, const char *where, const ch
 	return 0;
 }
 
-static void check_free(struct result_check *c)
-{
-	free(c->id);
-	free(c->area);
-	free(c->title);
-	free(c->evidence);
-	free(c->why);
-	free(c->fix);
-}
-
-static int load_check(struct ld *ld, const json_t *o, const char *where, struct result_check *c)
+static int load_check(struct ld *ld, const json_t *o, const char *where, struct finding *c)
 {
 	char *status = NULL;
 	const json_t *tid;
@@ -182,8 +172,8 @@ out:
 
 static int cmp_check_key(const void *a, const void *b)
 {
-	const struct result_check *x = *(const struct result_check *const *)a;
-	const struct result_check *y = *(const struct result_check *const *)b;
+	const struct finding *x = *(const struct finding *const *)a;
+	const struct finding *y = *(const struct finding *const *)b;
 	int c = strcmp(x->id, y->id);
 
 	return c ? c : (x->tid > y->tid) - (x->tid < y->tid);
@@ -196,7 +186,7 @@ static int cmp_check_key(const void *a, const void *b)
  */
 static int unique_checks(struct ld *ld, const struct result *r, const char *key)
 {
-	const struct result_check **p;
+	const struct finding **p;
 	int err = 0;
 
 	if (r->n_checks < 2)
@@ -824,7 +814,7 @@ void result_free(struct result *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->n_checks; i++)
-		check_free(&r->checks[i]);
+		finding_free(&r->checks[i]);
 	free(r->checks);
 	for (int p = 0; p < PHASE_COUNT; p++)
 		latency_free(&r->lat[p]);
@@ -978,20 +968,4 @@ int result_merge(struct result *dst, struct result *src, char *err, size_t errle
 	take_if_empty(&dst->version, &src->version);
 	take_if_empty(&dst->rt_cpus, &src->rt_cpus);
 	return 0;
-}
-
-struct summary result_check_summary(const struct result *r)
-{
-	struct summary s = { 0 };
-
-	for (size_t i = 0; i < r->n_checks; i++) {
-		switch (r->checks[i].status) {
-		case RTR_PASS: s.pass++; break;
-		case RTR_WARN: s.warn++; break;
-		case RTR_FAIL: s.fail++; break;
-		case RTR_INFO: s.info++; break;
-		case RTR_SKIP: s.skip++; break;
-		}
-	}
-	return s;
 }

@@ -20,7 +20,7 @@
 
 #include <jansson.h>
 
-#include "core/report.h"	/* struct summary */
+#include "core/report.h"	/* struct finding, struct summary */
 #include "rtready/selfcheck.h"	/* enum rtr_status */
 
 /* Bounds on untrusted input. */
@@ -42,12 +42,6 @@ enum result_phase { PHASE_IDLE, PHASE_LOAD, PHASE_COUNT };
 
 /* "idle" or "load" (the names in JSON, Prometheus labels and test names). */
 const char *result_phase_name(enum result_phase p);
-
-struct result_check {
-	char *id, *area, *title, *evidence, *why, *fix;
-	enum rtr_status status;
-	long tid;		/* 0: not about one thread */
-};
 
 /* The figures of one measuring thread (or of all of them: cpu = -1). */
 struct result_thread {
@@ -110,7 +104,7 @@ struct result {
 	/* Of a merged result: the file each host fact came from (NULL: @label). */
 	char *host_from[HOST_FACTS];
 	bool has_checks;
-	struct result_check *checks;
+	struct finding *checks;	/* the same model as a live report's findings */
 	size_t n_checks;
 	struct result_latency lat[PHASE_COUNT];
 	struct result_verdict verdict;
@@ -155,9 +149,6 @@ void result_free(struct result *r);
  */
 int result_merge(struct result *dst, struct result *src, char *err, size_t errlen)
 	__attribute__((warn_unused_result));
-
-/* Count the checks of @r by status. */
-struct summary result_check_summary(const struct result *r);
 
 /*
  * Decide the verdict of @r into @v (replacing what was there): a failed
