@@ -14,6 +14,7 @@ int facts_gather(const struct rootfs *fs, struct facts *f)
 	probe_sched(fs, &f->sched);
 	probe_tasks(fs, &f->tasks);
 	probe_cpu(fs, &f->cpu);
+	probe_partition(fs, &f->partition);
 	probe_irq(fs, &f->irq);
 	probe_memory(fs, &f->memory);
 	probe_platform(fs, &f->platform);
@@ -28,6 +29,7 @@ void facts_free(struct facts *f)
 	probe_sched_free(&f->sched);
 	probe_tasks_free(&f->tasks);
 	probe_cpu_free(&f->cpu);
+	probe_partition_free(&f->partition);
 	probe_irq_free(&f->irq);
 	probe_memory_free(&f->memory);
 	probe_platform_free(&f->platform);
