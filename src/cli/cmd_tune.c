@@ -23,6 +23,7 @@
 #include "probe/tuned.h"
 #include "tune/apply.h"
 #include "tune/boot.h"
+#include "tune/isolate.h"
 #include "tune/journal.h"
 #include "tune/plan.h"
 #include "util/parse.h"
@@ -65,6 +66,9 @@ static const char usage_text[] =
     "      --no-numa-balancing leave kernel.numa_balancing alone\n"
     "      --no-fair-server    leave the 6.12+ fair server of the RT CPUs alone\n"
     "      --no-irqbalance     leave irqbalance's environment file alone\n"
+    "      --isolate           also make the RT CPUs a cgroup v2 isolated partition\n"
+    "                          (" TUNE_ISO_GROUP_PATH "): no reboot, no tick,\n"
+    "                          RCU or managed-IRQ isolation (Linux 6.8+, cgroup v2)\n"
     "      --state-dir DIR     where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")\n"
     "  -r, --root DIR          plan from a snapshot under DIR (dry run and --emit-boot only)\n"
     "  -f, --format FMT        text (default) or json\n"
@@ -146,6 +150,7 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 		OPT_IDLE_MAX,
 		OPT_SWITCH,
 		OPT_PID,
+		OPT_ISOLATE,
 	};
 	static const struct option longopts[] = {
 	    {"rt-cpus", required_argument, NULL, 'c'},
@@ -169,6 +174,7 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 	    {"no-numa-balancing", no_argument, NULL, OPT_SWITCH},
 	    {"no-fair-server", no_argument, NULL, OPT_SWITCH},
 	    {"no-irqbalance", no_argument, NULL, OPT_SWITCH},
+	    {"isolate", no_argument, NULL, OPT_ISOLATE},
 	    {"pid", required_argument, NULL, OPT_PID},
 	    {"root", required_argument, NULL, 'r'},
 	    {"format", required_argument, NULL, 'f'},
@@ -181,7 +187,7 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 
 	memset(o, 0, sizeof(*o));
 	for (int id = 0; id < TUNE_COUNT; id++)
-		o->enabled[id] = true;
+		o->enabled[id] = !tune_is_isolate((enum tune_id)id);
 	o->idle_max_latency_us = TUNE_IDLE_MAX_LATENCY_US_DEFAULT;
 	o->state_dir = TUNE_STATE_DIR_DEFAULT;
 	o->root = "/";
@@ -236,6 +242,10 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 		} break;
 		case OPT_PID:
 			rc = add_pids(o, optarg, err, errlen);
+			break;
+		case OPT_ISOLATE:
+			for (int id = TUNE_ISO_FIRST; id < TUNE_COUNT; id++)
+				o->enabled[id] = true;
 			break;
 		case 'r':
 			rc = cli_parse_root(optarg, &o->root, err, errlen);
@@ -399,8 +409,20 @@ static int run_plan(const struct tune_opts *o, const struct rootfs *fs, const st
 	s.only_pids = o->pids;
 	s.n_only_pids = o->n_pids;
 	err = plan_build(fs, &s, p);
-	if (err)
+	if (err) {
 		cli_error("tune", "cannot plan: %s", strerror(-err));
+		return err;
+	}
+	if (o->enabled[TUNE_ISO_FIRST]) {
+		char why[1024];
+
+		err = isolate_plan(fs, &s, p, why, sizeof(why));
+		if (err)
+			cli_error("tune", "--isolate: %s",
+				  err == -ENOMEM ? strerror(ENOMEM) : why);
+		if (err)
+			tune_plan_free(p);
+	}
 	return err;
 }
 

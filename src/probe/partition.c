@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "probe/cgroupfs.h"
+#include "probe/cpu.h"
 #include "probe/partition.h"
+#include "probe/tasks.h"
+#include "util/strbuf.h"
 
 struct walk {
 	const struct rootfs *fs;
@@ -196,4 +199,115 @@ void probe_partition_free(struct partition_facts *p)
 	free(p->groups);
 	p->groups = NULL;
 	p->n_groups = 0;
+}
+
+/* Tasks pinned to RT CPUs only, named: "412 (rtapp), 977 (pipewire)". Return: how many. */
+static size_t pinned_tasks(const struct rootfs *fs, const struct rtr_cpuset *rt, int skip_pid,
+			   struct strbuf *names, int *err)
+{
+	struct tasks_facts tf = { 0 };
+	size_t n = 0;
+	int last_pid = -1;
+
+	probe_tasks(fs, &tf);
+	*err = tf.err == -ENOMEM ? -ENOMEM : 0;
+	for (size_t i = 0; i < tf.n; i++) {
+		const struct task_info *t = &tf.tasks[i];
+
+		if (t->allowed_err || t->per_cpu || t->pid == skip_pid ||
+		    rtr_cpuset_is_empty(&t->allowed) || !rtr_cpuset_is_subset(&t->allowed, rt))
+			continue;
+		/* One name per process: its threads share the reason. */
+		if (t->pid == last_pid)
+			continue;
+		last_pid = t->pid;
+		if (n++ < 6)
+			strbuf_printf(names, "%s%d (%s)", n > 1 ? ", " : "", t->pid, t->comm);
+	}
+	if (n > 6)
+		strbuf_printf(names, " and %zu more", n - 6);
+	probe_tasks_free(&tf);
+	return n;
+}
+
+int partition_obstacle(const struct rootfs *fs, const struct partition_facts *p,
+		       const struct rtr_cpuset *rt, const char *own, int skip_pid, char *why,
+		       size_t len)
+{
+	struct cpu_facts nodes = { 0 };
+	struct strbuf names = STRBUF_INIT;
+	char list[256];
+	int rc = 0, err;
+	size_t n;
+
+	why[0] = '\0';
+	if (p->err) {
+		snprintf(why, len, "cannot read the mount table (/proc/self/mountinfo): %s",
+			 strerror(-p->err));
+		return p->err == -ENOMEM ? -ENOMEM : -EOPNOTSUPP;
+	}
+	switch (p->hier) {
+	case PARTITION_HIER_V1:
+		snprintf(why, len, "the cpuset controller is on a cgroup v1 hierarchy (%s): "
+			 "isolated partitions need it on cgroup v2 (boot with "
+			 "systemd.unified_cgroup_hierarchy=1, or cgroup_no_v1=cpuset), or isolate "
+			 "at boot (rtready plan)", p->v1_cpuset);
+		return -EOPNOTSUPP;
+	case PARTITION_HIER_NONE:
+	case PARTITION_HIER_UNKNOWN:
+		snprintf(why, len, "no cgroup2 file system is mounted (mount -t cgroup2 none "
+			 "/sys/fs/cgroup)");
+		return -EOPNOTSUPP;
+	case PARTITION_HIER_NO_CPUSET:
+		snprintf(why, len, "cgroup2 at %s does not offer the cpuset controller (not in "
+			 "its cgroup.controllers: a kernel without CONFIG_CPUSETS)", p->mount);
+		return -EOPNOTSUPP;
+	case PARTITION_HIER_V2:
+		break;
+	}
+	if (!partition_supported(p)) {
+		snprintf(why, len, "this kernel has no %s/cpuset.cpus.isolated: isolated "
+			 "partitions that rtready can verify need Linux 6.8 or later; isolate at "
+			 "boot instead (rtready plan)", p->mount);
+		return -EOPNOTSUPP;
+	}
+	for (size_t i = 0; i < p->n_groups; i++) {
+		const struct partition_group *g = &p->groups[i];
+
+		if ((own && strcmp(g->path, own) == 0) || !rtr_cpuset_intersects(&g->cpus, rt))
+			continue;
+		rtr_cpuset_format_list(&g->cpus, list, sizeof(list));
+		snprintf(why, len, "the cgroup %s is already a partition ('%s%s') of CPUs %s; "
+			 "remove it or choose other RT CPUs", g->path, g->type,
+			 g->valid ? "" : " invalid", list);
+		return -EBUSY;
+	}
+	probe_cpu_nodes(fs, &nodes);
+	for (size_t i = 0; i < nodes.n_nodes && rc == 0; i++) {
+		if (!rtr_cpuset_is_subset(&nodes.nodes[i].cpus, rt))
+			continue;
+		rtr_cpuset_format_list(&nodes.nodes[i].cpus, list, sizeof(list));
+		snprintf(why, len, "CPUs %s are all the CPUs of NUMA node %d: an isolated partition "
+			 "would leave that node's memory and kernel threads no CPU that balances; "
+			 "keep at least one CPU of node %d out of the RT CPUs", list,
+			 nodes.nodes[i].id, nodes.nodes[i].id);
+		rc = -EINVAL;
+	}
+	probe_cpu_free(&nodes);
+	if (rc || !fs->host)
+		return rc;
+	n = pinned_tasks(fs, rt, skip_pid, &names, &err);
+	if (err || names.err) {
+		strbuf_free(&names);
+		return -ENOMEM;
+	}
+	if (n) {
+		rtr_cpuset_format_list(rt, list, sizeof(list));
+		snprintf(why, len, "%zu process(es) are pinned to CPUs of %s by others and would "
+			 "lose them to the partition: %s; move them (taskset -a -p -c CPUS PID) or "
+			 "choose other RT CPUs", n, list, strbuf_str(&names));
+		rc = -EBUSY;
+	}
+	strbuf_free(&names);
+	return rc;
 }

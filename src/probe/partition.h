@@ -74,4 +74,20 @@ int partition_parse_state(const char *text, char *type, size_t tlen, bool *valid
 /* Whether the kernel has isolated partitions and lists their CPUs (6.8+). */
 bool partition_supported(const struct partition_facts *p);
 
+/*
+ * What stands in the way of an isolated partition of @rt, in one line in
+ * @why: cpuset on cgroup v1, no cgroup2 with cpuset, a kernel without
+ * cpuset.cpus.isolated, another partition holding some of @rt (the group
+ * @own, a path under the mount such as "/rtready-isolated", is not
+ * counted), @rt holding every CPU of a NUMA node (its kernel threads and
+ * memory need a CPU that balances), and on the live system tasks that
+ * others pinned to RT CPUs only (the partition would take their CPUs
+ * away; per-CPU kernel threads and @skip_pid excepted), named.
+ * Return: 0 (none), -EOPNOTSUPP (this machine cannot), -EBUSY (CPUs in
+ * use), -EINVAL (a NUMA node's last CPUs), -ENOMEM.
+ */
+int partition_obstacle(const struct rootfs *fs, const struct partition_facts *p,
+		       const struct rtr_cpuset *rt, const char *own, int skip_pid, char *why,
+		       size_t len) __attribute__((warn_unused_result));
+
 #endif

@@ -261,6 +261,12 @@ int boot_unit(const struct boot_settings *s, struct strbuf *out, const char **ba
 	for (int id = 0; id < TUNE_COUNT; id++) {
 		const struct tunable *t = tunable_get((enum tune_id)id);
 
+		/* --isolate switches its rows on, once. */
+		if (tune_is_isolate(t->id)) {
+			if (t->id == TUNE_ISO_FIRST && s->enabled[id])
+				strbuf_printf(&args, " %s", t->switch_opt);
+			continue;
+		}
 		/* Two rows (IRQ default and IRQs) share --no-irqs: name it once. */
 		if (!s->enabled[id] &&
 		    !(id > 0 && !s->enabled[id - 1] &&

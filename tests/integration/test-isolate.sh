@@ -36,3 +36,59 @@ iso_check v2-invalid warn "'isolated invalid' (Cpu list in cpuset.cpus not exclu
 iso_check hybrid-v1 warn "not here: cpuset is on a cgroup v1 hierarchy"
 iso_check old-kernel warn "not here: this kernel has no cpuset.cpus.isolated"
 echo "check: 5 trees"
+
+# tune --isolate, dry run on the trees: the four rows where a partition can
+# be made, a note where it is there already, exit 2 with the reason elsewhere.
+tune_tree() {
+	local tree=$1 want_rc=$2 rc=0
+	shift 2
+	timeout 60 "$RTREADY" tune --root "$fx/$tree" --rt-cpus 2-3 --isolate --no-irqs --no-tasks \
+		--format json >"$tmp/tune.json" 2>"$tmp/tune.err" || rc=$?
+	[ "$rc" -eq "$want_rc" ] || { cat "$tmp/tune.err"; fail "tune on $tree: exit $rc, want $want_rc"; }
+	for t in "$@"; do
+		grep -qF -- "$t" "$tmp/tune.json" "$tmp/tune.err" ||
+			{ cat "$tmp/tune.json" "$tmp/tune.err"; fail "tune on $tree: no '$t'"; }
+	done
+}
+tune_tree v2-none 0
+python3 - "$tmp/tune.json" <<'PY' || fail "tune on v2-none: rows"
+import json, sys
+rows = [(c["tunable"], c.get("path"), c["old"], c["new"]) for c in json.load(open(sys.argv[1]))["changes"]
+        if c["tunable"].startswith("isolate-")]
+want = [("isolate-subtree", "/sys/fs/cgroup/cgroup.subtree_control", "-cpuset", "+cpuset"),
+        ("isolate-group", "/sys/fs/cgroup/rtready-isolated", "absent", "present"),
+        ("isolate-cpus", "/sys/fs/cgroup/rtready-isolated/cpuset.cpus", "", "2-3"),
+        ("isolate-partition", "/sys/fs/cgroup/rtready-isolated/cpuset.cpus.partition", "member", "isolated")]
+assert rows == want, rows
+PY
+tune_tree v2-isolated 0 "already right: /sys/fs/cgroup/rtready-isolated is an isolated partition of CPUs 2-3"
+tune_tree v2-invalid 2 "the cgroup /rt is already a partition ('isolated invalid') of CPUs 0-3"
+tune_tree hybrid-v1 2 "cpuset controller is on a cgroup v1 hierarchy (/sys/fs/cgroup/cpuset)"
+tune_tree old-kernel 2 "no /sys/fs/cgroup/cpuset.cpus.isolated" "Linux 6.8"
+# Without --isolate nothing of the partition is planned.
+"$RTREADY" tune --root "$fx/v2-none" --rt-cpus 2-3 --format json >"$tmp/plain.json" ||
+	fail "tune without --isolate"
+grep -q isolate- "$tmp/plain.json" && fail "tune planned a partition without --isolate"
+# The last CPUs of a NUMA node: a tree with node1 = CPUs 2-3.
+cp -a "$fx/v2-none" "$tmp/numa"
+mkdir -p "$tmp/numa/sys/devices/system/node/node1"
+echo 0-1 >"$tmp/numa/sys/devices/system/node/node0/cpulist"
+echo 2-3 >"$tmp/numa/sys/devices/system/node/node1/cpulist"
+fx=$tmp tune_tree numa 2 "CPUs 2-3 are all the CPUs of NUMA node 1"
+echo "tune: 6 trees"
+
+# This machine: where cpuset lives on cgroup v1 (this development VM), the
+# live refusal, with nothing journaled or made.
+cpuset_v1=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpuset(,|$)/ {print $5; exit}' /proc/self/mountinfo)
+if [ -n "$cpuset_v1" ] && [ "$(id -u)" -eq 0 ]; then
+	last=$(( $(nproc) - 1 ))
+	[ "$last" -ge 1 ] || skip "one CPU"
+	rc=0
+	timeout 60 "$RTREADY" tune --rt-cpus "$last" --isolate --apply --state-dir "$tmp/state" \
+		>"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" -eq 2 ] || { cat "$tmp/out" "$tmp/err"; fail "live --isolate --apply: exit $rc, want 2"; }
+	grep -qF "cpuset controller is on a cgroup v1 hierarchy ($cpuset_v1)" "$tmp/err" ||
+		fail "live refusal: $(cat "$tmp/err")"
+	[ ! -e "$tmp/state/tune.journal" ] || fail "a refused --isolate left a journal"
+	echo "live: refused on cgroup v1 cpuset ($cpuset_v1)"
+fi
