@@ -29,6 +29,7 @@
 #include "render/run.h"
 #include "render/text.h"
 #include "run/cgroup.h"
+#include "run/isolate.h"
 #include "run/exec.h"
 #include "run/findings.h"
 #include "run/reportfile.h"
@@ -61,6 +62,10 @@ static const char usage_text[] =
 	"      --cpu-max PERCENT   CPU time cap in percent of one CPU (20, 150 for 1.5 CPUs)\n"
 	"      --memory-max SIZE   memory cap (like 256M; at least 1M, below which no program\n"
 	"                          starts); an OOM kill in the cgroup is reported\n"
+	"Isolation without a reboot (cgroup v2, Linux 6.8+):\n"
+	"      --isolate           run COMMAND in an isolated cpuset partition of --cpus\n"
+	"                          for its lifetime: other tasks are kept off those CPUs\n"
+	"                          (not the tick, RCU callbacks or managed IRQs)\n"
 	"Runtime checker:\n"
 	"  -C, --check             preload the checker and report its findings at exit\n"
 	"  -r, --report FILE       write the report to FILE (default: standard error)\n"
@@ -71,8 +76,8 @@ static const char usage_text[] =
 	"  -V, --version           show the version\n"
 	"\n"
 	"If rtready is killed, the program gets SIGTERM. The next run removes the empty\n"
-	"budget cgroups that killed rtready processes left, and names the ones that\n"
-	"still hold processes (those are left alone).\n"
+	"budget cgroups and partitions that killed rtready processes left, and names the\n"
+	"ones that still hold processes (those are left alone).\n"
 	"\n"
 	"Exit status: the program's (its exit code, or 128 + signal); 1 with --strict and\n"
 	"findings; 2 when rtready could not start the program (bad option, command not\n"
@@ -171,6 +176,15 @@ static int validate(struct run_opts *o, bool prio_set, bool out_opts, char *err,
 				      "policy is not limited by it");
 		return -EINVAL;
 	}
+	if (o->isolate && !o->cpus_set) {
+		snprintf(err, errlen, "--isolate needs --cpus LIST: the CPUs of the partition");
+		return -EINVAL;
+	}
+	if (o->isolate && (o->cpu_max_pct || o->memory_max_bytes)) {
+		snprintf(err, errlen, "--isolate and --cpu-max/--memory-max exclude each other (one "
+				      "cgroup per program)");
+		return -EINVAL;
+	}
 	if (out_opts && !o->check) {
 		snprintf(err, errlen, "--report, --format and --strict need --check");
 		return -EINVAL;
@@ -184,7 +198,8 @@ static int validate(struct run_opts *o, bool prio_set, bool out_opts, char *err,
 
 int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_POLICY = 256, OPT_PRIO99, OPT_MEMLOCK, OPT_CPU_MAX, OPT_MEM_MAX, OPT_RTTIME };
+	enum { OPT_POLICY = 256, OPT_PRIO99, OPT_MEMLOCK, OPT_CPU_MAX, OPT_MEM_MAX, OPT_RTTIME,
+	       OPT_ISOLATE };
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "prio", required_argument, NULL, 'p' },
@@ -196,6 +211,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t 
 		{ "cpu-max", required_argument, NULL, OPT_CPU_MAX },
 		{ "memory-max", required_argument, NULL, OPT_MEM_MAX },
 		{ "rttime", required_argument, NULL, OPT_RTTIME },
+		{ "isolate", no_argument, NULL, OPT_ISOLATE },
 		{ "check", no_argument, NULL, 'C' },
 		{ "report", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
@@ -240,6 +256,9 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t 
 			rc = parse_bytes("--memlock-limit", optarg, true, &o->memlock_bytes, err,
 					 errlen);
 			o->memlock_set = true;
+			break;
+		case OPT_ISOLATE:
+			o->isolate = true;
 			break;
 		case OPT_CPU_MAX:
 			rc = parse_percent(optarg, &o->cpu_max_pct, err, errlen);
@@ -470,6 +489,13 @@ static int prepare(struct run_state *st, const struct run_opts *o)
 				 "it one" : "");
 		rc = 0;
 	}
+	if (o->isolate) {
+		rc = run_isolate_create(&st->cg, &o->cpus, err, sizeof(err));
+		if (rc) {
+			cli_error("run", "--isolate: %s", err);
+			return rc;
+		}
+	}
 	if (o->check || o->mlock)
 		return build_env(st, o);
 	st->envp = NULL;
@@ -637,6 +663,7 @@ static int run_execute(const struct run_opts *o)
 	st->report_fd = -1;
 	/* Before ours is made: a killed rtready may have left some behind. */
 	run_cgroup_clean_stale(note_stale, NULL);
+	run_isolate_clean_stale(note_stale, NULL);
 	rc = prepare(st, o);
 	if (rc == -ENOMEM)
 		cli_error("run", "out of memory");
@@ -657,7 +684,8 @@ static int run_execute(const struct run_opts *o)
 								   "someone else's)" : "",
 				 (unsigned long long)o->rttime_us);
 	}
-	if (st->cg.n_dirs && run_cgroup_remove(&st->cg, err, sizeof(err)))
+	if (st->cg.n_dirs && (o->isolate ? run_isolate_remove(&st->cg, err, sizeof(err))
+					  : run_cgroup_remove(&st->cg, err, sizeof(err))))
 		cli_warn("run", "%s", err);
 	if (!rc && o->check) {
 		/* Findings that were not written must not look like a clean run to CI. */
