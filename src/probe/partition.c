@@ -214,7 +214,8 @@ static size_t pinned_tasks(const struct rootfs *fs, const struct rtr_cpuset *rt,
 	for (size_t i = 0; i < tf.n; i++) {
 		const struct task_info *t = &tf.tasks[i];
 
-		if (t->allowed_err || t->per_cpu || t->pid == skip_pid ||
+		/* Kernel threads follow the kernel (IRQ threads their IRQ's affinity). */
+		if (t->allowed_err || t->kthread || t->pid == skip_pid ||
 		    rtr_cpuset_is_empty(&t->allowed) || !rtr_cpuset_is_subset(&t->allowed, rt))
 			continue;
 		/* One name per process: its threads share the reason. */

@@ -82,7 +82,7 @@ bool partition_supported(const struct partition_facts *p);
  * counted), @rt holding every CPU of a NUMA node (its kernel threads and
  * memory need a CPU that balances), and on the live system tasks that
  * others pinned to RT CPUs only (the partition would take their CPUs
- * away; per-CPU kernel threads and @skip_pid excepted), named.
+ * away; kernel threads and @skip_pid excepted), named.
  * Return: 0 (none), -EOPNOTSUPP (this machine cannot), -EBUSY (CPUs in
  * use), -EINVAL (a NUMA node's last CPUs), -ENOMEM.
  */
