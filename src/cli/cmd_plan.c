@@ -21,6 +21,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_plan.h"
 #include "probe/cpuload.h"
+#include "probe/partition.h"
 #include "render/json.h"
 #include "render/plan.h"
 #include "tune/boot.h"
@@ -498,7 +499,8 @@ static char *list_text(const struct rtr_cpuset *set)
 struct plan_state {
 	struct managed_irqs m;
 	struct cpuplan plan;
-	struct strbuf cmdline, apply, emit;
+	struct strbuf cmdline, apply, emit, isolate;
+	char isolate_why[1024];		/* why a partition cannot be made here; "" when it can */
 	struct host_info host;
 	struct host_facts hf;
 	struct read_log log;
@@ -529,7 +531,8 @@ static int plan_boot_line(struct plan_state *st, const char **note)
 		}
 		strbuf_printf(&st->apply, "rtready tune --rt-cpus %s --apply", rt);
 		strbuf_printf(&st->emit, "rtready tune --rt-cpus %s --emit-boot DIR", rt);
-		err = st->cmdline.err ?: st->apply.err ?: st->emit.err;
+		strbuf_printf(&st->isolate, "rtready tune --rt-cpus %s --isolate --apply", rt);
+		err = st->cmdline.err ?: st->apply.err ?: st->emit.err ?: st->isolate.err;
 	}
 	free(rt);
 	free(hk);
@@ -547,7 +550,7 @@ static int plan_execute(const struct plan_opts *o)
 		return -ENOMEM;
 	}
 	st->plan = (struct cpuplan)CPUPLAN_INIT;
-	st->cmdline = st->apply = st->emit = (struct strbuf)STRBUF_INIT;
+	st->cmdline = st->apply = st->emit = st->isolate = (struct strbuf)STRBUF_INIT;
 	st->rec = (struct rootfs_recorder){ log_file, NULL, NULL, &st->log };
 	err = rootfs_open(&st->fs, o->root);
 	if (err) {
@@ -591,6 +594,11 @@ static int plan_execute(const struct plan_opts *o)
 	if (err)
 		goto out;
 	err = plan_boot_line(st, &note);
+	/* The path without a reboot: whether it can work on this machine, and why not. */
+	if (!err && partition_obstacle(&st->fs, &st->f.partition, &st->plan.rt, "/rtready-isolated",
+				       (int)getpid(), st->isolate_why, sizeof(st->isolate_why)) ==
+			    -ENOMEM)
+		err = -ENOMEM;
 	err = err ?: checks_after(&st->f, &st->plan, &st->after);
 	if (err) {
 		cli_error("plan", "%s", strerror(-err));
@@ -600,7 +608,8 @@ static int plan_execute(const struct plan_opts *o)
 		struct plan_view v = { &st->plan, rtr_cpuset_count(&st->plan.rt) +
 							  rtr_cpuset_count(&st->plan.housekeeping),
 				       strbuf_str(&st->cmdline), note, strbuf_str(&st->apply),
-				       strbuf_str(&st->emit), &st->after, &st->host };
+				       strbuf_str(&st->emit), &st->after, &st->host,
+				       strbuf_str(&st->isolate), st->isolate_why };
 
 		err = render(o, &v);
 	}
@@ -608,6 +617,7 @@ out:
 	strbuf_free(&st->cmdline);
 	strbuf_free(&st->apply);
 	strbuf_free(&st->emit);
+	strbuf_free(&st->isolate);
 	report_free(&st->after);
 	free(st->host.kernel);
 	free(st->host.cpus_online);

@@ -77,6 +77,30 @@ echo 2-3 >"$tmp/numa/sys/devices/system/node/node1/cpulist"
 fx=$tmp tune_tree numa 2 "CPUs 2-3 are all the CPUs of NUMA node 1"
 echo "tune: 6 trees"
 
+# plan offers both paths: the boot line and the partition, with what each
+# gives, and whether the partition can be made on the tree read.
+plan_tree() {
+	timeout 120 "$RTREADY" plan --root "$fx/$1" --format json >"$tmp/plan.json" 2>"$tmp/plan.err" ||
+		{ cat "$tmp/plan.err"; fail "plan on $1"; }
+	python3 - "$tmp/plan.json" "$1" "$2" "$3" <<'PY' || fail "plan on $1"
+import json, sys
+p = json.load(open(sys.argv[1]))["plan"]
+ri, tree, avail, why = p["runtime_isolation"], sys.argv[2], sys.argv[3] == "yes", sys.argv[4]
+assert ri["command"] == "rtready tune --rt-cpus %s --isolate --apply" % p["rt_cpus"], ri
+assert ri["available"] == avail, (tree, ri)
+assert why in (ri["why_not"] or ""), (tree, ri)
+assert "nohz_full=" in ri["does_not_give"] and "rcu_nocbs=" in ri["does_not_give"], ri
+assert "managed_irq" in ri["does_not_give"] and "tick" in p["boot_gives"], p["boot_gives"]
+PY
+}
+plan_tree v2-none yes ""
+plan_tree hybrid-v1 no "cgroup v1 hierarchy"
+plan_tree old-kernel no "Linux 6.8"
+timeout 120 "$RTREADY" plan --root "$fx/v2-none" >"$tmp/plan.txt" || fail "plan text"
+grep -q "^Or without a reboot (a cgroup v2 isolated partition, lost at reboot):" "$tmp/plan.txt" ||
+	fail "plan text: no partition path"
+echo "plan: 3 trees"
+
 # This machine: where cpuset lives on cgroup v1 (this development VM), the
 # live refusal, with nothing journaled or made.
 cpuset_v1=$(awk '$9 == "cgroup" && $NF ~ /(^|,)cpuset(,|$)/ {print $5; exit}' /proc/self/mountinfo)
