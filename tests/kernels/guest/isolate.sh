@@ -54,13 +54,12 @@ run run-iso 60 rtready run --isolate --cpus 2-3 -- sh -c \
 	'cat /sys/fs/cgroup/cpuset.cpus.isolated; grep Cpus_allowed_list /proc/self/status; cat /proc/self/cgroup'
 capture cg-after-run cgtree
 # ... when the program is killed.
-rtready run --isolate --cpus 2-3 -- sleep 60 >/tmp/rk.out 2>&1 &
+(rtready run --isolate --cpus 2-3 -- sleep 60 >/tmp/rk.out 2>&1; echo "$?" >/tmp/rk.rc) &
 rr=$!
 sleep 3
 capture cg-during-run cgtree
 pkill -9 -x sleep
 wait "$rr"
-echo "$?" >/tmp/rk.rc
 block run-kill-prog.rc /tmp/rk.rc
 block run-kill-prog.err /tmp/rk.out
 capture cg-after-prog-kill cgtree
