@@ -54,11 +54,19 @@ run run-iso 60 rtready run --isolate --cpus 2-3 -- sh -c \
 	'cat /sys/fs/cgroup/cpuset.cpus.isolated; grep Cpus_allowed_list /proc/self/status; cat /proc/self/cgroup'
 capture cg-after-run cgtree
 # ... when the program is killed.
-(rtready run --isolate --cpus 2-3 -- sleep 60 >/tmp/rk.out 2>&1; echo "$?" >/tmp/rk.rc) &
+(rtready run --isolate --cpus 2-3 -- sleep 61 >/tmp/rk.out 2>&1; echo "$?" >/tmp/rk.rc) &
 rr=$!
 sleep 3
 capture cg-during-run cgtree
-pkill -9 -x sleep
+# The program is what its partition holds (waited for: TCG is slow).
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	prog=$(cat /sys/fs/cgroup/rtready-isolated-run-*/cgroup.procs 2>/dev/null)
+	[ -n "$prog" ] && break
+	sleep 1
+done
+echo "program: $prog $(cat /proc/$prog/cmdline 2>/dev/null | tr '\0' ' ')" >/tmp/rk.prog
+block run-kill-prog.which /tmp/rk.prog
+kill -9 $prog
 wait "$rr"
 block run-kill-prog.rc /tmp/rk.rc
 block run-kill-prog.err /tmp/rk.out
