@@ -1173,11 +1173,11 @@ def judge_isolate(r, blocks, rcs, opts):
     # Workqueue rescuers (kworker/R-*) are bound by the kernel (PF_NO_SETAFFINITY:
     # nobody can set them); 6.12 recomputes their mask from the unbound cpumask and
     # the isolated CPUs, lazily. Shown, not compared.
+    was = tunable_map(blocks.get("tunables-before", ""))
     for key in ("tunables-before", "tunables-applied", "tunables-after"):
         lines = blocks.get(key, "").splitlines()
         resc = [l for l in lines if re.match(r"task \d+ kworker/R-", l)]
         if key == "tunables-after":
-            was = tunable_map(blocks.get("tunables-before", ""))
             moved = ["%s: %s -> %s" % (k, was.get(k), v) for k, v in tunable_map(
                 "\n".join(resc)).items() if was.get(k) != v]
             if moved:
@@ -1186,7 +1186,8 @@ def judge_isolate(r, blocks, rcs, opts):
         blocks[key] = "\n".join(l for l in lines if l not in resc)
     judge_tune(r, rcs, blocks)
     cg = blocks.get("cg-before", "").strip()
-    for name in ("cg-after", "cg-after-run", "cg-after-prog-kill", "cg-after-clean"):
+    for name in ("cg-after", "cg-after-run", "cg-after-prog-kill", "cg-after-term",
+                 "cg-after-clean"):
         r.ok("%s: the cgroup tree as before" % name, blocks.get(name, "").strip() == cg,
              "before %r, now %r" % (cg, blocks.get(name, "").strip()))
     ran(r, rcs, blocks, "run-iso")

@@ -71,6 +71,15 @@ wait "$rr"
 block run-kill-prog.rc /tmp/rk.rc
 block run-kill-prog.err /tmp/rk.out
 capture cg-after-prog-kill cgtree
+# ... when rtready gets SIGTERM: it ends its program and removes the partition.
+rtready run --isolate --cpus 2-3 -- sleep 62 >/tmp/rt.out 2>&1 &
+rr=$!
+sleep 4
+kill -TERM "$rr"
+wait "$rr"
+echo "$?" >/tmp/rt.rc
+block run-term.rc /tmp/rt.rc
+capture cg-after-term cgtree
 # ... when rtready is killed (-9): its program gets SIGTERM; the next run cleans up.
 rtready run --isolate --cpus 2-3 -- sleep 60 >/tmp/rk2.out 2>&1 &
 rr=$!
