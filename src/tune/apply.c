@@ -479,8 +479,13 @@ int revert_run(const struct rootfs *fs, int dirfd, struct journal *j, struct app
 		if (rc < 0) {
 			c->state = CHANGE_REVERT_FAILED;
 			c->err = -rc;
-			(void)tune_change_set_note(c, "cannot put back '%.200s': %s", c->old_value,
-						   strerror(-rc));
+			if (c->id == TUNE_ISO_GROUP && rc == -EBUSY)
+				(void)tune_change_set_note(c, "the group still holds processes: move "
+							   "them out (echo PID > /sys/fs/cgroup/"
+							   "cgroup.procs), then --revert again");
+			else
+				(void)tune_change_set_note(c, "cannot put back '%.200s': %s",
+							   c->old_value, strerror(-rc));
 			res->failed++;
 		} else {
 			c->state = CHANGE_REVERTED;

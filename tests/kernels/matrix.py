@@ -1184,6 +1184,11 @@ def judge_isolate(r, blocks, rcs, opts):
                 log("        note: rescuer threads the kernel did not put back: %s" %
                     "; ".join(moved))
         blocks[key] = "\n".join(l for l in lines if l not in resc)
+    ran(r, rcs, blocks, "tune-revert-busy", (1,))
+    busy = [ch.get("note", "") for ch in (load_json(blocks, "tune-revert-busy.out") or {}).get(
+        "changes", []) if ch.get("tunable") == "isolate-group"]
+    r.ok("tune --revert says the partition still holds a process", busy and
+         "still holds processes" in busy[0], "%s" % busy)
     judge_tune(r, rcs, blocks)
     cg = blocks.get("cg-before", "").strip()
     for name in ("cg-after", "cg-after-run", "cg-after-prog-kill", "cg-after-term",

@@ -45,6 +45,15 @@ capture tunables-applied tunables
 run check-iso 180 rtready check --rt-cpus 2-3 --only cpu.isolation --format json
 # The latency threads join the partition: its CPUs are no one else's.
 measure lat-iso "echo \$\$ > /sys/fs/cgroup/rtready-isolated/cgroup.procs && "
+# A process left in the partition: the group cannot go (exit 1, said so);
+# once it is moved out, a second --revert finishes.
+sleep 120 &
+busy=$!
+echo "$busy" >/sys/fs/cgroup/rtready-isolated/cgroup.procs
+run tune-revert-busy 180 rtready tune --revert --format json
+echo "$busy" >/sys/fs/cgroup/cgroup.procs
+kill "$busy"
+wait "$busy" 2>/dev/null
 run tune-revert 180 rtready tune --revert --format json
 capture cg-after cgtree
 capture tunables-after tunables
