@@ -230,8 +230,12 @@ static void unit_sandbox(const struct boot_settings *s, const char *state, struc
 		    "PrivateMounts=yes\n"
 		    "PrivateNetwork=yes\n"
 		    "ProtectKernelModules=yes\n"
-		    "ProtectKernelLogs=yes\n"
-		    "ProtectControlGroups=yes\n"
+		    "ProtectKernelLogs=yes\n");
+	/* --isolate makes a cgroup: the unit must be able to write /sys/fs/cgroup. */
+	strbuf_puts(out, s->enabled[TUNE_ISO_FIRST]
+				 ? "# Not ProtectControlGroups=: --isolate makes its partition there.\n"
+				 : "ProtectControlGroups=yes\n");
+	strbuf_puts(out,
 		    "ProtectClock=yes\n"
 		    "ProtectHostname=yes\n"
 		    "# Local sockets: systemctl asks for irqbalance's restart.\n"

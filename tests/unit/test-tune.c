@@ -1004,6 +1004,19 @@ static void test_boot(void **st)
 	b.binary = "/opt/a\tb/rtready";
 	assert_int_equal(boot_unit(&b, &unit, &bad), -EINVAL);
 	assert_string_equal(bad, "binary");
+	/* --isolate: passed on, and the unit may write the cgroup tree. */
+	b.binary = "/usr/bin/rtready";
+	for (int id = TUNE_ISO_FIRST; id < TUNE_COUNT; id++)
+		s.enabled[id] = true;
+	strbuf_reset(&unit);
+	assert_int_equal(boot_unit(&b, &unit, &bad), 0);
+	assert_non_null(strstr(strbuf_str(&unit), " --no-timer-migration --isolate\n"));
+	assert_null(strstr(strbuf_str(&unit), "ProtectControlGroups=yes"));
+	s.enabled[TUNE_ISO_FIRST] = false;
+	strbuf_reset(&unit);
+	assert_int_equal(boot_unit(&b, &unit, &bad), 0);
+	assert_null(strstr(strbuf_str(&unit), "--isolate"));
+	assert_non_null(strstr(strbuf_str(&unit), "ProtectControlGroups=yes"));
 	strbuf_free(&cmd);
 	strbuf_free(&conf);
 	strbuf_free(&unit);
