@@ -271,6 +271,12 @@ static void apply_one(const struct rootfs *fs, struct tune_change *c, const char
 	c->state = err ? CHANGE_FAILED : CHANGE_APPLIED;
 	(void)tune_change_set_note(c, NULL);
 	if (err) {
+		if (c->id == TUNE_ISO_PARTITION && err == -EINVAL)
+			(void)tune_change_set_note(c, "the kernel refused the partition (EINVAL): "
+						   "most often another group's cpuset.cpus (or "
+						   "cpuset.cpus.exclusive) holds some of these CPUs");
+		else if (tune_is_isolate(c->id))
+			(void)tune_change_set_note(c, "the kernel refused it: %s", strerror(-err));
 		if (apply_refusal_expected(c))
 			(void)tune_change_set_note(
 			    c, c->path
@@ -353,6 +359,7 @@ static int undo_isolate(const struct rootfs *fs, int dirfd, struct journal *j)
 
 	for (size_t i = p->n; i-- > 0;) {
 		struct tune_change *c = &p->changes[i];
+		char *saved;
 		int rc, err;
 
 		if (!tune_is_isolate(c->id))
@@ -364,7 +371,15 @@ static int undo_isolate(const struct rootfs *fs, int dirfd, struct journal *j)
 		}
 		if (!journal_change_live(c) && c->state != CHANGE_FAILED)
 			continue;
+		/* The failed step keeps what the kernel said (revert_one() clears notes). */
+		saved = c->state == CHANGE_FAILED ? c->note : NULL;
+		if (saved)
+			c->note = NULL;
 		rc = revert_one(fs, c);
+		if (saved) {
+			free(c->note);
+			c->note = saved;
+		}
 		if (rc < 0) {
 			c->state = CHANGE_REVERT_FAILED;
 			c->err = -rc;

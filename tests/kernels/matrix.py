@@ -1219,6 +1219,9 @@ def judge_isolate(r, blocks, rcs, opts):
     notes = [ch.get("note", "") for ch in doc.get("changes", [])
              if ch.get("tunable", "").startswith("isolate-")]
     log("        refused partition: %s" % "; ".join(n for n in notes if n))
+    part = [ch for ch in doc.get("changes", []) if ch.get("tunable") == "isolate-partition"]
+    r.ok("the refused partition's note says why", part and "kernel" in part[0].get("note", ""),
+         "%s" % part)
     ran(r, rcs, blocks, "tune-fail-revert")
     res = {}
     for name in ("lat-plain", "lat-iso"):

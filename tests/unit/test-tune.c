@@ -906,6 +906,8 @@ static void test_isolate(void **st)
 	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), 0);
 	assert_int_equal(k.plan.changes[1].state, CHANGE_REVERTED);
 	assert_int_equal(k.plan.changes[2].state, CHANGE_FAILED);
+	assert_non_null(k.plan.changes[2].note);	/* what the kernel said stays */
+	assert_non_null(strstr(k.plan.changes[2].note, "the kernel refused it"));
 	assert_int_equal(k.plan.changes[3].state, CHANGE_PENDING);
 	assert_non_null(strstr(k.plan.changes[3].note, "not tried"));
 	assert_int_equal(journal_live_count(&k), 0);
