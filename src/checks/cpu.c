@@ -95,14 +95,56 @@ static void isolation_no_rt(const struct check_ctx *ctx, struct check_out *out)
 	rtr_cpuset_free(&rest);
 }
 
+/*
+ * Runtime isolation: the root's cpuset.cpus.isolated (6.8+) lists the CPUs
+ * of valid isolated partitions. Say which partitions hold them, and which
+ * partitions the kernel declared invalid (their CPUs are not isolated).
+ * Return: 0 or -ENOMEM.
+ */
+static int put_partitions(struct strbuf *ev, const struct partition_facts *p,
+			  struct rtr_cpuset *iso)
+{
+	size_t shown = 0;
+
+	if (p->isolated_err || rtr_cpuset_is_empty(&p->isolated))
+		return 0;
+	strbuf_puts(ev, "; isolated at run time by cpuset partition");
+	for (size_t i = 0; i < p->n_groups; i++) {
+		const struct partition_group *g = &p->groups[i];
+
+		if (!g->valid || strcmp(g->type, "isolated") != 0 || shown >= LIST_MAX)
+			continue;
+		strbuf_printf(ev, "%s%s", shown++ ? ", " : " ", g->path);
+	}
+	strbuf_puts(ev, " (cpuset.cpus.isolated ");
+	check_put_cpus(ev, &p->isolated);
+	strbuf_puts(ev, ")");
+	return rtr_cpuset_or(iso, &p->isolated);
+}
+
+static void put_invalid_partitions(struct strbuf *ev, const struct partition_facts *p)
+{
+	for (size_t i = 0; i < p->n_groups && i < LIST_MAX; i++) {
+		const struct partition_group *g = &p->groups[i];
+
+		if (g->valid)
+			continue;
+		strbuf_printf(ev, " The partition %s is '%s invalid'%s%s%s: the kernel does not "
+			      "isolate its CPUs.", g->path, g->type, g->reason[0] ? " (" : "",
+			      g->reason, g->reason[0] ? ")" : "");
+	}
+}
+
 static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 {
 	const struct cpu_facts *c = &ctx->facts->cpu;
+	const struct partition_facts *pf = &ctx->facts->partition;
 	const struct rtr_cpuset *rt = ctx->rt_cpus;
 	struct rtr_cpuset iso = RTR_CPUSET_INIT, nohz = RTR_CPUSET_INIT, rcu = RTR_CPUSET_INIT,
-			  miss = RTR_CPUSET_INIT, hk = RTR_CPUSET_INIT;
+			  miss = RTR_CPUSET_INIT, hk = RTR_CPUSET_INIT, boot = RTR_CPUSET_INIT;
 	struct strbuf *ev = &out->evidence;
-	bool bad = false;
+	struct strbuf later = STRBUF_INIT;	/* what only the boot line gives, with a partition */
+	bool bad = false, runtime;
 	int err = 0;
 
 	if (rtr_cpuset_is_empty(rt)) {
@@ -111,7 +153,8 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 	}
 	if (check_cpus_unknown(ctx, out))
 		return;
-	if (c->isolated_err && c->cmdline_err) {
+	if (c->isolated_err && c->cmdline_err && (pf->isolated_err || rtr_cpuset_is_empty(
+								       &pf->isolated))) {
 		check_skip_read(out, "/sys/devices/system/cpu/isolated", c->isolated_err);
 		strbuf_puts(ev, ", and ");
 		check_put_read_err(ev, "/proc/cmdline", c->cmdline_err);
@@ -123,6 +166,7 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 		err = rtr_cpuset_copy(&iso, &c->isolated);
 	else if (c->isolcpus.given && (c->isolcpus_flags & CPU_ISOL_DOMAIN))
 		err = rtr_cpuset_copy(&iso, &c->isolcpus.cpus);
+	err = err ?: rtr_cpuset_copy(&boot, &iso);
 	if (!c->nohz_full_err)
 		err = err ?: rtr_cpuset_copy(&nohz, &c->nohz_full);
 	else if (c->nohz_full_param.given)
@@ -137,7 +181,12 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 	}
 	check_put_rt(ev, ctx);
 	strbuf_puts(ev, "; isolated ");
-	check_put_cpus(ev, &iso);
+	check_put_cpus(ev, &boot);
+	err = put_partitions(ev, pf, &iso);
+	if (err) {
+		out->evidence.err = err;
+		goto out;
+	}
 	strbuf_puts(ev, ", nohz_full ");
 	check_put_cpus(ev, &nohz);
 	strbuf_puts(ev, ", RCU no-callback ");
@@ -147,6 +196,15 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 	if (c->cmdline_err)
 		strbuf_printf(ev, " (command line unreadable: %s)", strerror(-c->cmdline_err));
 	strbuf_puts(ev, ".");
+	put_invalid_partitions(ev, pf);
+	/*
+	 * RT CPUs isolated by a partition but not at boot: the partition is
+	 * the runtime path the user chose; what only the boot line can add
+	 * (the tick, RCU callbacks, managed IRQs) is listed, not held against it.
+	 */
+	rtr_cpuset_copy(&miss, rt);
+	rtr_cpuset_andnot(&miss, &boot);
+	runtime = !rtr_cpuset_is_empty(&miss) && rtr_cpuset_is_subset(rt, &iso);
 
 	rtr_cpuset_copy(&miss, rt);
 	rtr_cpuset_andnot(&miss, &iso);
@@ -172,18 +230,32 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 			check_put_cpus(ev, &miss);
 			strbuf_puts(ev, ".");
 		}
+	} else if (runtime) {
+		strbuf_puts(&later, " nohz_full= (stops the tick while one task runs)");
 	} else {
 		strbuf_puts(ev, " No nohz_full: the tick still interrupts the RT CPUs (a "
 				"trade-off, see kernel.nohz).");
 	}
 	rtr_cpuset_copy(&miss, rt);
 	rtr_cpuset_andnot(&miss, &rcu);
-	if (!rtr_cpuset_is_empty(&miss)) {
+	if (!rtr_cpuset_is_empty(&miss) && runtime) {
+		strbuf_printf(&later, "%s rcu_nocbs= (RCU callbacks still run on ",
+			      later.len ? ";" : "");
+		check_put_cpus(&later, &miss);
+		strbuf_puts(&later, ")");
+	} else if (!rtr_cpuset_is_empty(&miss)) {
 		bad = true;
 		strbuf_puts(ev, " RCU callbacks still run on ");
 		check_put_cpus(ev, &miss);
 		strbuf_puts(ev, " (no rcu_nocbs= or nohz_full= for them).");
 	}
+	if (runtime && !(c->isolcpus.given && (c->isolcpus_flags & CPU_ISOL_MANAGED_IRQ)))
+		strbuf_printf(&later, "%s isolcpus=managed_irq (a partition does not move the "
+			      "queue interrupts that drivers spread over all CPUs)",
+			      later.len ? ";" : "");
+	if (later.len)
+		strbuf_printf(ev, " The partition isolates from the scheduler only; the boot line "
+			      "would still add:%s.", strbuf_str(&later));
 	if (c->irqaffinity.given && rtr_cpuset_intersects(&c->irqaffinity.cpus, rt)) {
 		bad = true;
 		strbuf_puts(ev, " irqaffinity= sends interrupts to RT CPUs.");
@@ -214,9 +286,23 @@ static void check_isolation(const struct check_ctx *ctx, struct check_out *out)
 			check_put_cpus(fx, &hk);
 		}
 		strbuf_puts(fx, " (GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub). "
-				"These are boot parameters: nothing changes them at run time, and a "
-				"cgroup v2 isolated cpuset partition, the runtime alternative, does not "
-				"survive a reboot.");
+				"These are boot parameters: nothing changes them at run time. The "
+				"runtime alternative, a cgroup v2 isolated cpuset partition (rtready "
+				"tune --rt-cpus ");
+		check_put_cpus(fx, rt);
+		strbuf_puts(fx, " --isolate --apply), keeps other tasks off without a reboot, "
+				"but not the tick, RCU callbacks or managed IRQs, and it does not "
+				"survive a reboot");
+		if (pf->hier == PARTITION_HIER_V1)
+			strbuf_puts(fx, "; not here: cpuset is on a cgroup v1 hierarchy (cgroup v2 "
+					"only: systemd.unified_cgroup_hierarchy=1)");
+		else if (pf->hier != PARTITION_HIER_V2)
+			strbuf_puts(fx, "; not here: no cgroup v2 hierarchy with the cpuset "
+					"controller");
+		else if (!partition_supported(pf))
+			strbuf_puts(fx, "; not here: this kernel has no cpuset.cpus.isolated "
+					"(Linux 6.8+)");
+		strbuf_puts(fx, ".");
 	}
 out:
 	rtr_cpuset_free(&iso);
@@ -224,6 +310,8 @@ out:
 	rtr_cpuset_free(&rcu);
 	rtr_cpuset_free(&miss);
 	rtr_cpuset_free(&hk);
+	rtr_cpuset_free(&boot);
+	strbuf_free(&later);
 }
 
 /* ---- cpu.maxcpus ----------------------------------------------------- */

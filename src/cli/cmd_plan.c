@@ -22,6 +22,7 @@
 #include "cli/opt.h"
 #include "cli/cmd_plan.h"
 #include "cpuplan/cpuplan.h"
+#include "probe/partition.h"
 #include "probe/placement.h"
 #include "render/json.h"
 #include "render/plan.h"
@@ -295,7 +296,8 @@ static char *list_text(const struct rtr_cpuset *set)
 struct plan_state {
 	struct managed_irqs m;
 	struct cpuplan plan;
-	struct strbuf cmdline, apply, emit;
+	struct strbuf cmdline, apply, emit, isolate;
+	char isolate_why[1024];		/* why a partition cannot be made here; "" when it can */
 	struct host_info host;
 	struct read_log log;
 	struct rootfs_recorder rec;
@@ -324,7 +326,8 @@ static int plan_boot_line(struct plan_state *st, const char **note)
 		}
 		strbuf_printf(&st->apply, "rtready tune --rt-cpus %s --apply", rt);
 		strbuf_printf(&st->emit, "rtready tune --rt-cpus %s --emit-boot DIR", rt);
-		err = st->cmdline.err ?: st->apply.err ?: st->emit.err;
+		strbuf_printf(&st->isolate, "rtready tune --rt-cpus %s --isolate --apply", rt);
+		err = st->cmdline.err ?: st->apply.err ?: st->emit.err ?: st->isolate.err;
 	}
 	free(rt);
 	free(hk);
@@ -342,7 +345,7 @@ static int plan_execute(const struct plan_opts *o)
 		return -ENOMEM;
 	}
 	st->plan = (struct cpuplan)CPUPLAN_INIT;
-	st->cmdline = st->apply = st->emit = (struct strbuf)STRBUF_INIT;
+	st->cmdline = st->apply = st->emit = st->isolate = (struct strbuf)STRBUF_INIT;
 	st->rec = (struct rootfs_recorder){ log_file, NULL, NULL, &st->log };
 	err = target_root(&st->t, o->root, st->msg, sizeof(st->msg));
 	if (err) {
@@ -384,6 +387,11 @@ static int plan_execute(const struct plan_opts *o)
 	if (err)
 		goto out;
 	err = plan_boot_line(st, &note);
+	/* The path without a reboot: whether it can work on this machine, and why not. */
+	if (!err && partition_obstacle(&st->t.fs, &st->t.facts.partition, &st->plan.rt,
+				       "/rtready-isolated", (int)getpid(), st->isolate_why,
+				       sizeof(st->isolate_why)) == -ENOMEM)
+		err = -ENOMEM;
 	err = err ?: checks_after(&st->t.facts, &st->plan, &st->after);
 	if (err) {
 		cli_error("plan", "%s", strerror(-err));
@@ -393,7 +401,8 @@ static int plan_execute(const struct plan_opts *o)
 		struct plan_view v = { &st->plan, rtr_cpuset_count(&st->plan.rt) +
 							  rtr_cpuset_count(&st->plan.housekeeping),
 				       strbuf_str(&st->cmdline), note, strbuf_str(&st->apply),
-				       strbuf_str(&st->emit), &st->after, &st->host };
+				       strbuf_str(&st->emit), &st->after, &st->host,
+				       strbuf_str(&st->isolate), st->isolate_why };
 
 		err = render(o, &v);
 	}
@@ -401,6 +410,7 @@ out:
 	strbuf_free(&st->cmdline);
 	strbuf_free(&st->apply);
 	strbuf_free(&st->emit);
+	strbuf_free(&st->isolate);
 	report_free(&st->after);
 	host_info_free(&st->host);
 	cpuplan_free(&st->plan);

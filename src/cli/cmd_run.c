@@ -30,6 +30,7 @@
 #include "render/run.h"
 #include "render/text.h"
 #include "run/cgroup.h"
+#include "run/isolate.h"
 #include "run/exec.h"
 #include "run/findings.h"
 #include "run/reportfile.h"
@@ -41,7 +42,7 @@ extern char **environ;
 #define REPORT_CAP (64u << 20)
 
 /* Keys of the options without a short letter. */
-enum { OPT_POLICY = 256, OPT_PRIO99, OPT_MEMLOCK, OPT_CPU_MAX, OPT_MEM_MAX, OPT_RTTIME };
+enum { OPT_POLICY = 256, OPT_PRIO99, OPT_MEMLOCK, OPT_CPU_MAX, OPT_MEM_MAX, OPT_RTTIME, OPT_ISOLATE };
 
 static const struct cli_opt run_opts[] = {
 	{ "policy", OPT_POLICY, CLI_ARG, "POLICY",
@@ -69,6 +70,11 @@ static const struct cli_opt run_opts[] = {
 	{ "memory-max", OPT_MEM_MAX, CLI_ARG, "SIZE",
 	  "memory cap (like 256M; at least 1M, below which no program\n"
 	  "starts); an OOM kill in the cgroup is reported", NULL, CLI_OWN },
+	{ NULL, 0, CLI_NOARG, NULL, "Isolation without a reboot (cgroup v2, Linux 6.8+):\n", NULL, CLI_OWN },
+	{ "isolate", OPT_ISOLATE, CLI_NOARG, NULL,
+	  "run COMMAND in an isolated cpuset partition of --cpus\n"
+	  "for its lifetime: other tasks are kept off those CPUs\n"
+	  "(not the tick, RCU callbacks or managed IRQs)", NULL, CLI_OWN },
 	{ NULL, 0, CLI_NOARG, NULL, "Runtime checker:\n", NULL, CLI_OWN },
 	{ "check", 'C', CLI_NOARG, NULL,
 	  "preload the checker and report its findings at exit", NULL, CLI_OWN },
@@ -94,8 +100,8 @@ const struct cli_cmd run_cmd = {
 	CLI_CMD_OPTS(run_opts), 26,
 	"\n"
 	"If rtready is killed, the program gets SIGTERM. The next run removes the empty\n"
-	"budget cgroups that killed rtready processes left, and names the ones that\n"
-	"still hold processes (those are left alone).\n"
+	"budget cgroups and partitions that killed rtready processes left, and names the\n"
+	"ones that still hold processes (those are left alone).\n"
 	"\n"
 	"Exit status: the program's (its exit code, or 128 + signal); 1 with --strict and\n"
 	"findings; 2 when rtready could not start the program (bad option, command not\n"
@@ -196,6 +202,15 @@ static int validate(struct run_opts *o, bool prio_set, bool out_opts, char *err,
 				      "policy is not limited by it");
 		return -EINVAL;
 	}
+	if (o->isolate && !o->cpus_set) {
+		snprintf(err, errlen, "--isolate needs --cpus LIST: the CPUs of the partition");
+		return -EINVAL;
+	}
+	if (o->isolate && (o->cpu_max_pct || o->memory_max_bytes)) {
+		snprintf(err, errlen, "--isolate and --cpu-max/--memory-max exclude each other (one "
+				      "cgroup per program)");
+		return -EINVAL;
+	}
 	if (out_opts && !o->check) {
 		snprintf(err, errlen, "--report, --format and --strict need --check");
 		return -EINVAL;
@@ -246,6 +261,9 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t 
 			rc = parse_bytes("--memlock-limit", optarg, true, &o->memlock_bytes, err,
 					 errlen);
 			o->memlock_set = true;
+			break;
+		case OPT_ISOLATE:
+			o->isolate = true;
 			break;
 		case OPT_CPU_MAX:
 			rc = parse_percent(optarg, &o->cpu_max_pct, err, errlen);
@@ -464,6 +482,13 @@ static int prepare(struct run_state *st, const struct run_opts *o)
 				 "it one" : "");
 		rc = 0;
 	}
+	if (o->isolate) {
+		rc = run_isolate_create(&st->cg, &o->cpus, err, sizeof(err));
+		if (rc) {
+			cli_error("run", "--isolate: %s", err);
+			return rc;
+		}
+	}
 	if (o->check || o->mlock)
 		return build_env(st, o);
 	st->envp = NULL;
@@ -631,6 +656,7 @@ static int run_execute(const struct run_opts *o)
 	st->report_fd = -1;
 	/* Before ours is made: a killed rtready may have left some behind. */
 	run_cgroup_clean_stale(note_stale, NULL);
+	run_isolate_clean_stale(note_stale, NULL);
 	rc = prepare(st, o);
 	if (rc == -ENOMEM)
 		cli_error("run", "out of memory");
@@ -651,7 +677,8 @@ static int run_execute(const struct run_opts *o)
 								   "someone else's)" : "",
 				 (unsigned long long)o->rttime_us);
 	}
-	if (st->cg.n_dirs && run_cgroup_remove(&st->cg, err, sizeof(err)))
+	if (st->cg.n_dirs && (o->isolate ? run_isolate_remove(&st->cg, err, sizeof(err))
+					  : run_cgroup_remove(&st->cg, err, sizeof(err))))
 		cli_warn("run", "%s", err);
 	if (!rc && o->check) {
 		/* Findings that were not written must not look like a clean run to CI. */

@@ -24,6 +24,7 @@ struct run_opts {
 	unsigned cpu_max_pct;	/* 0: no CPU budget */
 	uint64_t memory_max_bytes;	/* 0: no memory budget */
 	uint64_t rttime_us;	/* --rttime: RLIMIT_RTTIME; 0: leave */
+	bool isolate;		/* --isolate: an isolated cpuset partition of cpus */
 	bool check;
 	const char *report;	/* NULL: standard error */
 	enum output_format format;

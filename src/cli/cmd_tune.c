@@ -23,6 +23,7 @@
 #include "probe/tuned.h"
 #include "tune/apply.h"
 #include "tune/boot.h"
+#include "tune/isolate.h"
 #include "tune/journal.h"
 #include "tune/plan.h"
 #include "util/parse.h"
@@ -39,6 +40,7 @@ enum {
 	OPT_IDLE_MAX,
 	OPT_SWITCH,
 	OPT_PID,
+	OPT_ISOLATE,
 };
 
 static const struct cli_opt tune_opts[] = {
@@ -50,7 +52,7 @@ static const struct cli_opt tune_opts[] = {
 	  "show the journal: what is applied, and the values now", NULL, CLI_OWN },
 	{ "emit-boot", OPT_EMIT_BOOT, CLI_ARG, "DIR",
 	  "print the kernel command-line parameters and write\n"
-	  "DIR/90-rtready.conf and DIR/rtready-tune.service", "@dir", CLI_OWN },
+	  "DIR/" BOOT_SYSCTL_NAME " and DIR/" BOOT_UNIT_NAME, "@dir", CLI_OWN },
 	{ NULL, 0, CLI_NOARG, NULL, "Options:\n", NULL, CLI_OWN },
 	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
 			"CPUs reserved for realtime work (default: those the boot\n"
@@ -91,8 +93,12 @@ static const struct cli_opt tune_opts[] = {
 	  "leave the 6.12+ fair server of the RT CPUs alone", NULL, CLI_OWN },
 	{ "no-irqbalance", OPT_SWITCH, CLI_NOARG, NULL,
 	  "leave irqbalance's environment file alone", NULL, CLI_OWN },
+	{ "isolate", OPT_ISOLATE, CLI_NOARG, NULL,
+	  "also make the RT CPUs a cgroup v2 isolated partition\n"
+	  "(" TUNE_ISO_GROUP_PATH "): no reboot, no tick,\n"
+	  "RCU or managed-IRQ isolation (Linux 6.8+, cgroup v2)", NULL, CLI_OWN },
 	{ "state-dir", OPT_STATE_DIR, CLI_ARG, "DIR",
-	  "where the journal lives (default /var/lib/rtready)", "@dir", CLI_OWN },
+	  "where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")", "@dir", CLI_OWN },
 	CLI_OPT_ROOT("plan from a snapshot under DIR (dry run and --emit-boot only)"),
 	CLI_OPT_FORMAT('f'),
 	CLI_OPT_HELP('h'),
@@ -185,7 +191,7 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 
 	memset(o, 0, sizeof(*o));
 	for (int id = 0; id < TUNE_COUNT; id++)
-		o->enabled[id] = true;
+		o->enabled[id] = !tune_is_isolate((enum tune_id)id);
 	o->idle_max_latency_us = TUNE_IDLE_MAX_LATENCY_US_DEFAULT;
 	o->state_dir = TUNE_STATE_DIR_DEFAULT;
 	o->root = "/";
@@ -234,6 +240,10 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 		} break;
 		case OPT_PID:
 			rc = add_pids(o, optarg, err, errlen);
+			break;
+		case OPT_ISOLATE:
+			for (int id = TUNE_ISO_FIRST; id < TUNE_COUNT; id++)
+				o->enabled[id] = true;
 			break;
 		}
 	}
@@ -374,8 +384,20 @@ static int run_plan(const struct tune_opts *o, const struct rootfs *fs, const st
 	s.only_pids = o->pids;
 	s.n_only_pids = o->n_pids;
 	err = plan_build(fs, &s, p);
-	if (err)
+	if (err) {
 		cli_error("tune", "cannot plan: %s", strerror(-err));
+		return err;
+	}
+	if (o->enabled[TUNE_ISO_FIRST]) {
+		char why[1024];
+
+		err = isolate_plan(fs, &s, p, why, sizeof(why));
+		if (err)
+			cli_error("tune", "--isolate: %s",
+				  err == -ENOMEM ? strerror(ENOMEM) : why);
+		if (err)
+			tune_plan_free(p);
+	}
 	return err;
 }
 

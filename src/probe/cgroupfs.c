@@ -78,6 +78,8 @@ static bool parse_mount_line(char *line, struct cgroup_mounts *out)
 			copy_path(out->v1_cpu, tok[4]);
 			copy_path(out->v1_cpu_root, tok[3]);
 		}
+		if (cgroupfs_list_has(opts, "cpuset") && !out->v1_cpuset[0])
+			copy_path(out->v1_cpuset, tok[4]);
 		if (cgroupfs_list_has(opts, "memory") && !out->v1_memory[0]) {
 			copy_path(out->v1_memory, tok[4]);
 			copy_path(out->v1_memory_root, tok[3]);

@@ -27,6 +27,7 @@ struct cgroup_mounts {
 	char v1_cpu_root[PATH_MAX];
 	char v1_memory[PATH_MAX];	/* v1 hierarchy holding "memory" */
 	char v1_memory_root[PATH_MAX];
+	char v1_cpuset[PATH_MAX];	/* v1 hierarchy holding "cpuset" */
 };
 
 /* A process's cgroup in each hierarchy (from /proc/PID/cgroup). "" when absent. */

@@ -456,6 +456,18 @@ void probe_cpu_sets(const struct rootfs *fs, struct cpu_facts *out)
 	probe_sets(fs, NULL, 0, out, false);
 }
 
+void probe_cpu_nodes(const struct rootfs *fs, struct cpu_facts *out)
+{
+	char *buf = malloc(LIST_CAP);
+
+	if (!buf) {
+		out->nodes_err = -ENOMEM;
+		return;
+	}
+	probe_nodes(fs, out, buf);
+	free(buf);
+}
+
 static void free_boot_list(struct cpu_boot_list *b)
 {
 	rtr_cpuset_free(&b->cpus);

@@ -162,6 +162,8 @@ void probe_cpu_cmdline(const struct rootfs *fs, const struct cmdline *cl, int cl
  * thousands of cache and idle-state files they do not need).
  */
 void probe_cpu_sets(const struct rootfs *fs, struct cpu_facts *out);
+/* Only the NUMA nodes (nodes, n_nodes, nodes_err) of probe_cpu(), into @out. */
+void probe_cpu_nodes(const struct rootfs *fs, struct cpu_facts *out);
 void probe_cpu_free(struct cpu_facts *out);
 
 /* The entry of online CPU @cpu, or NULL. */

@@ -15,6 +15,7 @@ int facts_gather(const struct rootfs *fs, struct facts *f)
 	probe_tasks(fs, &f->tasks);
 	/* /proc/cmdline once: the kernel's copy, also parsed for the CPU boot parameters. */
 	probe_cpu_cmdline(fs, &f->kernel.cmdline, f->kernel.cmdline_err, &f->cpu);
+	probe_partition(fs, &f->partition);
 	probe_irq(fs, &f->irq);
 	probe_memory(fs, &f->memory);
 	probe_platform(fs, &f->platform);
@@ -29,6 +30,7 @@ void facts_free(struct facts *f)
 	probe_sched_free(&f->sched);
 	probe_tasks_free(&f->tasks);
 	probe_cpu_free(&f->cpu);
+	probe_partition_free(&f->partition);
 	probe_irq_free(&f->irq);
 	probe_memory_free(&f->memory);
 	probe_platform_free(&f->platform);

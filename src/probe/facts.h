@@ -15,6 +15,7 @@
 #include "probe/kernel.h"
 #include "probe/kmsg.h"
 #include "probe/memory.h"
+#include "probe/partition.h"
 #include "probe/platform.h"
 #include "probe/rootfs.h"
 #include "probe/sched.h"
@@ -28,6 +29,7 @@ struct facts {
 	struct sched_facts sched;	/* RT throttling, RT group scheduling */
 	struct tasks_facts tasks;	/* every task: policy, priority, affinity */
 	struct cpu_facts cpu;		/* online, isolated, topology, governors, idle */
+	struct partition_facts partition;	/* cgroup v2 isolated partitions */
 	struct irq_facts irq;		/* /proc/interrupts, /proc/irq/N */
 	struct memory_facts memory;	/* swap, THP, KSM, limits */
 	struct platform_facts platform;	/* clock source, hypervisor */

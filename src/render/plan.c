@@ -17,6 +17,15 @@ static char *list(const struct rtr_cpuset *s)
 	return buf;
 }
 
+/* What each path to isolation gives: the facts behind cpu.isolation. */
+static const char iso_boot_gives[] =
+	"no other task balanced onto the RT CPUs, no tick while one task runs, RCU callbacks "
+	"elsewhere, managed IRQs and other interrupts elsewhere";
+static const char iso_part_gives[] =
+	"no other task or load balancing on the RT CPUs, unbound workqueues elsewhere (6.8+)";
+static const char iso_part_not[] =
+	"the tick (nohz_full=), RCU callbacks (rcu_nocbs=), managed IRQs (isolcpus=managed_irq)";
+
 /* Findings that still need work: warn and fail. */
 static bool open_finding(const struct finding *f)
 {
@@ -51,6 +60,12 @@ int plan_text_write(FILE *out, const struct plan_view *v)
 		     "update-grub and reboot):\n  %s\n", v->cmdline);
 	if (v->cmdline_note)
 		fprintf(out, "  (%s)\n", v->cmdline_note);
+	fprintf(out, "  gives: %s\n", iso_boot_gives);
+	fprintf(out, "\nOr without a reboot (a cgroup v2 isolated partition, lost at reboot):\n"
+		     "  %s\n  gives: %s\n  not: %s\n", v->tune_isolate, iso_part_gives,
+		iso_part_not);
+	if (v->isolate_why && v->isolate_why[0])
+		fprintf(out, "  (not on this machine: %s)\n", v->isolate_why);
 	fprintf(out, "\nRuntime settings now, and at every boot:\n  %s\n  %s\n", v->tune_apply,
 		v->tune_emit_boot);
 	fputs("\nAfter the reboot, check will still report:\n", out);
@@ -150,6 +165,14 @@ json_t *plan_to_json(const struct plan_view *v)
 	json_object_set_new(pl, "kernel_cmdline_note", json_text(v->cmdline_note));
 	json_object_set_new(pl, "tune_apply", json_text(v->tune_apply));
 	json_object_set_new(pl, "tune_emit_boot", json_text(v->tune_emit_boot));
+	json_object_set_new(pl, "boot_gives", json_text(iso_boot_gives));
+	json_object_set_new(pl, "runtime_isolation",
+			    json_pack("{s:o, s:b, s:o, s:s, s:s}", "command",
+				      json_text(v->tune_isolate), "available",
+				      !(v->isolate_why && v->isolate_why[0]), "why_not",
+				      v->isolate_why && v->isolate_why[0] ? json_text(v->isolate_why)
+									  : json_null(),
+				      "gives", iso_part_gives, "does_not_give", iso_part_not));
 	json_object_set_new(o, "plan", pl);
 	pl = NULL;
 	if (v->after)

@@ -24,6 +24,8 @@ struct plan_view {
 	const char *tune_emit_boot;
 	const struct report *after;	/* checks on the planned machine */
 	const struct host_info *host;
+	const char *tune_isolate;	/* the no-reboot path: tune --isolate */
+	const char *isolate_why;	/* why it cannot work here; "" when it can */
 };
 
 /* Return: 0 or -EIO. */

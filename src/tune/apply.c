@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 
+#include "probe/cgroupfs.h"
 #include "probe/procstat.h"
 #include "tune/apply.h"
 #include "tune/plan.h"
@@ -39,6 +40,23 @@ static int write_value(const struct rootfs *fs, const struct tunable *t, const c
 
 	if (!tunable_path_allowed(t, path))
 		return -EPERM;
+	/* A cgroup is made or removed; nothing else is a value of it. */
+	if (t->kind == TUNE_VAL_CGROUP) {
+		int err;
+
+		if (strcmp(value, "present") == 0) {
+			err = rootfs_mkdir(fs, path, 0755);
+			return err == -EEXIST ? 0 : err;
+		}
+		if (strcmp(value, "absent") != 0)
+			return -EINVAL;
+		err = rootfs_rmdir(fs, path);
+		return err == -ENOENT ? 0 : err;
+	}
+	/* "+cpuset" enables, "-cpuset" disables: the kernel's own words for it. */
+	if (t->kind == TUNE_VAL_CONTROLLER && strcmp(value, "+cpuset") != 0 &&
+	    strcmp(value, "-cpuset") != 0)
+		return -EINVAL;
 	/* A configuration file: whole and byte for byte, never torn by a crash. */
 	if (t->kind == TUNE_VAL_FILE)
 		return rootfs_replace(fs, path, value, strlen(value));
@@ -105,11 +123,48 @@ static int task_set_list(int tid, const char *list)
 	return err;
 }
 
+/* A cgroup's state ("present"/"absent") or a controller's ("+cpuset"/"-cpuset"). */
+static int cgroup_current(const struct rootfs *fs, const struct tune_change *c, char *out,
+			  size_t len)
+{
+	static const char *const cpuset[] = { "cpuset", NULL };
+	const struct tunable *t = tunable_get(c->id);
+	char dir[PATH_MAX];
+	const char *slash = strrchr(c->path, '/');
+	int rc;
+
+	if (t->kind == TUNE_VAL_CGROUP) {
+		snprintf(out, len, "%s", rootfs_exists(fs, c->path) ? "present" : "absent");
+		return 0;
+	}
+	if (!slash || (size_t)(slash - c->path) >= sizeof(dir))
+		return -EINVAL;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - c->path), c->path);
+	rc = cgroupfs_lists(fs, dir, slash + 1, cpuset);
+	if (rc < 0)
+		return rc;
+	snprintf(out, len, "%s", rc ? "+cpuset" : "-cpuset");
+	return 0;
+}
+
 int apply_current(const struct rootfs *fs, const struct tune_change *c, char **out)
 {
+	enum tune_value_kind kind;
 	int err;
 
 	*out = NULL;
+	kind = c->path ? tunable_get(c->id)->kind : TUNE_VAL_AFFINITY;
+	if (kind == TUNE_VAL_CGROUP || kind == TUNE_VAL_CONTROLLER) {
+		*out = malloc(16);
+		if (!*out)
+			return -ENOMEM;
+		err = cgroup_current(fs, c, *out, 16);
+		if (err) {
+			free(*out);
+			*out = NULL;
+		}
+		return err;
+	}
 	if (c->path && tunable_get(c->id)->kind == TUNE_VAL_FILE)
 		return plan_read_file(fs, c->path, out);
 	*out = malloc(TUNE_VALUE_MAX);
@@ -216,6 +271,12 @@ static void apply_one(const struct rootfs *fs, struct tune_change *c, const char
 	c->state = err ? CHANGE_FAILED : CHANGE_APPLIED;
 	(void)tune_change_set_note(c, NULL);
 	if (err) {
+		if (c->id == TUNE_ISO_PARTITION && err == -EINVAL)
+			(void)tune_change_set_note(c, "the kernel refused the partition (EINVAL): "
+						   "most often another group's cpuset.cpus (or "
+						   "cpuset.cpus.exclusive) holds some of these CPUs");
+		else if (tune_is_isolate(c->id))
+			(void)tune_change_set_note(c, "the kernel refused it: %s", strerror(-err));
 		if (apply_refusal_expected(c))
 			(void)tune_change_set_note(
 			    c, c->path
@@ -226,8 +287,20 @@ static void apply_one(const struct rootfs *fs, struct tune_change *c, const char
 		return;
 	}
 	/* The kernel may normalize or quietly refuse: say what it holds now. */
-	if (apply_current(fs, c, &back) == 0 && strcmp(back, c->new_value) != 0)
-		(void)tune_change_set_note(c, "reads back as '%.200s'", back);
+	if (apply_current(fs, c, &back) == 0 && strcmp(back, c->new_value) != 0) {
+		/*
+		 * A partition the kernel cannot make is not refused: it reads
+		 * "isolated invalid (reason)" and isolates nothing. A failure.
+		 */
+		if (c->id == TUNE_ISO_PARTITION) {
+			c->state = CHANGE_FAILED;
+			c->err = EINVAL;
+			(void)tune_change_set_note(c, "the kernel did not make the partition: "
+						   "it reads '%.200s'", back);
+		} else {
+			(void)tune_change_set_note(c, "reads back as '%.200s'", back);
+		}
+	}
 	free(back);
 	if (c->id == TUNE_IRQS)
 		verify_irq(fs, c, rt_cpus);
@@ -273,10 +346,61 @@ static void count(struct apply_result *res, const struct tune_change *c)
 		res->failed++;
 }
 
+static int revert_one(const struct rootfs *fs, struct tune_change *c);
+
+/*
+ * A step of the partition failed: undo the steps made (backwards, each
+ * journalled), so that no half-made partition stays behind. Return: 0 or
+ * the -errno of the journal.
+ */
+static int undo_isolate(const struct rootfs *fs, int dirfd, struct journal *j)
+{
+	struct tune_plan *p = &j->plan;
+
+	for (size_t i = p->n; i-- > 0;) {
+		struct tune_change *c = &p->changes[i];
+		char *saved;
+		int rc, err;
+
+		if (!tune_is_isolate(c->id))
+			continue;
+		if (c->state == CHANGE_PENDING) {
+			(void)tune_change_set_note(c, "not tried: an earlier step of the partition "
+						   "failed");
+			continue;
+		}
+		if (!journal_change_live(c) && c->state != CHANGE_FAILED)
+			continue;
+		/* The failed step keeps what the kernel said (revert_one() clears notes). */
+		saved = c->state == CHANGE_FAILED ? c->note : NULL;
+		if (saved)
+			c->note = NULL;
+		rc = revert_one(fs, c);
+		if (saved) {
+			free(c->note);
+			c->note = saved;
+		}
+		if (rc < 0) {
+			c->state = CHANGE_REVERT_FAILED;
+			c->err = -rc;
+			(void)tune_change_set_note(c, "cannot undo ('%.200s'): %s", c->old_value,
+						   strerror(-rc));
+		} else if (c->state != CHANGE_FAILED) {
+			c->state = CHANGE_REVERTED;
+			(void)tune_change_set_note(c, "undone: the partition could not be made");
+		}
+		err = journal_save(dirfd, j);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int apply_run(const struct rootfs *fs, int dirfd, struct journal *j, struct apply_result *res)
 {
 	struct tune_plan *p = &j->plan;
 	size_t batch = task_batch(p);
+	bool iso_failed = false;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -297,10 +421,22 @@ int apply_run(const struct rootfs *fs, int dirfd, struct journal *j, struct appl
 			return err;
 		}
 		for (size_t k = i; k < e; k++) {
-			apply_one(fs, &p->changes[k], j->rt_cpus);
-			count(res, &p->changes[k]);
+			struct tune_change *c = &p->changes[k];
+
+			if (iso_failed && tune_is_isolate(c->id)) {
+				c->state = CHANGE_PENDING;
+				continue;
+			}
+			apply_one(fs, c, j->rt_cpus);
+			count(res, c);
+			iso_failed |= tune_is_isolate(c->id) && c->state == CHANGE_FAILED;
 		}
 		i = e;
+	}
+	if (iso_failed) {
+		err = undo_isolate(fs, dirfd, j);
+		if (err)
+			return err;
 	}
 	j->state = JOURNAL_APPLIED;
 	return journal_save(dirfd, j);
@@ -358,8 +494,13 @@ int revert_run(const struct rootfs *fs, int dirfd, struct journal *j, struct app
 		if (rc < 0) {
 			c->state = CHANGE_REVERT_FAILED;
 			c->err = -rc;
-			(void)tune_change_set_note(c, "cannot put back '%.200s': %s", c->old_value,
-						   strerror(-rc));
+			if (c->id == TUNE_ISO_GROUP && rc == -EBUSY)
+				(void)tune_change_set_note(c, "the group still holds processes: move "
+							   "them out (echo PID > /sys/fs/cgroup/"
+							   "cgroup.procs), then --revert again");
+			else
+				(void)tune_change_set_note(c, "cannot put back '%.200s': %s",
+							   c->old_value, strerror(-rc));
 			res->failed++;
 		} else {
 			c->state = CHANGE_REVERTED;

@@ -230,8 +230,12 @@ static void unit_sandbox(const struct boot_settings *s, const char *state, struc
 		    "PrivateMounts=yes\n"
 		    "PrivateNetwork=yes\n"
 		    "ProtectKernelModules=yes\n"
-		    "ProtectKernelLogs=yes\n"
-		    "ProtectControlGroups=yes\n"
+		    "ProtectKernelLogs=yes\n");
+	/* --isolate makes a cgroup: the unit must be able to write /sys/fs/cgroup. */
+	strbuf_puts(out, s->enabled[TUNE_ISO_FIRST]
+				 ? "# Not ProtectControlGroups=: --isolate makes its partition there.\n"
+				 : "ProtectControlGroups=yes\n");
+	strbuf_puts(out,
 		    "ProtectClock=yes\n"
 		    "ProtectHostname=yes\n"
 		    "# Local sockets: systemctl asks for irqbalance's restart.\n"
@@ -261,6 +265,12 @@ int boot_unit(const struct boot_settings *s, struct strbuf *out, const char **ba
 	for (int id = 0; id < TUNE_COUNT; id++) {
 		const struct tunable *t = tunable_get((enum tune_id)id);
 
+		/* --isolate switches its rows on, once. */
+		if (tune_is_isolate(t->id)) {
+			if (t->id == TUNE_ISO_FIRST && s->enabled[id])
+				strbuf_printf(&args, " %s", t->switch_opt);
+			continue;
+		}
 		/* Two rows (IRQ default and IRQs) share --no-irqs: name it once. */
 		if (!s->enabled[id] &&
 		    !(id > 0 && !s->enabled[id - 1] &&

@@ -714,8 +714,8 @@ int plan_build(const struct rootfs *fs, const struct tune_settings *s, struct tu
 	for (int id = 0; id < TUNE_COUNT && err == 0; id++) {
 		const struct tunable *t = tunable_get((enum tune_id)id);
 
-		if (!s->enabled[id])
-			continue;
+		if (!s->enabled[id] || tune_is_isolate(t->id))
+			continue; /* the partition is planned by isolate_plan() */
 		switch (t->id) {
 		case TUNE_IRQS:
 			err = plan_irqs(fs, &ctx, t, out);

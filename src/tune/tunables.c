@@ -366,6 +366,27 @@ static const struct tunable table[TUNE_COUNT] = {
 		"irqbalance keeps off the RT CPUs (IRQBALANCE_BANNED_CPULIST in its environment "
 		"file; it is restarted to read it)",
 	},
+	/* --isolate: planned by isolate_plan() (tune/isolate.c), never computed from a value. */
+	[TUNE_ISO_SUBTREE] = {
+		TUNE_ISO_SUBTREE, "isolate-subtree", "cpu.isolation", "--isolate",
+		"/sys/fs/cgroup/cgroup.subtree_control", TUNE_VAL_CONTROLLER, NULL, NULL,
+		"--isolate: the cpuset controller for the root's children (cgroup.subtree_control)",
+	},
+	[TUNE_ISO_GROUP] = {
+		TUNE_ISO_GROUP, "isolate-group", "cpu.isolation", "--isolate",
+		TUNE_ISO_GROUP_PATH, TUNE_VAL_CGROUP, NULL, NULL,
+		"--isolate: the cgroup " TUNE_ISO_GROUP_PATH,
+	},
+	[TUNE_ISO_CPUS] = {
+		TUNE_ISO_CPUS, "isolate-cpus", "cpu.isolation", "--isolate",
+		TUNE_ISO_GROUP_PATH "/cpuset.cpus", TUNE_VAL_PLAIN, NULL, NULL,
+		"--isolate: the RT CPUs in the group's cpuset.cpus",
+	},
+	[TUNE_ISO_PARTITION] = {
+		TUNE_ISO_PARTITION, "isolate-partition", "cpu.isolation", "--isolate",
+		TUNE_ISO_GROUP_PATH "/cpuset.cpus.partition", TUNE_VAL_PLAIN, NULL, NULL,
+		"--isolate: the group an isolated partition (cpuset.cpus.partition)",
+	},
 };
 /* clang-format on */
 

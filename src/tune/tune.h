@@ -33,8 +33,25 @@ enum tune_id {
 	TUNE_NUMA_BALANCING,
 	TUNE_FAIR_SERVER,
 	TUNE_IRQBALANCE,
+	/*
+	 * --isolate: a cgroup v2 isolated partition of the RT CPUs, in the
+	 * order apply makes it (revert undoes it backwards). Off unless asked.
+	 */
+	TUNE_ISO_SUBTREE,	/* +cpuset in the root's cgroup.subtree_control */
+	TUNE_ISO_GROUP,		/* the group rtready-isolated */
+	TUNE_ISO_CPUS,		/* its cpuset.cpus */
+	TUNE_ISO_PARTITION,	/* its cpuset.cpus.partition = isolated */
 	TUNE_COUNT
 };
+
+/* The first row of --isolate; every row from it on belongs to the partition. */
+#define TUNE_ISO_FIRST TUNE_ISO_SUBTREE
+#define TUNE_ISO_GROUP_PATH "/sys/fs/cgroup/rtready-isolated"
+
+static inline bool tune_is_isolate(enum tune_id id)
+{
+	return id >= TUNE_ISO_FIRST && id < TUNE_COUNT;
+}
 
 /* How a file's content maps to the value we store and write back. */
 enum tune_value_kind {
@@ -42,6 +59,8 @@ enum tune_value_kind {
 	TUNE_VAL_SELECTOR, /* "always [madvise] never": the word in brackets */
 	TUNE_VAL_AFFINITY, /* not a file: a task's CPU list (sched_setaffinity) */
 	TUNE_VAL_FILE,	   /* a whole configuration file, replaced atomically */
+	TUNE_VAL_CGROUP,   /* a cgroup directory: "present" (mkdir) or "absent" (rmdir) */
+	TUNE_VAL_CONTROLLER, /* a controller in cgroup.subtree_control: "+cpuset" or "-cpuset" */
 };
 
 /* What the new values are computed from. */

@@ -13,6 +13,7 @@
 #include "unit.h"
 
 #include "probe/cgroupfs.h"
+#include "probe/partition.h"
 
 static void test_mountinfo(void **state)
 {
@@ -21,7 +22,8 @@ static void test_mountinfo(void **state)
 		"25 30 0:22 / /sys/fs/cgroup ro,nosuid - tmpfs tmpfs ro,mode=755\n"
 		"26 25 0:23 / /sys/fs/cgroup/unified rw,nosuid shared:5 - cgroup2 cgroup2 rw\n"
 		"34 25 0:31 / /sys/fs/cgroup/memory rw,relatime shared:9 - cgroup cgroup rw,memory\n"
-		"35 25 0:32 /sub /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n";
+		"35 25 0:32 /sub /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n"
+		"36 25 0:33 / /sys/fs/cgroup/cpuset rw - cgroup cgroup rw,cpuset\n";
 
 	(void)state;
 	assert_non_null(m);
@@ -31,6 +33,7 @@ static void test_mountinfo(void **state)
 	assert_string_equal(m->v1_memory, "/sys/fs/cgroup/memory");
 	assert_string_equal(m->v1_cpu, "/sys/fs/cgroup/cpu,cpuacct");
 	assert_string_equal(m->v1_cpu_root, "/sub");
+	assert_string_equal(m->v1_cpuset, "/sys/fs/cgroup/cpuset");
 	/* Octal escapes in paths, no optional fields. */
 	assert_int_equal(cgroup_parse_mountinfo(
 				 "40 30 0:37 /a\\040b /mnt/my\\040cg rw - cgroup2 cgroup2 rw\n", m),
@@ -43,6 +46,41 @@ static void test_mountinfo(void **state)
 	assert_int_equal(cgroup_parse_mountinfo("40 30 0:37 / /mnt rw", m), -EINVAL);
 	assert_int_equal(cgroup_parse_mountinfo("", m), -EINVAL);
 	free(m);
+}
+
+/* cpuset.cpus.partition as the kernel writes it (6.x adds the reason). */
+static void test_partition_state(void **state)
+{
+	char type[16], reason[160];
+	bool valid;
+
+	(void)state;
+	assert_int_equal(partition_parse_state("member", type, sizeof(type), &valid, reason,
+					       sizeof(reason)), 0);
+	assert_string_equal(type, "member");
+	assert_true(valid);
+	assert_int_equal(partition_parse_state("isolated", type, sizeof(type), &valid, reason,
+					       sizeof(reason)), 0);
+	assert_string_equal(type, "isolated");
+	assert_true(valid);
+	assert_int_equal(partition_parse_state("isolated invalid (Cpu list in cpuset.cpus not "
+					       "exclusive)", type, sizeof(type), &valid, reason,
+					       sizeof(reason)), 0);
+	assert_string_equal(type, "isolated");
+	assert_false(valid);
+	assert_string_equal(reason, "Cpu list in cpuset.cpus not exclusive");
+	/* 5.x: no reason. */
+	assert_int_equal(partition_parse_state("root invalid", type, sizeof(type), &valid, reason,
+					       sizeof(reason)), 0);
+	assert_string_equal(type, "root");
+	assert_false(valid);
+	assert_string_equal(reason, "");
+	assert_int_equal(partition_parse_state("isolatedx", type, sizeof(type), &valid, reason,
+					       sizeof(reason)), -EINVAL);
+	assert_int_equal(partition_parse_state("root broken", type, sizeof(type), &valid, reason,
+					       sizeof(reason)), -EINVAL);
+	assert_int_equal(partition_parse_state("", type, sizeof(type), &valid, reason,
+					       sizeof(reason)), -EINVAL);
 }
 
 static void test_self(void **state)
@@ -89,6 +127,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mountinfo),
+		cmocka_unit_test(test_partition_state),
 		cmocka_unit_test(test_self),
 		cmocka_unit_test(test_dir),
 	};

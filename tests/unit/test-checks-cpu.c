@@ -156,6 +156,47 @@ static void test_isolation(void **state)
 	release(&f);
 }
 
+/* Runtime isolation: a cpuset partition and no boot line. */
+static void test_isolation_partition(void **state)
+{
+	struct facts f;
+	struct result r;
+
+	(void)state;
+	tuned(&f);
+	rtr_cpuset_clear(&f.cpu.isolated);
+	rtr_cpuset_clear(&f.cpu.nohz_full);
+	f.cpu.isolcpus.given = false;
+	f.partition.hier = PARTITION_HIER_V2;
+	set(&f.partition.isolated, "2-3,6-7");
+	f.partition.groups = calloc(2, sizeof(*f.partition.groups));
+	f.partition.n_groups = 2;
+	strcpy(f.partition.groups[0].path, "/rtready-isolated");
+	strcpy(f.partition.groups[0].type, "isolated");
+	f.partition.groups[0].valid = true;
+	strcpy(f.partition.groups[1].path, "/broken");
+	strcpy(f.partition.groups[1].type, "isolated");
+	strcpy(f.partition.groups[1].reason, "Parent is not a partition root");
+	r = run(&f, "2-3,6-7", "cpu.isolation");
+	assert_int_equal(r.status, RTR_PASS);
+	assert_contains(r.evidence, "partition /rtready-isolated (cpuset.cpus.isolated 2-3,6-7)");
+	assert_contains(r.evidence, "boot line would still add: nohz_full=");
+	assert_contains(r.evidence, "rcu_nocbs= (RCU callbacks still run on 2-3,6-7)");
+	assert_contains(r.evidence, "isolcpus=managed_irq");
+	assert_contains(r.evidence, "/broken is 'isolated invalid' (Parent is not a partition root)");
+	/* A partition that covers only part of the RT CPUs is no isolation of the rest. */
+	r = run(&f, "1-3,6-7", "cpu.isolation");
+	assert_int_equal(r.status, RTR_WARN);
+	assert_contains(r.evidence, "Not isolated from the scheduler: 1 ");
+	/* A kernel before 6.8: no cpuset.cpus.isolated, so nothing is isolated at run time. */
+	f.partition.isolated_err = -ENOENT;
+	r = run(&f, "2-3,6-7", "cpu.isolation");
+	assert_int_equal(r.status, RTR_WARN);
+	assert_contains(r.fix, "no cpuset.cpus.isolated");
+	probe_partition_free(&f.partition);
+	release(&f);
+}
+
 static void test_no_rt_is_info(void **state)
 {
 	static const char *const ids[] = { "cpu.smt", "cpu.cache_sharing", "cpu.tasks_on_rt_cpus",
@@ -416,6 +457,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tuned_passes),
 		cmocka_unit_test(test_isolation),
+		cmocka_unit_test(test_isolation_partition),
 		cmocka_unit_test(test_no_rt_is_info),
 		cmocka_unit_test(test_maxcpus),
 		cmocka_unit_test(test_smt_and_cache),

@@ -29,6 +29,7 @@
 #include "probe/irqbalance.h"
 #include "tune/apply.h"
 #include "tune/boot.h"
+#include "tune/isolate.h"
 #include "tune/journal.h"
 #include "tune/plan.h"
 
@@ -152,7 +153,7 @@ static void settings(struct tune_settings *s, const char *rt)
 	assert_int_equal(rtr_cpuset_parse_list(&s->nonrt, "0-1"), 0);
 	rtr_cpuset_andnot(&s->nonrt, &s->rt);
 	for (int i = 0; i < TUNE_COUNT; i++)
-		s->enabled[i] = true;
+		s->enabled[i] = !tune_is_isolate((enum tune_id)i); /* as the CLI: --isolate adds */
 	s->idle_max_latency_us = TUNE_IDLE_MAX_LATENCY_US_DEFAULT;
 }
 
@@ -843,6 +844,107 @@ static void test_journal_tamper(void **st)
 	close(dirfd);
 }
 
+/* A cgroup v2 root with cpuset available, 6.8+, one NUMA node of CPUs 0-1. */
+static void cgroup_machine(void)
+{
+	put("proc/self/mountinfo", "30 24 0:27 / /sys/fs/cgroup rw,relatime - cgroup2 cgroup2 rw\n");
+	put("sys/fs/cgroup/cgroup.controllers", "cpuset cpu memory\n");
+	put("sys/fs/cgroup/cgroup.subtree_control", "cpu memory\n");
+	put("sys/fs/cgroup/cgroup.procs", "1\n");
+	put("sys/fs/cgroup/cpuset.cpus.isolated", "\n");
+	put("sys/devices/system/node/node0/cpulist", "0-1\n");
+}
+
+/*
+ * --isolate: the plan's four rows; a step that fails midway (here the
+ * group's cpuset.cpus, which a directory that is not a cgroup lacks) undoes
+ * every step made, so no half-made partition stays; and a revert after a
+ * crash removes the group an interrupted apply made.
+ */
+static void test_isolate(void **st)
+{
+	struct journal j = {0}, k;
+	struct apply_result res;
+	struct tune_settings s;
+	struct rootfs fs;
+	char why[1024], p[512];
+	struct stat sb;
+	int dirfd;
+
+	(void)st;
+	cgroup_machine();
+	settings(&s, "1");
+	assert_int_equal(rootfs_open(&fs, root), 0);
+	/* The last CPU of NUMA node 1 is refused. */
+	put("sys/devices/system/node/node0/cpulist", "0\n");
+	put("sys/devices/system/node/node1/cpulist", "1\n");
+	assert_int_equal(isolate_plan(&fs, &s, &j.plan, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "all the CPUs of NUMA node 1"));
+	assert_int_equal(j.plan.n, 0);
+	snprintf(p, sizeof(p), "%s/sys/devices/system/node/node1/cpulist", root);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/sys/devices/system/node/node1", root);
+	rmdir(p);
+	put("sys/devices/system/node/node0/cpulist", "0-1\n");
+
+	assert_int_equal(isolate_plan(&fs, &s, &j.plan, why, sizeof(why)), 0);
+	assert_int_equal(j.plan.n, 4);
+	assert_int_equal(j.plan.changes[0].id, TUNE_ISO_SUBTREE);
+	assert_string_equal(j.plan.changes[0].new_value, "+cpuset");
+	assert_string_equal(j.plan.changes[1].path, TUNE_ISO_GROUP_PATH);
+	assert_string_equal(j.plan.changes[2].new_value, "1");
+	assert_string_equal(j.plan.changes[3].new_value, "isolated");
+	strcpy(j.boot_id, "b1");
+	strcpy(j.rt_cpus, "1");
+	dirfd = journal_dir_open(state, true);
+	assert_true(dirfd >= 0);
+	assert_int_equal(journal_lock(dirfd), 0);
+	assert_int_equal(apply_run(&fs, dirfd, &j, &res), 0);
+	assert_int_equal(res.failed, 1);
+	snprintf(p, sizeof(p), "%s" TUNE_ISO_GROUP_PATH, root);
+	assert_int_equal(stat(p, &sb), -1);	/* the group made is gone again */
+	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), 0);
+	assert_int_equal(k.plan.changes[1].state, CHANGE_REVERTED);
+	assert_int_equal(k.plan.changes[2].state, CHANGE_FAILED);
+	assert_non_null(k.plan.changes[2].note);	/* what the kernel said stays */
+	assert_non_null(strstr(k.plan.changes[2].note, "the kernel refused it"));
+	assert_int_equal(k.plan.changes[3].state, CHANGE_PENDING);
+	assert_non_null(strstr(k.plan.changes[3].note, "not tried"));
+	assert_int_equal(journal_live_count(&k), 0);
+	journal_free(&k);
+
+	/* kill -9 after the group was made: the journal says attempting; revert removes it. */
+	assert_int_equal(mkdir(p, 0755), 0);
+	for (size_t i = 0; i < j.plan.n; i++)
+		j.plan.changes[i].state = i == 1 ? CHANGE_ATTEMPTING : CHANGE_PENDING;
+	j.state = JOURNAL_APPLYING;
+	assert_int_equal(journal_save(dirfd, &j), 0);
+	assert_int_equal(journal_load(dirfd, &k, why, sizeof(why)), 0);
+	assert_int_equal(revert_run(&fs, dirfd, &k, &res), 0);
+	assert_int_equal(res.done, 1);
+	assert_int_equal(res.failed, 0);
+	assert_int_equal(stat(p, &sb), -1);
+	journal_free(&k);
+
+	/* An existing group of that name that is not this partition is refused. */
+	assert_int_equal(mkdir(p, 0755), 0);
+	tune_plan_free(&j.plan);
+	assert_int_equal(isolate_plan(&fs, &s, &j.plan, why, sizeof(why)), -EBUSY);
+	assert_non_null(strstr(why, "exists and is not an isolated partition"));
+	assert_int_equal(rmdir(p), 0);
+	/* A kernel before 6.8: refused, nothing planned. */
+	snprintf(p, sizeof(p), "%s/sys/fs/cgroup/cpuset.cpus.isolated", root);
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(isolate_plan(&fs, &s, &j.plan, why, sizeof(why)), -EOPNOTSUPP);
+	assert_non_null(strstr(why, "Linux 6.8"));
+	assert_int_equal(j.plan.n, 0);
+
+	journal_free(&j);
+	close(dirfd);
+	rootfs_close(&fs);
+	settings_free(&s);
+}
+
 static void test_boot(void **st)
 {
 	struct strbuf cmd = STRBUF_INIT, conf = STRBUF_INIT, unit = STRBUF_INIT;
@@ -904,6 +1006,19 @@ static void test_boot(void **st)
 	b.binary = "/opt/a\tb/rtready";
 	assert_int_equal(boot_unit(&b, &unit, &bad), -EINVAL);
 	assert_string_equal(bad, "binary");
+	/* --isolate: passed on, and the unit may write the cgroup tree. */
+	b.binary = "/usr/bin/rtready";
+	for (int id = TUNE_ISO_FIRST; id < TUNE_COUNT; id++)
+		s.enabled[id] = true;
+	strbuf_reset(&unit);
+	assert_int_equal(boot_unit(&b, &unit, &bad), 0);
+	assert_non_null(strstr(strbuf_str(&unit), " --no-timer-migration --isolate\n"));
+	assert_null(strstr(strbuf_str(&unit), "ProtectControlGroups=yes"));
+	s.enabled[TUNE_ISO_FIRST] = false;
+	strbuf_reset(&unit);
+	assert_int_equal(boot_unit(&b, &unit, &bad), 0);
+	assert_null(strstr(strbuf_str(&unit), "--isolate"));
+	assert_non_null(strstr(strbuf_str(&unit), "ProtectControlGroups=yes"));
 	strbuf_free(&cmd);
 	strbuf_free(&conf);
 	strbuf_free(&unit);
@@ -978,6 +1093,7 @@ int main(void)
 		cmocka_unit_test(test_persistent_across_boots),
 		cmocka_unit_test(test_tasks_live),
 		cmocka_unit_test(test_journal_tamper),
+		cmocka_unit_test(test_isolate),
 		cmocka_unit_test(test_boot),
 		cmocka_unit_test(test_options),
 	};

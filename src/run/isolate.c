@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+/* The partition of `rtready run --isolate`; see isolate.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "probe/partition.h"
+#include "run/isolate.h"
+#include "util/parse.h"
+
+#define SUBTREE_MARK "-sc"
+#define STALE_MAX    4096
+
+/* The cgroup2 mount, where the partition is made. Return: 0 or -errno. */
+static int v2_root(const struct rootfs *fs, char *out, size_t len)
+{
+	struct cgroup_mounts *m = calloc(1, sizeof(*m));
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	err = cgroup_read_mounts(fs, m);
+	if (!err && !m->v2[0])
+		err = -ENOENT;
+	if (!err)
+		snprintf(out, len, "%s", m->v2);
+	free(m);
+	return err;
+}
+
+/*
+ * Whether a child of @root other than @except uses cpuset (a non-empty
+ * cpuset.cpus, or a partition): taking cpuset out of subtree_control would
+ * take it from them too.
+ */
+static bool others_use_cpuset(const struct rootfs *fs, const char *root, const char *except)
+{
+	char dir[PATH_MAX], buf[256];
+	struct dirent *d;
+	bool used = false;
+	int seen = 0;
+	DIR *dp = rootfs_opendir(fs, root);
+
+	if (!dp)
+		return true; /* unknown: keep it */
+	while (!used && (d = readdir(dp)) && seen++ < STALE_MAX) {
+		if (d->d_name[0] == '.' || strcmp(d->d_name, except) == 0 ||
+		    snprintf(dir, sizeof(dir), "%s/%s", root, d->d_name) >= (int)sizeof(dir))
+			continue;
+		if (cgroupfs_read(fs, dir, "cpuset.cpus", buf, sizeof(buf)) == 0 && buf[0])
+			used = true;
+		if (cgroupfs_read(fs, dir, "cpuset.cpus.partition", buf, sizeof(buf)) == 0 &&
+		    strcmp(buf, "member") != 0)
+			used = true;
+	}
+	closedir(dp);
+	return used;
+}
+
+/*
+ * Remove @dir (a partition of ours; the kernel gives its CPUs back to the
+ * root as the group goes) and, with the mark, the cpuset it enabled. A
+ * group that holds processes is left as it is (-EBUSY): never un-isolated
+ * under a program that still runs.
+ */
+static int remove_group(const struct rootfs *fs, const char *root, const char *dir, int tries)
+{
+	const char *name = strrchr(dir, '/');
+	size_t n, m = strlen(SUBTREE_MARK);
+	int err;
+
+	name = name ? name + 1 : dir;
+	n = strlen(name);
+	err = cgroupfs_rmdir_wait(fs, dir, tries, 20 * 1000 * 1000L);
+	if (err)
+		return err;
+	if (n > m && strcmp(name + n - m, SUBTREE_MARK) == 0 && !others_use_cpuset(fs, root, name))
+		err = cgroupfs_write(fs, root, "cgroup.subtree_control", "-cpuset");
+	return err == -EBUSY ? 0 : err; /* a group below uses it now: theirs */
+}
+
+int run_isolate_create(struct run_cgroup *cg, const struct rtr_cpuset *cpus, char *err,
+		       size_t errlen)
+{
+	struct partition_facts p;
+	char root[PATH_MAX], list[256], state[256], type[16], reason[160];
+	struct rootfs fs;
+	bool add_subtree, valid;
+	int rc;
+
+	memset(cg, 0, sizeof(*cg));
+	cg->memory_dir = -1;
+	err[0] = '\0';
+	rc = rootfs_open(&fs, "/");
+	if (rc) {
+		snprintf(err, errlen, "cannot open /: %s", strerror(-rc));
+		return rc;
+	}
+	probe_partition(&fs, &p);
+	rc = partition_obstacle(&fs, &p, cpus, NULL, (int)getpid(), err, errlen);
+	add_subtree = !p.subtree_cpuset;
+	probe_partition_free(&p);
+	if (rc)
+		goto out;
+	rc = v2_root(&fs, root, sizeof(root));
+	if (rc) {
+		snprintf(err, errlen, "cannot find the cgroup2 mount: %s", strerror(-rc));
+		goto out;
+	}
+	if (snprintf(cg->dirs[0], sizeof(cg->dirs[0]), "%s/" RUN_ISOLATE_PREFIX "%ld%s", root,
+		     (long)getpid(), add_subtree ? SUBTREE_MARK : "") >= (int)sizeof(cg->dirs[0]) ||
+	    snprintf(cg->procs[0], sizeof(cg->procs[0]), "%s/cgroup.procs", cg->dirs[0]) >=
+		(int)sizeof(cg->procs[0])) {
+		rc = -ENAMETOOLONG;
+		snprintf(err, errlen, "the cgroup2 mount's path is too long");
+		goto out;
+	}
+	/* The name first: a kill from here on leaves a group that says what to undo. */
+	rc = cgroupfs_mkdir_fresh(&fs, cg->dirs[0]);
+	if (rc) {
+		snprintf(err, errlen, "cannot make %s: %s", cg->dirs[0], strerror(-rc));
+		goto out;
+	}
+	cg->n_dirs = 1;
+	cg->version = 2;
+	rtr_cpuset_format_list(cpus, list, sizeof(list));
+	if (add_subtree && (rc = cgroupfs_write(&fs, root, "cgroup.subtree_control", "+cpuset"))) {
+		snprintf(err, errlen, "cannot enable cpuset in %s/cgroup.subtree_control: %s", root,
+			 strerror(-rc));
+		goto undo;
+	}
+	rc = cgroupfs_write(&fs, cg->dirs[0], "cpuset.cpus", list);
+	if (rc) {
+		snprintf(err, errlen, "cannot write CPUs %s into %s/cpuset.cpus: %s", list,
+			 cg->dirs[0], strerror(-rc));
+		goto undo;
+	}
+	rc = cgroupfs_write(&fs, cg->dirs[0], "cpuset.cpus.partition", "isolated");
+	if (rc) {
+		snprintf(err, errlen, "the kernel refused the partition (%s/cpuset.cpus.partition): "
+			 "%s", cg->dirs[0], strerror(-rc));
+		goto undo;
+	}
+	/* Refused without an error: it reads "isolated invalid (reason)" and isolates nothing. */
+	rc = cgroupfs_read(&fs, cg->dirs[0], "cpuset.cpus.partition", state, sizeof(state));
+	if (!rc && (partition_parse_state(state, type, sizeof(type), &valid, reason,
+					  sizeof(reason)) || !valid || strcmp(type, "isolated"))) {
+		snprintf(err, errlen, "the kernel did not make the partition: %s/"
+			 "cpuset.cpus.partition reads '%s'", cg->dirs[0], state);
+		rc = -EINVAL;
+	}
+	if (!rc) {
+		cg->n_procs = 1;
+		goto out;
+	}
+undo:
+	(void)remove_group(&fs, root, cg->dirs[0], 50);
+	cg->n_dirs = 0;
+	cg->n_procs = 0;
+	cg->version = 0;
+out:
+	rootfs_close(&fs);
+	return rc;
+}
+
+int run_isolate_remove(struct run_cgroup *cg, char *err, size_t errlen)
+{
+	char root[PATH_MAX];
+	struct rootfs fs;
+	int rc;
+
+	err[0] = '\0';
+	if (!cg->n_dirs)
+		return 0;
+	rc = rootfs_open(&fs, "/");
+	if (rc)
+		return rc;
+	rc = v2_root(&fs, root, sizeof(root));
+	if (!rc)
+		rc = remove_group(&fs, root, cg->dirs[0], 50);
+	if (rc == -EBUSY)
+		snprintf(err, errlen, "the partition %s still holds processes of the program; "
+			 "left in place (end them: the next rtready run removes it)", cg->dirs[0]);
+	else if (rc)
+		snprintf(err, errlen, "cannot remove the partition %s: %s", cg->dirs[0],
+			 strerror(-rc));
+	else
+		cg->n_dirs = cg->n_procs = 0;
+	rootfs_close(&fs);
+	return rc;
+}
+
+/* The pid in RUN_ISOLATE_PREFIX<pid>[-sc], or -1. */
+static long stale_pid(const char *name)
+{
+	size_t plen = strlen(RUN_ISOLATE_PREFIX), n;
+	char digits[16];
+	int64_t pid;
+
+	if (strncmp(name, RUN_ISOLATE_PREFIX, plen))
+		return -1;
+	n = strspn(name + plen, "0123456789");
+	if (n == 0 || n >= sizeof(digits) ||
+	    (name[plen + n] && strcmp(name + plen + n, SUBTREE_MARK) != 0))
+		return -1;
+	memcpy(digits, name + plen, n);
+	digits[n] = '\0';
+	if (digits[0] == '0' || parse_int64(digits, 1, INT32_MAX, &pid))
+		return -1;
+	return (long)pid;
+}
+
+int run_isolate_clean_stale(void (*fn)(void *ctx, const char *dir, long pid, int err), void *ctx)
+{
+	char root[PATH_MAX], dir[PATH_MAX];
+	struct rootfs fs;
+	struct dirent *d;
+	int found = 0, seen = 0;
+	DIR *dp;
+
+	if (rootfs_open(&fs, "/"))
+		return 0;
+	if (v2_root(&fs, root, sizeof(root)) || !(dp = rootfs_opendir(&fs, root))) {
+		rootfs_close(&fs);
+		return 0;
+	}
+	while ((d = readdir(dp)) != NULL && seen++ < STALE_MAX) {
+		long pid = stale_pid(d->d_name);
+		int r;
+
+		if (pid < 0 || pid == (long)getpid())
+			continue;
+		/* Alive (or not ours to see): its rtready still owns the partition. */
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (snprintf(dir, sizeof(dir), "%s/%s", root, d->d_name) >= (int)sizeof(dir))
+			continue;
+		r = remove_group(&fs, root, dir, 1);
+		if (r == -EACCES || r == -EPERM || r == -ENOENT || r == -ENOTDIR)
+			continue;
+		fn(ctx, dir, pid, r);
+		found++;
+	}
+	closedir(dp);
+	rootfs_close(&fs);
+	return found;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `rtready run --isolate`: a cgroup v2 isolated partition of the
+ * program's CPUs for its lifetime. The group is made under the cgroup2
+ * root, named RUN_ISOLATE_PREFIX<pid of rtready>, with "-sc" added when
+ * rtready had to enable cpuset in the root's cgroup.subtree_control: the
+ * name alone (made before anything else changes) tells a later rtready
+ * what to put back, so nothing is lost when this one is killed with -9.
+ * It is removed when the program ends; one whose rtready has ended is
+ * removed by the next `rtready run`, as budget groups are (run/cgroup.h).
+ */
+#ifndef RTR_RUN_ISOLATE_H
+#define RTR_RUN_ISOLATE_H
+
+#include <stddef.h>
+
+#include "rtready/cpuset.h"
+#include "run/cgroup.h"
+
+#define RUN_ISOLATE_PREFIX "rtready-isolated-run-"
+
+/*
+ * Make the partition of @cpus into @cg (its cgroup.procs for the child to
+ * join). Where it cannot work (see partition_obstacle()) nothing is made,
+ * -EOPNOTSUPP, -EBUSY or -EINVAL is returned and @err says why; a step that
+ * fails (the kernel reads the partition as invalid) undoes the others.
+ * Return: 0 or -errno.
+ */
+int run_isolate_create(struct run_cgroup *cg, const struct rtr_cpuset *cpus, char *err,
+		       size_t errlen) __attribute__((warn_unused_result));
+
+/*
+ * Remove the partition (retrying while exited tasks leave it) and take
+ * cpuset out of the root's subtree_control again when rtready put it
+ * there and no other group uses it. Return: 0, -EBUSY (processes remain:
+ * left, @err names it), or -errno.
+ */
+int run_isolate_remove(struct run_cgroup *cg, char *err, size_t errlen);
+
+/*
+ * Remove the partitions of rtready processes that have ended (empty ones
+ * only), putting the subtree_control back as run_isolate_remove() does.
+ * @fn as for run_cgroup_clean_stale(). Return: the number passed to @fn.
+ */
+int run_isolate_clean_stale(void (*fn)(void *ctx, const char *dir, long pid, int err), void *ctx);
+
+#endif

@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: MIT
+# x86-64 PREEMPT_RT booted WITHOUT isolcpus (issue 28), cgroup2 mounted at
+# /sys/fs/cgroup by /init: isolation without a reboot. tune --isolate makes
+# an isolated partition of CPUs 2-3 and --revert takes it away again (the
+# cgroup tree compared too); run --isolate leaves nothing behind, also when
+# its program or rtready itself is killed; a partition the kernel refuses
+# midway is undone whole; latency on 2-3 under load, without and with the
+# partition, in this boot. Judged by matrix.py.
+
+# The cgroup tree as tune and run may change it.
+cgtree() {
+	echo "subtree=$(cat /sys/fs/cgroup/cgroup.subtree_control)"
+	echo "isolated=$(cat /sys/fs/cgroup/cpuset.cpus.isolated 2>/dev/null || echo none)"
+	for d in /sys/fs/cgroup/*/; do
+		[ -d "$d" ] && echo "group=${d%/}"
+	done
+}
+
+capture cg-before cgtree
+capture tunables-before tunables
+run check-before 180 rtready check --rt-cpus 2-3 --only cpu.isolation --format json
+
+# The same load in both measurements, started from the root group: with the
+# partition it cannot run on 2-3, without it can.
+measure() {
+	rtready load -D 14s -g 2 -f 4 -c 4 -q >/dev/null 2>&1 &
+	_load=$!
+	sleep 1
+	run "$1" 60 sh -c "${2}exec rtready latency -a 2-3 -D 10s -q --format json --bucket 100000"
+	wait "$_load"
+}
+measure lat-plain ""
+
+# A process someone pinned to CPU 3 would lose its CPU: refused, named.
+taskset -c 3 sleep 60 &
+pinned=$!
+run tune-pinned 120 rtready tune --rt-cpus 2-3 --isolate
+kill "$pinned"
+wait "$pinned" 2>/dev/null
+
+run tune-apply 180 rtready tune --rt-cpus 2-3 --isolate --apply --format json
+capture cg-applied cgtree
+capture partition-applied cat /sys/fs/cgroup/rtready-isolated/cpuset.cpus.partition
+capture tunables-applied tunables
+run check-iso 180 rtready check --rt-cpus 2-3 --only cpu.isolation --format json
+# The latency threads join the partition: its CPUs are no one else's.
+measure lat-iso "echo \$\$ > /sys/fs/cgroup/rtready-isolated/cgroup.procs && "
+# A process left in the partition: the group cannot go (exit 1, said so);
+# once it is moved out, a second --revert finishes.
+sleep 120 &
+busy=$!
+echo "$busy" >/sys/fs/cgroup/rtready-isolated/cgroup.procs
+run tune-revert-busy 180 rtready tune --revert --format json
+echo "$busy" >/sys/fs/cgroup/cgroup.procs
+kill "$busy"
+wait "$busy" 2>/dev/null
+run tune-revert 180 rtready tune --revert --format json
+capture cg-after cgtree
+capture tunables-after tunables
+
+# run --isolate: the partition for the program's lifetime.
+run run-iso 60 rtready run --isolate --cpus 2-3 -- sh -c \
+	'cat /sys/fs/cgroup/cpuset.cpus.isolated; grep Cpus_allowed_list /proc/self/status; cat /proc/self/cgroup'
+capture cg-after-run cgtree
+# ... when the program is killed.
+(rtready run --isolate --cpus 2-3 -- sleep 61 >/tmp/rk.out 2>&1; echo "$?" >/tmp/rk.rc) &
+rr=$!
+sleep 3
+capture cg-during-run cgtree
+# The program is what its partition holds (waited for: TCG is slow).
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	prog=$(cat /sys/fs/cgroup/rtready-isolated-run-*/cgroup.procs 2>/dev/null)
+	[ -n "$prog" ] && break
+	sleep 1
+done
+echo "program: $prog $(cat /proc/$prog/cmdline 2>/dev/null | tr '\0' ' ')" >/tmp/rk.prog
+block run-kill-prog.which /tmp/rk.prog
+kill -9 $prog
+wait "$rr"
+block run-kill-prog.rc /tmp/rk.rc
+block run-kill-prog.err /tmp/rk.out
+capture cg-after-prog-kill cgtree
+# ... when rtready gets SIGTERM: it ends its program and removes the partition.
+rtready run --isolate --cpus 2-3 -- sleep 62 >/tmp/rt.out 2>&1 &
+rr=$!
+sleep 4
+kill -TERM "$rr"
+wait "$rr"
+echo "$?" >/tmp/rt.rc
+block run-term.rc /tmp/rt.rc
+capture cg-after-term cgtree
+# ... when rtready is killed (-9): its program gets SIGTERM; the next run cleans up.
+rtready run --isolate --cpus 2-3 -- sleep 60 >/tmp/rk2.out 2>&1 &
+rr=$!
+sleep 3
+kill -9 "$rr"
+wait "$rr" 2>/dev/null
+sleep 2
+capture cg-after-rtready-kill cgtree
+run run-clean 60 rtready run -- true
+capture cg-after-clean cgtree
+
+# A partition the kernel refuses midway: a sibling group holds CPU 2 in its
+# cpuset.cpus, so the partition is not exclusive. Everything is undone.
+echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
+mkdir /sys/fs/cgroup/blocker
+echo 2 >/sys/fs/cgroup/blocker/cpuset.cpus
+capture cg-before-fail cgtree
+run tune-fail 180 rtready tune --rt-cpus 2-3 --isolate --apply --no-tasks --format json
+capture cg-after-fail cgtree
+run tune-fail-revert 120 rtready tune --revert --format json
+rmdir /sys/fs/cgroup/blocker
+echo -cpuset >/sys/fs/cgroup/cgroup.subtree_control
