@@ -35,6 +35,7 @@ int cmd_tune(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_pi(int argc, char **argv);
+int cmd_noise(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 
 /* "rtready: CMD: message" on stderr. */

@@ -23,6 +23,7 @@ static const struct verb verbs[] = {
 	{ "load", cmd_load, "generate messaging, CPU, memory and OOM load (hackbench-class)" },
 	{ "inspect", cmd_inspect, "apply the checklist to running processes, thread by thread" },
 	{ "run", cmd_run, "start a program with RT settings, a budget, and the runtime checker" },
+	{ "noise", cmd_noise, "name the cause of every gap on CPUs that spin (oslat-class)" },
 	{ "pi", cmd_pi, "prove that priority inheritance bounds lock waits on this system" },
 	{ "plan", cmd_plan, "choose the RT CPUs from the topology and write the boot line" },
 	{ "tune", cmd_tune, "apply the runtime fixes with a crash-safe revert; write boot files" },

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Options of `rtready noise` (unit-tested). */
+#ifndef RTR_CLI_CMD_NOISE_H
+#define RTR_CLI_CMD_NOISE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/cli.h"
+#include "measure/noise.h"
+
+struct noise_opts {
+	struct noise_config cfg;
+	bool cpus_given;
+	size_t cpus_auto;	/* -a auto[:N]: N + 1 */
+	enum output_format format;
+	const char *output;
+	bool help, version;
+};
+
+/* Parse argv into @o (noise_config_free(&o->cfg) after, whatever the result). Never exits. */
+int noise_opts_parse(int argc, char **argv, struct noise_opts *o, char *err, size_t errlen);
+
+#endif
