@@ -37,6 +37,7 @@ static const char usage_text[] =
 	"      --no-mlock          do not lock memory\n"
 	"  -f, --format FMT        text (default) or json\n"
 	"  -o, --output FILE       write the result to FILE\n"
+	"      --gaps FILE         also write every gap with its cause, one per line\n"
 	"  -h, --help              show this help\n"
 	"  -V, --version           show the version\n"
 	"\n"
@@ -44,7 +45,7 @@ static const char usage_text[] =
 
 int noise_opts_parse(int argc, char **argv, struct noise_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_THRESHOLD = 256, OPT_POLICY, OPT_NO_TRACE, OPT_NO_MLOCK };
+	enum { OPT_THRESHOLD = 256, OPT_POLICY, OPT_NO_TRACE, OPT_NO_MLOCK, OPT_GAPS };
 	static const struct option longopts[] = {
 		{ "affinity", required_argument, NULL, 'a' },
 		{ "duration", required_argument, NULL, 'D' },
@@ -55,6 +56,7 @@ int noise_opts_parse(int argc, char **argv, struct noise_opts *o, char *err, siz
 		{ "no-mlock", no_argument, NULL, OPT_NO_MLOCK },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "gaps", required_argument, NULL, OPT_GAPS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -123,6 +125,9 @@ int noise_opts_parse(int argc, char **argv, struct noise_opts *o, char *err, siz
 			break;
 		case 'o':
 			o->output = optarg;
+			break;
+		case OPT_GAPS:
+			o->gaps = optarg;
 			break;
 		case 'h':
 			o->help = true;
@@ -198,11 +203,12 @@ static int run_noise(struct noise_opts *o)
 	struct noise_result res;
 	struct host_facts hf;
 	struct host_info host;
-	struct cli_output out = { 0 };
+	struct cli_output out = { 0 }, gout = { 0 };
+	const struct cli_file outs[] = { { "--output", o->output }, { "--gaps", o->gaps } };
 	const volatile sig_atomic_t *stop;
 	struct cli_stop saved;
 	char why[512] = "";
-	bool written = false;
+	bool written = false, gwritten = false;
 	int rc = EXIT_USAGE, err;
 
 	memset(&res, 0, sizeof(res));
@@ -215,9 +221,16 @@ static int run_noise(struct noise_opts *o)
 		cli_error("noise", "out of memory");
 		goto out;
 	}
+	if (cli_check_collisions("noise", outs, 2, NULL, 0))
+		goto out;
 	err = cli_output_reserve(&out, o->output);
 	if (err) {
 		cli_error("noise", "cannot write %s: %s", o->output, strerror(-err));
+		goto out;
+	}
+	err = o->gaps ? cli_output_reserve(&gout, o->gaps) : 0;
+	if (err) {
+		cli_error("noise", "cannot write %s: %s", o->gaps, strerror(-err));
 		goto out;
 	}
 	/* A --trace instance left by a killed rtready would cost this measurement. */
@@ -237,8 +250,21 @@ static int run_noise(struct noise_opts *o)
 		goto out;
 	}
 	written = true;
+	if (o->gaps) {
+		err = cli_output_ready(&gout) ?: noise_gaps_write(gout.fp, &res);
+		if (err) {
+			cli_error("noise", "cannot write %s: %s", o->gaps, strerror(-err));
+			goto out;
+		}
+		gwritten = true;
+	}
 	rc = res.stop == NOISE_STOP_RUNAWAY ? EXIT_USAGE : EXIT_OK;
 out:
+	err = o->gaps ? cli_output_close(&gout, gwritten) : 0;
+	if (err && gwritten) {
+		cli_error("noise", "cannot write %s: %s", o->gaps, strerror(-err));
+		rc = EXIT_USAGE;
+	}
 	err = cli_output_close(&out, written);
 	if (err && written) {
 		cli_error("noise", "cannot write %s: %s", o->output ? o->output : "the output",

@@ -15,6 +15,7 @@ struct noise_opts {
 	size_t cpus_auto;	/* -a auto[:N]: N + 1 */
 	enum output_format format;
 	const char *output;
+	const char *gaps;	/* --gaps FILE: every gap with its cause */
 	bool help, version;
 };
 

@@ -38,10 +38,16 @@
 #define PREFAULT_HEAP_BYTES (2u << 20)
 #define PREFAULT_STACK_BYTES (64u << 10)
 #define SPIN_STACK_BYTES (64u << 10)
-#define TRACE_DRAIN_NS (100 * RTR_NSEC_PER_MSEC)
-#define TRACE_KB_PER_SEC 512u	/* a few thousand events a second on a busy CPU */
+/*
+ * The trace is read back at the end of the run: each read while it goes
+ * stalled the measured CPU for about 1.6 ms on the test VM (with nothing
+ * of it visible in the trace). The buffer is sized for the run; only a run
+ * longer than it holds is read during the run, every half buffer.
+ */
+#define TRACE_KB_PER_SEC 512u	/* a busy, not isolated CPU writes about 150 KiB/s */
 #define TRACE_KB_MIN 4096u
 #define TRACE_KB_MAX 65536u
+#define TRACE_KB_TOTAL (256u << 10)	/* over all measured CPUs */
 #define RTTIME_MARGIN_US 2000000ULL	/* past the duration, the kernel stops a spinner */
 #define MSR_SMI_COUNT 0x34
 
@@ -96,6 +102,7 @@ struct noise_run {
 	struct rootfs fs;
 	bool fs_open;
 	struct trace_session *trace;
+	int64_t drain_ns;		/* read the trace this often during the run; 0: at the end */
 	int *cpu_index;			/* CPU number -> spinner, -1 */
 	int max_cpu;
 	char *buf;			/* reused for /proc reads */
@@ -138,8 +145,11 @@ void noise_result_free(struct noise_result *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; r->cpus && i < r->n_cpus; i++)
+	for (size_t i = 0; r->cpus && i < r->n_cpus; i++) {
 		free(r->cpus[i].causes);
+		free(r->cpus[i].gaps);
+		free(r->cpus[i].attr);
+	}
 	free(r->cpus);
 	noise_config_free(&r->cfg);
 	memset(r, 0, sizeof(*r));
@@ -688,19 +698,28 @@ static int set_rttime(const struct noise_run *run, struct rlimit *old, bool *set
 static void start_trace(struct noise_run *run, struct noise_result *out)
 {
 	uint64_t secs = run->cfg.duration_ns / RTR_NSEC_PER_SEC + 1;
-	unsigned int kb = secs * TRACE_KB_PER_SEC > TRACE_KB_MAX ? TRACE_KB_MAX :
-		(unsigned int)(secs * TRACE_KB_PER_SEC);
+	uint64_t max = TRACE_KB_TOTAL / run->n;
+	uint64_t kb = secs * TRACE_KB_PER_SEC;
 	char why[256] = "";
+
+	if (max > TRACE_KB_MAX)
+		max = TRACE_KB_MAX;
+	if (max < TRACE_KB_MIN)
+		max = TRACE_KB_MIN;
+	if (kb > max) {
+		kb = max;
+		run->drain_ns = (int64_t)(kb / TRACE_KB_PER_SEC) * RTR_NSEC_PER_SEC / 2;
+	}
 
 	out->source = NOISE_SRC_WINDOW;
 	if (!run->cfg.trace) {
 		snprintf(out->source_note, sizeof(out->source_note), "tracing not asked for");
 		return;
 	}
-	/* Drained every 100 ms: the buffer holds that many seconds as a reserve. */
 	if (kb < TRACE_KB_MIN)
 		kb = TRACE_KB_MIN;
-	if (trace_session_start_run(&run->cfg.cpus, kb, &run->trace, why, sizeof(why)) == 0) {
+	if (trace_session_start_run(&run->cfg.cpus, (unsigned int)kb, &run->trace, why,
+				    sizeof(why)) == 0) {
 		out->source = NOISE_SRC_TRACE;
 		return;
 	}
@@ -708,25 +727,23 @@ static void start_trace(struct noise_run *run, struct noise_result *out)
 	snprintf(out->source_note, sizeof(out->source_note), "%s", why);
 }
 
-/* The gaps of a window share its counters: switches first, then steal, IRQs, softirqs. */
-static void window_attr(const struct spinner *w, const struct noise_gap *g, size_t *wi,
-			uint64_t *used_switch, struct noise_attr *a)
+/*
+ * The gaps of one window share its counters. A gap as long as the
+ * throttled part of a period is rt_throttling; the thread's involuntary
+ * switches go to the largest gaps (a switch costs more than an interrupt);
+ * the rest to steal, else the interrupt row or softirq that rose most.
+ */
+static void window_attr(const struct window *win, bool throttle, uint64_t throttle_ns,
+			bool switched, uint64_t gap_ns, struct noise_attr *a)
 {
-	const struct window *win;
-
-	while (*wi < w->n_win && w->win[*wi].t_ns < g->end_ns) {
-		(*wi)++;
-		*used_switch = 0;
-	}
 	a->id = -1;
-	if (*wi >= w->n_win) {
+	if (!win) {
 		a->kind = NOISE_UNKNOWN;
 		snprintf(a->name, sizeof(a->name), "after the last counter sample");
-		return;
-	}
-	win = &w->win[*wi];
-	if (*used_switch < win->nvcsw_delta) {
-		(*used_switch)++;
+	} else if (throttle && gap_ns >= throttle_ns * 8 / 10) {
+		a->kind = NOISE_RT_THROTTLING;
+		snprintf(a->name, sizeof(a->name), "RT runtime used up");
+	} else if (switched) {
 		a->kind = NOISE_THREAD;
 		snprintf(a->name, sizeof(a->name), "preempted (involuntary switch)");
 	} else if (win->steal_delta) {
@@ -744,6 +761,59 @@ static void window_attr(const struct spinner *w, const struct noise_gap *g, size
 		a->kind = NOISE_HARDWARE;
 		snprintf(a->name, sizeof(a->name), "no counter rose");
 	}
+}
+
+static uint64_t gap_ns(const struct noise_gap *g)
+{
+	return (uint64_t)(g->end_ns - g->start_ns);
+}
+
+/* Gap indexes by duration, longest first (qsort_r is not everywhere: a pair array). */
+struct gap_ref {
+	uint64_t ns;
+	size_t i;
+};
+
+static int cmp_ref(const void *pa, const void *pb)
+{
+	const struct gap_ref *a = pa, *b = pb;
+
+	return a->ns < b->ns ? 1 : a->ns > b->ns ? -1 : 0;
+}
+
+static int attribute_windows(const struct spinner *w, bool throttle, uint64_t throttle_ns,
+			     struct noise_attr *attr)
+{
+	struct gap_ref *ref = malloc((w->n_gaps ? w->n_gaps : 1) * sizeof(*ref));
+	size_t g = 0;
+
+	if (!ref)
+		return -ENOMEM;
+	for (size_t wi = 0; g < w->n_gaps; wi++) {
+		const struct window *win = wi < w->n_win ? &w->win[wi] : NULL;
+		uint64_t switches = win ? win->nvcsw_delta : 0;
+		size_t n = 0;
+
+		/* The gaps that ended in this window (all the rest after the last one). */
+		while (g < w->n_gaps && (!win || w->gaps[g].end_ns <= win->t_ns)) {
+			ref[n].ns = gap_ns(&w->gaps[g]);
+			ref[n].i = g;
+			n++;
+			g++;
+		}
+		qsort(ref, n, sizeof(*ref), cmp_ref);
+		for (size_t k = 0; k < n; k++) {
+			bool th = throttle && ref[k].ns >= throttle_ns * 8 / 10;
+
+			window_attr(win, throttle, throttle_ns, !th && switches > 0, ref[k].ns,
+				    &attr[ref[k].i]);
+			/* A throttled thread is switched out too. */
+			if (switches)
+				switches--;
+		}
+	}
+	free(ref);
+	return 0;
 }
 
 static void add_top(struct noise_cpu_result *c, const struct noise_gap *g,
@@ -769,12 +839,13 @@ static int attribute(struct noise_run *run, struct noise_result *out)
 	bool throttling = out->rt_runtime_us >= 0 && out->rt_period_us > 0 &&
 			  out->rt_runtime_us < out->rt_period_us;
 
+	uint64_t throttle_ns = throttling ?
+		(uint64_t)(out->rt_period_us - out->rt_runtime_us) * 1000 : 0;
+
 	for (size_t i = 0; i < run->n; i++) {
 		struct spinner *w = &run->w[i];
 		struct noise_cpu_result *c = &out->cpus[i];
 		struct noise_attr *attr = calloc(w->n_gaps ? w->n_gaps : 1, sizeof(*attr));
-		size_t wi = 0;
-		uint64_t used = 0;
 		int err = 0;
 
 		if (!attr)
@@ -795,8 +866,8 @@ static int attribute(struct noise_run *run, struct noise_result *out)
 
 			noise_match(&in, w->gaps, w->n_gaps, attr);
 		} else {
-			for (size_t g = 0; g < w->n_gaps; g++)
-				window_attr(w, &w->gaps[g], &wi, &used, &attr[g]);
+			err = attribute_windows(w, throttling && run->cfg.policy != RTR_SCHED_OTHER,
+						throttle_ns, attr);
 		}
 		for (size_t g = 0; !err && g < w->n_gaps; g++) {
 			err = noise_causes_add(&c->causes, &c->n_causes, &attr[g],
@@ -811,9 +882,15 @@ static int attribute(struct noise_run *run, struct noise_result *out)
 			if (!err)
 				c->causes[c->n_causes - 1].count = w->unkept;
 		}
-		free(attr);
-		if (err)
+		if (err) {
+			free(attr);
 			return err;
+		}
+		/* The result keeps every gap with its cause (--gaps). */
+		c->attr = attr;
+		c->gaps = w->gaps;
+		c->n_gaps = w->n_gaps;
+		w->gaps = NULL;
 		noise_causes_sort(c->causes, c->n_causes);
 	}
 	return 0;
@@ -867,7 +944,8 @@ static void collect(struct noise_run *run, struct noise_result *out)
 static void wait_run(struct noise_run *run, struct noise_result *out,
 		     const volatile sig_atomic_t *stop)
 {
-	int64_t next_drain = 0, next_window = 0;
+	int64_t next_drain = run->drain_ns ? run->start_ns + run->drain_ns : INT64_MAX;
+	int64_t next_window = 0;
 	sigset_t xcpu;
 
 	sigemptyset(&xcpu);
@@ -889,7 +967,7 @@ static void wait_run(struct noise_run *run, struct noise_result *out,
 			/* A failed read is tried again; the final one decides. */
 			if (trace_session_drain(run->trace, on_event, run))
 				out->trace_retries++;
-			next_drain = t + TRACE_DRAIN_NS;
+			next_drain = t + run->drain_ns;
 		}
 		if (!run->trace && t >= next_window) {
 			sample_window(run, t);

@@ -134,6 +134,9 @@ struct noise_cpu_result {
 	uint64_t trace_lost;		/* events the ring buffer dropped */
 	uint64_t steal_ticks;		/* steal time during the run (USER_HZ ticks) */
 	int64_t smi_count;		/* SMIs during the run (MSR 0x34); -1 unread */
+	struct noise_gap *gaps;		/* every gap kept, in time order */
+	struct noise_attr *attr;	/* and its cause */
+	size_t n_gaps;
 };
 
 enum noise_stop {

@@ -201,3 +201,18 @@ int noise_text_write(FILE *out, const struct noise_result *r)
 	}
 	return ferror(out) ? -EIO : 0;
 }
+
+int noise_gaps_write(FILE *out, const struct noise_result *r)
+{
+	fprintf(out, "# cpu\tstart_ns\tend_ns\tduration_ns\tkind\tid\tname\n");
+	for (size_t i = 0; i < r->n_cpus; i++) {
+		const struct noise_cpu_result *c = &r->cpus[i];
+
+		for (size_t g = 0; g < c->n_gaps; g++)
+			fprintf(out, "%d\t%lld\t%lld\t%lld\t%s\t%d\t%s\n", c->cpu,
+				(long long)c->gaps[g].start_ns, (long long)c->gaps[g].end_ns,
+				(long long)(c->gaps[g].end_ns - c->gaps[g].start_ns),
+				noise_kind_name(c->attr[g].kind), c->attr[g].id, c->attr[g].name);
+	}
+	return ferror(out) ? -EIO : 0;
+}

@@ -18,6 +18,13 @@
 /* Return: 0 or -EIO. */
 int noise_text_write(FILE *out, const struct noise_result *r);
 
+/*
+ * Every gap with its cause, one line each, for scripts (--gaps FILE):
+ * "cpu start_ns end_ns duration_ns kind id name" (tab-separated; id -1
+ * when there is none). Return: 0 or -EIO.
+ */
+int noise_gaps_write(FILE *out, const struct noise_result *r);
+
 /* NULL on ENOMEM. */
 json_t *noise_to_json(const struct noise_result *r, const struct host_info *host);
 
