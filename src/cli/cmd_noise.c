@@ -33,6 +33,8 @@ static const char usage_text[] =
 	"      --threshold US      smallest gap counted, in us (default 5)\n"
 	"  -p, --prio N            SCHED_FIFO priority of the spinners (default 80, 1..98)\n"
 	"      --policy POLICY     fifo (default), rr, or other (SCHED_OTHER)\n"
+	"      --clock CLOCK       what the loops read: auto (the TSC where it is\n"
+	"                          invariant, as oslat; else CLOCK_MONOTONIC) or monotonic\n"
 	"      --no-trace          attribute per window from /proc counters only\n"
 	"      --no-mlock          do not lock memory\n"
 	"  -f, --format FMT        text (default) or json\n"
@@ -45,7 +47,8 @@ static const char usage_text[] =
 
 int noise_opts_parse(int argc, char **argv, struct noise_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_THRESHOLD = 256, OPT_POLICY, OPT_NO_TRACE, OPT_NO_MLOCK, OPT_GAPS };
+	enum { OPT_THRESHOLD = 256, OPT_POLICY, OPT_NO_TRACE, OPT_NO_MLOCK, OPT_GAPS,
+	       OPT_CLOCK };
 	static const struct option longopts[] = {
 		{ "affinity", required_argument, NULL, 'a' },
 		{ "duration", required_argument, NULL, 'D' },
@@ -53,6 +56,7 @@ int noise_opts_parse(int argc, char **argv, struct noise_opts *o, char *err, siz
 		{ "prio", required_argument, NULL, 'p' },
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "no-mlock", no_argument, NULL, OPT_NO_MLOCK },
 		{ "format", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' },
@@ -111,6 +115,16 @@ int noise_opts_parse(int argc, char **argv, struct noise_opts *o, char *err, siz
 				o->cfg.policy = RTR_SCHED_OTHER;
 			else {
 				snprintf(err, errlen, "--policy: '%s' is not fifo, rr or other", optarg);
+				rc = -EINVAL;
+			}
+			break;
+		case OPT_CLOCK:
+			if (!strcmp(optarg, "auto"))
+				o->cfg.clock = NOISE_CLOCK_AUTO;
+			else if (!strcmp(optarg, "monotonic"))
+				o->cfg.clock = NOISE_CLOCK_MONOTONIC;
+			else {
+				snprintf(err, errlen, "--clock: '%s' is not auto or monotonic", optarg);
 				rc = -EINVAL;
 			}
 			break;

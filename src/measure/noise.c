@@ -24,6 +24,9 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 #include "measure/noise.h"
 #include "probe/interrupts.h"
@@ -95,6 +98,7 @@ struct spinner {
 
 struct noise_run {
 	struct noise_config cfg;
+	bool tsc;			/* spin on the TSC (x86, invariant), mapped to CLOCK_MONOTONIC */
 	struct spinner *w;
 	size_t n;
 	int64_t start_ns, end_ns;
@@ -216,9 +220,8 @@ static int64_t now_ns(void)
  * cost is the smallest one. Only the stop flag and the end are looked at
  * besides, so the loop stops at its end even if the main thread never runs.
  */
-static void *spin_main(void *arg)
+static void spin_clock(struct spinner *w)
 {
-	struct spinner *w = arg;
 	const struct noise_run *run = w->run;
 	const int64_t threshold = (int64_t)run->cfg.threshold_ns, end = run->end_ns;
 	const int64_t last_bucket = NOISE_HIST_BUCKETS - 1;
@@ -230,10 +233,6 @@ static void *spin_main(void *arg)
 	size_t n = 0;
 	struct timespec t;
 
-	atomic_store_explicit(&w->tid, (int)gettid(), memory_order_relaxed);
-	/* Write every page the loop touches before it starts. */
-	memset(hist, 0, NOISE_HIST_BUCKETS * sizeof(*hist));
-	memset(gaps, 0, cap * sizeof(*gaps));
 	do {
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		prev = rtr_ts_to_ns(t);
@@ -272,6 +271,118 @@ static void *spin_main(void *arg)
 	w->events = events;
 	w->max_ns = (uint64_t)max;
 	w->unkept = unkept;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+static void pair(int64_t *ns, int64_t *tsc)
+{
+	struct timespec t;
+	uint64_t a = __rdtsc(), b;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	b = __rdtsc();
+	*ns = rtr_ts_to_ns(t);
+	*tsc = (int64_t)(a / 2 + b / 2);
+}
+
+/*
+ * The same loop on the TSC, as oslat reads it: a clock read costs a few
+ * ns instead of the vDSO's tens, so the loop samples the CPU more often.
+ * Only where the TSC is invariant (constant_tsc and nonstop_tsc). The
+ * rate is measured on the start margin; the gaps are mapped to
+ * CLOCK_MONOTONIC afterwards with the clock read at the start and the end
+ * (a straight line: both count the same oscillator), so they compare with
+ * the kernel trace as the clock loop's do.
+ */
+static void spin_tsc(struct spinner *w)
+{
+	const struct noise_run *run = w->run;
+	const int64_t last_bucket = NOISE_HIST_BUCKETS - 1;
+	uint64_t *const hist = w->hist;
+	struct noise_gap *const gaps = w->gaps;
+	const size_t cap = w->cap_gaps;
+	uint64_t loops = 0, noise = 0, events = 0, unkept = 0, us_mult;
+	int64_t ns0, tsc0, ns1, tsc1, prev, now, d, max = 0, threshold, end;
+	double per_ns;
+	size_t n = 0;
+
+	pair(&ns0, &tsc0);
+	do
+		pair(&ns1, &tsc1);
+	while (ns1 < run->start_ns && !atomic_load_explicit(&w->run->stop, memory_order_relaxed));
+	if (ns1 - ns0 < 1000000 || tsc1 <= tsc0) {
+		/* No margin to measure the rate on (stopped at once): the clock loop. */
+		spin_clock(w);
+		return;
+	}
+	per_ns = (double)(tsc1 - tsc0) / (double)(ns1 - ns0);
+	threshold = (int64_t)((double)run->cfg.threshold_ns * per_ns);
+	end = tsc1 + (int64_t)((double)(run->end_ns - ns1) * per_ns);
+	/* Cycles to us buckets without a division: (d * mult) >> 32. */
+	us_mult = (uint64_t)(4294967296.0 / (per_ns * 1000.0));
+	ns0 = ns1;
+	tsc0 = tsc1;
+	prev = (int64_t)__rdtsc();
+	for (;;) {
+		int64_t b;
+
+		now = (int64_t)__rdtsc();
+		d = now - prev;
+		b = d < (INT64_C(1) << 31) ? (int64_t)(((uint64_t)d * us_mult) >> 32) : last_bucket;
+		hist[b < last_bucket ? b : last_bucket]++;
+		if (d > threshold) {
+			events++;
+			noise += (uint64_t)d;
+			if (n < cap) {
+				gaps[n].start_ns = prev;
+				gaps[n].end_ns = now;
+				n++;
+			} else {
+				unkept++;
+			}
+		}
+		if (d > max)
+			max = d;
+		loops++;
+		prev = now;
+		if (now >= end || atomic_load_explicit(&w->run->stop, memory_order_relaxed))
+			break;
+	}
+	pair(&ns1, &tsc1);
+	/* The line through the two anchors, for every time and length. */
+	per_ns = tsc1 > tsc0 ? (double)(tsc1 - tsc0) / (double)(ns1 - ns0) : per_ns;
+	for (size_t i = 0; i < n; i++) {
+		gaps[i].start_ns = ns0 + (int64_t)((double)(gaps[i].start_ns - tsc0) / per_ns);
+		gaps[i].end_ns = ns0 + (int64_t)((double)(gaps[i].end_ns - tsc0) / per_ns);
+	}
+	w->first_ns = ns0;
+	w->last_ns = ns0 + (int64_t)((double)(now - tsc0) / per_ns);
+	w->n_gaps = n;
+	w->loops = loops;
+	w->noise_ns = (uint64_t)((double)noise / per_ns);
+	w->events = events;
+	w->max_ns = (uint64_t)((double)max / per_ns);
+	w->unkept = unkept;
+}
+#else
+static void spin_tsc(struct spinner *w)
+{
+	spin_clock(w);
+}
+#endif
+
+static void *spin_main(void *arg)
+{
+	struct spinner *w = arg;
+
+	atomic_store_explicit(&w->tid, (int)gettid(), memory_order_relaxed);
+	/* Write every page the loop touches before it starts. */
+	memset(w->hist, 0, NOISE_HIST_BUCKETS * sizeof(*w->hist));
+	memset(w->gaps, 0, w->cap_gaps * sizeof(*w->gaps));
+	if (w->run->tsc)
+		spin_tsc(w);
+	else
+		spin_clock(w);
 	return NULL;
 }
 
@@ -908,12 +1019,19 @@ static void read_throttling(struct noise_run *run, struct noise_result *out)
 		out->rt_period_us = v;
 }
 
-static void read_virtual(struct noise_run *run, struct noise_result *out)
+/* /proc/cpuinfo: a virtual machine, and an invariant TSC (x86 only) to spin on. */
+static void read_cpuinfo(struct noise_run *run, struct noise_result *out)
 {
 	size_t len;
 
-	if (noisesrc_read(&run->fs, "/proc/cpuinfo", &run->buf, &run->buf_size, &len) == 0)
-		out->virtual_machine = strstr(run->buf, " hypervisor") != NULL;
+	if (noisesrc_read(&run->fs, "/proc/cpuinfo", &run->buf, &run->buf_size, &len) != 0)
+		return;
+	out->virtual_machine = strstr(run->buf, " hypervisor") != NULL;
+#if defined(__x86_64__) || defined(__i386__)
+	run->tsc = run->cfg.clock != NOISE_CLOCK_MONOTONIC &&
+		   strstr(run->buf, " constant_tsc") && strstr(run->buf, " nonstop_tsc");
+#endif
+	out->tsc = run->tsc;
 }
 
 static void collect(struct noise_run *run, struct noise_result *out)
@@ -1028,9 +1146,10 @@ int noise_run(const struct noise_config *cfg, const volatile sig_atomic_t *stop,
 	out->cfg.threshold_ns = cfg->threshold_ns;
 	out->cfg.mlock = cfg->mlock;
 	out->cfg.trace = cfg->trace;
+	out->cfg.clock = cfg->clock;
 	out->n_cpus = run->n;
 	read_throttling(run, out);
-	read_virtual(run, out);
+	read_cpuinfo(run, out);
 	err = set_rttime(run, &old_rttime, &rttime_set, why, whylen);
 	if (err)
 		goto out;

@@ -73,6 +73,11 @@ enum noise_source {
 /* "trace", "window". */
 const char *noise_source_name(enum noise_source s);
 
+enum noise_clock {
+	NOISE_CLOCK_AUTO,	/* the TSC where it is invariant (x86), else CLOCK_MONOTONIC */
+	NOISE_CLOCK_MONOTONIC,	/* clock_gettime(CLOCK_MONOTONIC) on every loop */
+};
+
 /* What to measure; plain data filled by the CLI. */
 struct noise_config {
 	struct rtr_cpuset cpus;
@@ -82,6 +87,7 @@ struct noise_config {
 	uint64_t threshold_ns;
 	bool mlock;
 	bool trace;			/* use tracefs when it can (else counters) */
+	enum noise_clock clock;
 };
 
 void noise_config_init(struct noise_config *cfg);
@@ -160,6 +166,7 @@ struct noise_result {
 	int64_t rt_period_us;		/* sched_rt_period_us (0: unread) */
 	bool virtual_machine;		/* /proc/cpuinfo says hypervisor */
 	unsigned int trace_retries;	/* reads of the trace that failed during the run */
+	bool tsc;			/* the loops read the TSC (mapped to CLOCK_MONOTONIC) */
 };
 
 void noise_result_free(struct noise_result *r);

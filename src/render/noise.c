@@ -35,6 +35,8 @@ static json_t *config(const struct noise_result *r)
 	json_object_set_new(o, "duration_ns", u64(r->cfg.duration_ns));
 	json_object_set_new(o, "threshold_ns", u64(r->cfg.threshold_ns));
 	json_object_set_new(o, "mlock", json_boolean(r->cfg.mlock));
+	/* What the loops read: the TSC (mapped to CLOCK_MONOTONIC) or the clock itself. */
+	json_object_set_new(o, "clock", json_text(r->tsc ? "tsc" : "monotonic"));
 	return o;
 }
 
@@ -145,8 +147,9 @@ int noise_text_write(FILE *out, const struct noise_result *r)
 		"FIFO");
 	if (r->cfg.policy != RTR_SCHED_OTHER)
 		fprintf(out, " %d", r->cfg.priority);
-	fprintf(out, ", threshold %.1f us, %.2f s (%s)\n", (double)r->cfg.threshold_ns / 1e3,
-		(double)r->elapsed_ns / 1e9, noise_stop_name(r->stop));
+	fprintf(out, ", threshold %.1f us, %.2f s (%s), loops read %s\n",
+		(double)r->cfg.threshold_ns / 1e3, (double)r->elapsed_ns / 1e9,
+		noise_stop_name(r->stop), r->tsc ? "the TSC" : "CLOCK_MONOTONIC");
 	if (r->source == NOISE_SRC_TRACE)
 		fprintf(out, "attribution: per event, from the kernel trace\n");
 	else

@@ -32,6 +32,7 @@ row "-D garbage" 2 "duration: 'soon'" "$R" noise -D soon
 row "--policy deadline" 2 "policy: 'deadline' is not fifo, rr or other" "$R" noise --policy deadline
 row "--policy other with --prio" 2 "exclude each other" "$R" noise --policy other -p 10
 row "-f xml" 2 "xml" "$R" noise -f xml
+row "--clock tsc" 2 "clock: 'tsc' is not auto or monotonic" "$R" noise --clock tsc
 row "unknown option" 2 "unknown option '--bogus'" "$R" noise --bogus
 row "extra argument" 2 "unexpected argument 'now'" "$R" noise now
 row "missing value" 2 "needs a value" "$R" noise -D

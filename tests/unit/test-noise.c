@@ -274,7 +274,7 @@ static void test_options(void **state)
 		"noise --prio 99", "noise -p 0", "noise --threshold 0", "noise --threshold x",
 		"noise -D 0", "noise -D 25h", "noise -D 10us", "noise --policy deadline",
 		"noise --policy other -p 50", "noise -a x", "noise extra", "noise --bogus",
-		"noise -f xml", "noise -D",
+		"noise -f xml", "noise -D", "noise --clock tsc",
 	};
 	struct noise_opts o;
 	char err[256];
