@@ -15,6 +15,7 @@
 #     such gaps are rt_throttling, and those few injections are left out of
 #     the 99%;
 #   - tracing is put back (no rtready instance left);
+#   - SIGINT ends a long run within a few seconds, with the result so far;
 #   - without tracing (--no-trace) the attribution says it is per window.
 # CPU 0 always stays to housekeeping.
 . "$(dirname "$0")/lib.sh"
@@ -150,6 +151,26 @@ if [ "$(stat -f -c %T /sys/kernel/tracing 2>/dev/null)" = tracefs ] &&
 	ls /sys/kernel/tracing/instances 2>/dev/null | grep -q '^rtready-'; then
 	fail "a tracing instance was left behind"
 fi
+
+# SIGINT ends a 30 s run at once, with the result of the time measured.
+timeout 20 "$RTREADY" noise -a "$cpu" -D 30s -f json -o "$tmp/int.json" 2>"$tmp/err" &
+rpid=$!
+wait_spinner "$rpid"
+t0=$(date +%s%N)
+kill -INT "$(pgrep -P "$rpid" | head -1)"
+rc=0
+wait "$rpid" || rc=$?
+rpid=
+t1=$(date +%s%N)
+[ "$rc" -eq 0 ] || { cat "$tmp/err"; fail "SIGINT: exited $rc"; }
+[ $(((t1 - t0) / 1000000)) -lt 3000 ] || fail "SIGINT: took $(((t1 - t0) / 1000000)) ms to end"
+python3 - "$tmp/int.json" <<'PY' || fail "SIGINT: result"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["stop"]["reason"] == "signal" and r["stop"]["signal"] == "SIGINT", r["stop"]
+assert r["stop"]["elapsed_ns"] < 10 * 10**9 and r["cpus"][0]["loops"] > 0, r["stop"]
+PY
+echo "SIGINT: ended in $(((t1 - t0) / 1000000)) ms"
 
 # Without the trace: counters per window, and the output says so.
 expect_rc 0 "$RTREADY" noise -a "$cpu" -D 300ms --no-trace -f json -o "$tmp/w.json"
