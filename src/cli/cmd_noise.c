@@ -199,6 +199,89 @@ static int resolve_cpus(struct noise_opts *o, struct host_facts *h)
 	return err;
 }
 
+/* The CPU of @r with the largest gap, and the cause of that gap. */
+static const struct noise_cpu_result *worst_cpu(const struct noise_result *r)
+{
+	const struct noise_cpu_result *w = NULL;
+
+	for (size_t i = 0; i < r->n_cpus; i++)
+		if (!w || r->cpus[i].max_ns > w->max_ns)
+			w = &r->cpus[i];
+	return w;
+}
+
+int noise_verify_phase(struct report *r, const struct rtr_cpuset *cpus,
+		       const struct rtr_cpuset *online, uint64_t duration_ns, double max_noise_us,
+		       struct noise_result *out, bool *interrupted, char *why, size_t whylen)
+{
+	static const char title[] = "Spinning RT CPUs are not disturbed past --max-noise";
+	static const char whytext[] =
+		"A realtime loop that polls instead of sleeping (packet processing, a control "
+		"loop that spins) loses the CPU to every interrupt, softirq, kernel thread, "
+		"RT throttling period and hypervisor stall on its CPU; the largest gap is the "
+		"longest it was blind.";
+	static const char fix[] =
+		"see the cause of the largest gaps (rtready noise -a CPUS --gaps FILE): move "
+		"IRQs off the RT CPUs (rtready tune), isolate them (isolcpus, nohz_full, "
+		"rcu_nocbs: rtready plan), turn RT throttling off for a loop that must never "
+		"yield, and pin the vCPUs of a virtual machine";
+	struct noise_config cfg;
+	const struct noise_cpu_result *w;
+	const volatile sig_atomic_t *stop;
+	struct cli_stop saved;
+	char ev[512];
+	enum rtr_status st;
+	int err;
+
+	*interrupted = false;
+	memset(out, 0, sizeof(*out));
+	noise_config_init(&cfg);
+	cfg.duration_ns = duration_ns;
+	err = rtr_cpuset_copy(&cfg.cpus, cpus);
+	if (err)
+		goto out;
+	rtr_cpuset_and(&cfg.cpus, online);
+	/* The loops never sleep: one online CPU stays to housekeeping. */
+	if (rtr_cpuset_equal(&cfg.cpus, online))
+		rtr_cpuset_unset(&cfg.cpus, rtr_cpuset_next(&cfg.cpus, -1));
+	stop = cli_stop_catch(&saved);
+	err = noise_run(&cfg, stop, out, why, whylen);
+	cli_stop_release(&saved);
+	if (err == -ENOMEM)
+		goto out;
+	if (err) {
+		snprintf(ev, sizeof(ev), "could not run: %s", why);
+		err = report_add(r, "noise.max_gap", "noise", RTR_SKIP, 0, title, ev, whytext, fix);
+		goto out;
+	}
+	*interrupted = out->stop == NOISE_STOP_SIGNAL;
+	w = worst_cpu(out);
+	if (!w) {
+		err = report_add(r, "noise.max_gap", "noise", RTR_SKIP, 0, title, "no CPU measured",
+				 whytext, fix);
+		goto out;
+	}
+	st = *interrupted ? RTR_SKIP :
+	     (double)w->max_ns / 1000.0 > max_noise_us ? RTR_FAIL : RTR_PASS;
+	snprintf(ev, sizeof(ev), "largest gap %.1f us on CPU %d (limit %.1f us); %llu events "
+		 "over %.0f us, availability %.5f %%, attributed %s", (double)w->max_ns / 1000.0,
+		 w->cpu, max_noise_us, (unsigned long long)w->events,
+		 (double)out->cfg.threshold_ns / 1000.0, noise_availability(w),
+		 out->source == NOISE_SRC_TRACE ? "per event" : "per window");
+	if (w->n_top) {
+		size_t len = strlen(ev);
+
+		snprintf(ev + len, sizeof(ev) - len, "; the largest: %s %s",
+			 noise_kind_name(w->top[0].cause.kind), w->top[0].cause.name);
+	}
+	err = report_add(r, "noise.max_gap", "noise", st, 0, title, ev, whytext, fix);
+out:
+	noise_config_free(&cfg);
+	if (!err)
+		report_sort(r);
+	return err;
+}
+
 static int render(const struct noise_opts *o, const struct noise_result *r,
 		  struct cli_output *out, const struct host_info *host)
 {

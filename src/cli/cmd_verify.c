@@ -20,6 +20,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_check.h"
+#include "cli/cmd_noise.h"
 #include "cli/cmd_pi.h"
 #include "cli/cmd_report.h"
 #include "cli/cmd_verify.h"
@@ -51,6 +52,9 @@ static const char usage_text[] =
 	"  -m, --max-latency US    fail when a CPU's maximum latency exceeds US (in us;\n"
 	"                          100us, 1ms accepted); without it latency is shown,\n"
 	"                          not judged\n"
+	"      --max-noise US      also spin on the measured CPUs for -D (rtready noise;\n"
+	"                          one CPU stays to housekeeping) and fail when a gap\n"
+	"                          exceeds US (check noise.max_gap)\n"
 	"  -r, --report DIR        where to write the results (default rtready-report)\n"
 	"      --prometheus FILE   also write the metrics there (replaced atomically), such\n"
 	"                          as the node exporter's textfile directory:\n"
@@ -93,7 +97,7 @@ static int parse_us_option(const char *opt, const char *arg, int64_t min_ns, int
 
 int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, size_t errlen)
 {
-	enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE, OPT_NO_PI, OPT_PROMETHEUS };
+	enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE, OPT_NO_PI, OPT_PROMETHEUS, OPT_MAX_NOISE };
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'D' },
 		{ "rt-cpus", required_argument, NULL, 'c' },
@@ -105,6 +109,7 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 		{ "load-cpus", required_argument, NULL, OPT_LOAD_CPUS },
 		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "no-pi", no_argument, NULL, OPT_NO_PI },
+		{ "max-noise", required_argument, NULL, OPT_MAX_NOISE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -143,6 +148,11 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 			rc = parse_us_option("--max-latency", optarg, 1000, 3600LL * 1000000000LL, &v,
 					     err, errlen);
 			o->max_latency_us = (double)v / 1000.0;
+			break;
+		case OPT_MAX_NOISE:
+			rc = parse_us_option("--max-noise", optarg, 1000, 3600LL * 1000000000LL, &v,
+					     err, errlen);
+			o->max_noise_us = (double)v / 1000.0;
 			break;
 		case 'r':
 			if (!optarg[0]) {
@@ -278,6 +288,7 @@ struct verify_run {
 	struct report check;
 	struct latency_result lat[PHASE_COUNT];
 	bool measured[PHASE_COUNT];
+	struct noise_result noise;	/* --max-noise; n_cpus 0 when it did not run */
 	struct rtr_cpuset cpus;		/* measured */
 	char online[4096];
 	bool interrupted;
@@ -358,6 +369,23 @@ static int run_pi(const struct verify_opts *o, struct verify_run *v)
 	if (!rc)
 		report_sort(&v->check);
 	return rc;
+}
+
+/* --max-noise: the noise phase on the measured CPUs, as the finding noise.max_gap. */
+static void run_noise(const struct verify_opts *o, struct verify_run *v, struct progress *pr)
+{
+	char why[512] = "";
+	bool stopped = false;
+
+	progress_begin(pr, 1, "noise on spinning CPUs", o->duration_ns);
+	if (noise_verify_phase(&v->check, &v->cpus, &v->host.cpu.online, (uint64_t)o->duration_ns,
+			       o->max_noise_us, &v->noise, &stopped, why, sizeof(why))) {
+		run_failed(v, "noise: out of memory");
+		return;
+	}
+	if (stopped)
+		v->interrupted = true;
+	progress_end(pr, stopped ? "interrupted" : why[0] ? why : "done");
 }
 
 static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
@@ -604,7 +632,8 @@ static int finish(const struct verify_opts *o, struct verify_run *v, const struc
 				  o->interval_ns, latency_load_name(o->load), o->max_latency_us,
 				  &v->check, { v->measured[0] ? &v->lat[0] : NULL,
 					       v->measured[1] ? &v->lat[1] : NULL },
-				  v->interrupted, v->error };
+				  v->interrupted, v->error, v->noise.n_cpus ? &v->noise : NULL,
+				  o->max_noise_us };
 	json_t *j = verify_to_json(&vv);
 	int rc = EXIT_USAGE, e;
 
@@ -785,6 +814,13 @@ static int run_verify(const struct verify_opts *o)
 	 * check, the idle phase), with the error: stale files of an earlier run in
 	 * the same directory must not stand for this one.
 	 */
+	/*
+	 * Before the latency runs: the latency engine lowers RLIMIT_RTTIME to 3 s
+	 * and, without CAP_SYS_RESOURCE, cannot raise it back; the spinners
+	 * need it past the duration.
+	 */
+	if (o->max_noise_us > 0)
+		run_noise(o, &v, &pr);
 	progress_begin(&pr, 2, "latency, idle", o->duration_ns);
 	run_latency(o, &v, PHASE_IDLE, &pr);
 	if (!v.interrupted && !v.failed_run) {
@@ -799,6 +835,7 @@ out:
 	report_free(&v.check);
 	for (int p = 0; p < PHASE_COUNT; p++)
 		latency_result_free(&v.lat[p]);
+	noise_result_free(&v.noise);
 	rtr_cpuset_free(&v.cpus);
 	probe_host_free(&v.host);
 	host_info_free(&host);

@@ -37,6 +37,11 @@ row "unknown option" 2 "unknown option '--bogus'" "$R" noise --bogus
 row "extra argument" 2 "unexpected argument 'now'" "$R" noise now
 row "missing value" 2 "needs a value" "$R" noise -D
 
+# ---- verify --max-noise ----
+row "verify --max-noise 0" 2 "max-noise" "$R" verify --max-noise 0 -r "$T/vr"
+row "verify --max-noise text" 2 "max-noise" "$R" verify --max-noise lots -r "$T/vr"
+row "verify --max-noise missing" 2 "needs a value" "$R" verify --max-noise
+
 # ---- CPUs ----
 row "-a garbage" 2 "affinity" "$R" noise -a one
 row "-a offline CPU" 2 "CPU 4000 is not online" "$R" noise -a 4000 -D 50ms

@@ -16,6 +16,8 @@
 #     the 99%;
 #   - tracing is put back (no rtready instance left);
 #   - SIGINT ends a long run within a few seconds, with the result so far;
+#   - verify --max-noise judges the noise as check noise.max_gap, and the
+#     figures reach verify.json, junit.xml and metrics.prom (report too);
 #   - without tracing (--no-trace) the attribution says it is per window.
 # CPU 0 always stays to housekeeping.
 . "$(dirname "$0")/lib.sh"
@@ -171,6 +173,40 @@ assert r["stop"]["reason"] == "signal" and r["stop"]["signal"] == "SIGINT", r["s
 assert r["stop"]["elapsed_ns"] < 10 * 10**9 and r["cpus"][0]["loops"] > 0, r["stop"]
 PY
 echo "SIGINT: ended in $(((t1 - t0) / 1000000)) ms"
+
+# verify --max-noise: the noise phase as the check noise.max_gap, judged (a limit of 1 us
+# fails, one of 10 s passes), in verify.json, junit.xml and metrics.prom; report reads it too.
+for lim in 1 10000000; do
+	rc=0
+	timeout 120 "$RTREADY" verify -D 300ms -c "$cpu" --max-noise "$lim" --no-pi -q \
+		-r "$tmp/v$lim" >"$tmp/vout" 2>&1 || rc=$?
+	[ "$rc" -le 1 ] || { cat "$tmp/vout"; fail "verify --max-noise $lim exited $rc"; }
+	python3 - "$tmp/v$lim" "$lim" "$cpu" <<'PY' || fail "verify --max-noise $lim"
+import json, sys
+d, lim, cpu = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+v = json.load(open(d + "/verify.json"))
+f = [c for c in v["check"]["checks"] if c["id"] == "noise.max_gap"]
+assert len(f) == 1, f
+want = "fail" if lim == 1 else "pass"
+assert f[0]["status"] == want, f[0]
+assert v["config"]["max_noise_us"] == lim, v["config"]
+n = v["noise"]["cpus"][0]
+assert n["cpu"] == int(cpu) and n["events"] > 0, n
+assert ("largest gap %.1f us" % (n["max_ns"] / 1000.0)) in f[0]["evidence"], f[0]["evidence"]
+junit = open(d + "/junit.xml").read()
+assert 'name="noise.max_gap"' in junit, "no junit case"
+assert ("<failure" in junit.split('name="noise.max_gap"')[1].split("</testcase>")[0]) == (want == "fail")
+prom = open(d + "/metrics.prom").read()
+line = [l for l in prom.splitlines() if l.startswith("rtready_noise_max_seconds{") and 'cpu="%s"' % cpu in l]
+assert line and abs(float(line[0].split()[-1]) - n["max_ns"] / 1e9) < 1e-9, line
+assert "rtready_noise_limit_seconds" in prom and "rtready_noise_availability_ratio" in prom
+PY
+done
+"$RTREADY" noise -a "$cpu" -D 200ms -f json -o "$tmp/r.json" &&
+	"$RTREADY" report "$tmp/r.json" -o "$tmp/r.html" -p "$tmp/r.prom" ||
+	fail "report of a noise result"
+grep -q "^rtready_noise_events{cpu=\"$cpu\"}" "$tmp/r.prom" || fail "report: no noise series"
+echo "verify --max-noise: judged, in verify.json, junit.xml and metrics.prom"
 
 # Without the trace: counters per window, and the output says so.
 expect_rc 0 "$RTREADY" noise -a "$cpu" -D 300ms --no-trace -f json -o "$tmp/w.json"
