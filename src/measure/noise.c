@@ -812,6 +812,7 @@ static void start_trace(struct noise_run *run, struct noise_result *out)
 	uint64_t max = TRACE_KB_TOTAL / run->n;
 	uint64_t kb = secs * TRACE_KB_PER_SEC;
 	char why[256] = "";
+	int err;
 
 	if (max > TRACE_KB_MAX)
 		max = TRACE_KB_MAX;
@@ -829,13 +830,19 @@ static void start_trace(struct noise_run *run, struct noise_result *out)
 	}
 	if (kb < TRACE_KB_MIN)
 		kb = TRACE_KB_MIN;
-	if (trace_session_start_run(&run->cfg.cpus, (unsigned int)kb, &run->trace, why,
-				    sizeof(why)) == 0) {
+	err = trace_session_start_run(&run->cfg.cpus, (unsigned int)kb, &run->trace, why,
+				      sizeof(why));
+	if (err == 0) {
 		out->source = NOISE_SRC_TRACE;
 		return;
 	}
 	run->trace = NULL;
-	snprintf(out->source_note, sizeof(out->source_note), "%s", why);
+	/* The session's own words name latency's --trace option: say it for noise. */
+	if (err == -EPERM || err == -EACCES)
+		snprintf(out->source_note, sizeof(out->source_note),
+			 "kernel tracing (tracefs) needs root (CAP_SYS_ADMIN)");
+	else
+		snprintf(out->source_note, sizeof(out->source_note), "%s", why);
 }
 
 /*
