@@ -179,6 +179,9 @@ int noise_default_cpus(const struct rtr_cpuset *online, const struct rtr_cpuset 
 		if (err)
 			return err;
 		rtr_cpuset_and(out, online);
+		/* RT CPUs that are all the online ones: the first stays to housekeeping. */
+		if (rtr_cpuset_equal(out, online))
+			rtr_cpuset_unset(out, rtr_cpuset_next(out, -1));
 	} else {
 		int first;
 

@@ -187,7 +187,8 @@ int noise_run(const struct noise_config *cfg, const volatile sig_atomic_t *stop,
 
 /*
  * noise_default_cpus() - the RT CPUs when there are (@rt not empty), else
- * every online CPU we may use but the first one (kept for housekeeping).
+ * every online CPU we may use but the first one (kept for housekeeping);
+ * RT CPUs that are every online CPU lose their first one too.
  * Return: 0, -ENOMEM, or -ENOENT when that leaves none.
  */
 int noise_default_cpus(const struct rtr_cpuset *online, const struct rtr_cpuset *rt,

@@ -244,6 +244,11 @@ static void test_default_cpus(void **state)
 	assert_int_equal(noise_default_cpus(&online, &rt, NULL, &out), 0);
 	rtr_cpuset_format_list(&out, buf, sizeof(buf));
 	assert_string_equal(buf, "2-3");
+	/* RT CPUs that are all of them: one still stays to housekeeping. */
+	assert_int_equal(rtr_cpuset_parse_list(&rt, "0-3"), 0);
+	assert_int_equal(noise_default_cpus(&online, &rt, NULL, &out), 0);
+	rtr_cpuset_format_list(&out, buf, sizeof(buf));
+	assert_string_equal(buf, "1-3");
 	/* One CPU: nothing can spin. */
 	rtr_cpuset_clear(&rt);
 	assert_int_equal(rtr_cpuset_parse_list(&online, "0"), 0);
