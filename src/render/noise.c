@@ -169,7 +169,7 @@ int noise_text_write(FILE *out, const struct noise_result *r)
 			(double)c->noise_ns / 1e6, noise_availability(c),
 			(unsigned long long)c->events, (double)c->max_ns / 1e3);
 		if (c->n_causes) {
-			fprintf(out, "  %-14s %-32s %8s %12s %10s\n", "kind", "name", "count",
+			fprintf(out, "  %-14s %-44s %8s %12s %10s\n", "kind", "name", "count",
 				"total us", "max us");
 			for (size_t k = 0; k < c->n_causes; k++) {
 				const struct noise_cause *n = &c->causes[k];
@@ -181,23 +181,27 @@ int noise_text_write(FILE *out, const struct noise_result *r)
 					snprintf(name, sizeof(name), "%d %s", n->id, n->name);
 				else
 					snprintf(name, sizeof(name), "%s", n->name);
-				fprintf(out, "  %-14s %-32s %8llu %12.1f %10.1f\n",
+				fprintf(out, "  %-14s %-44s %8llu %12.1f %10.1f\n",
 					noise_kind_name(n->kind), name,
 					(unsigned long long)n->count, (double)n->total_ns / 1e3,
 					(double)n->max_ns / 1e3);
 			}
 		}
-		/* oslat's layout: one line per 1 us bucket (the non-empty ones). */
-		fprintf(out, "  histogram of gaps (us: count):");
-		for (size_t b = 0, col = 0; b < NOISE_HIST_BUCKETS; b++) {
+		/*
+		 * oslat's -z layout: one line per non-empty 1 us bucket, labelled by
+		 * its upper edge ("001 (us)" holds gaps under 1 us); the last one
+		 * holds everything from its lower edge up.
+		 */
+		fprintf(out, "  histogram of the gaps between two reads:\n");
+		for (size_t b = 0; b < NOISE_HIST_BUCKETS; b++) {
 			if (!c->hist[b])
 				continue;
-			fprintf(out, "%s%s%03zu%s: %llu", col % 4 ? "  " : "\n    ",
-				b == NOISE_HIST_BUCKETS - 1 ? ">=" : "", b,
-				b == NOISE_HIST_BUCKETS - 1 ? "" : "", (unsigned long long)c->hist[b]);
-			col++;
+			if (b == NOISE_HIST_BUCKETS - 1)
+				fprintf(out, "   >%03zu (us):\t%llu\n", b, (unsigned long long)c->hist[b]);
+			else
+				fprintf(out, "    %03zu (us):\t%llu\n", b + 1,
+					(unsigned long long)c->hist[b]);
 		}
-		fprintf(out, "\n");
 		if (c->trace_lost)
 			fprintf(out, "  the trace lost %llu events on this CPU\n",
 				(unsigned long long)c->trace_lost);
