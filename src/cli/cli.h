@@ -28,7 +28,7 @@ enum output_format { FORMAT_TEXT, FORMAT_JSON };
 /* Each subcommand's options, help and completion (src/cli/opt.h). */
 struct cli_cmd;
 extern const struct cli_cmd check_cmd, snapshot_cmd, latency_cmd, load_cmd, inspect_cmd,
-	run_cmd, tune_cmd, report_cmd, verify_cmd, pi_cmd, plan_cmd;
+	run_cmd, tune_cmd, report_cmd, verify_cmd, pi_cmd, plan_cmd, noise_cmd;
 
 /* Subcommand entry points: argv[0] is the subcommand name. */
 int cmd_check(int argc, char **argv);
@@ -41,6 +41,7 @@ int cmd_tune(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_pi(int argc, char **argv);
+int cmd_noise(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 
 /* "rtready: CMD: message" on stderr. */

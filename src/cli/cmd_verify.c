@@ -21,6 +21,8 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "checks/run.h"
+#include "measure/noise.h"
+#include "report/noise.h"
 #include "report/pi.h"
 #include "cli/cmd_verify.h"
 #include "measure/latency.h"
@@ -38,7 +40,7 @@
 #include "util/parse.h"
 
 /* Keys of the options without a short letter. */
-enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE, OPT_NO_PI, OPT_PROMETHEUS };
+enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE, OPT_NO_PI, OPT_PROMETHEUS, OPT_MAX_NOISE };
 
 static const struct cli_opt verify_opts[] = {
 	{ "duration", 'D', CLI_ARG, "TIME",
@@ -52,6 +54,10 @@ static const struct cli_opt verify_opts[] = {
 	  "fail when a CPU's maximum latency exceeds US (in us;\n"
 	  "100us, 1ms accepted); without it latency is shown,\n"
 	  "not judged", NULL, CLI_OWN },
+	{ "max-noise", OPT_MAX_NOISE, CLI_ARG, "US",
+	  "also spin on the measured CPUs for -D (rtready noise;\n"
+	  "one CPU stays to housekeeping) and fail when a gap\n"
+	  "exceeds US (check noise.max_gap)", NULL, CLI_OWN },
 	{ "report", 'r', CLI_ARG, "DIR",
 	  "where to write the results (default rtready-report)", "@dir", CLI_OWN },
 	{ "prometheus", OPT_PROMETHEUS, CLI_ARG, "FILE",
@@ -144,6 +150,11 @@ int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, s
 			rc = parse_us_option("--max-latency", optarg, 1000, 3600LL * 1000000000LL, &v,
 					     err, errlen);
 			o->max_latency_us = (double)v / 1000.0;
+			break;
+		case OPT_MAX_NOISE:
+			rc = parse_us_option("--max-noise", optarg, 1000, 3600LL * 1000000000LL, &v,
+					     err, errlen);
+			o->max_noise_us = (double)v / 1000.0;
 			break;
 		case 'r':
 			if (!optarg[0]) {
@@ -263,6 +274,7 @@ struct verify_run {
 	struct report check;
 	struct latency_result lat[PHASE_COUNT];
 	bool measured[PHASE_COUNT];
+	struct noise_result noise;	/* --max-noise; n_cpus 0 when it did not run */
 	struct rtr_cpuset cpus;		/* measured */
 	bool interrupted;
 	bool failed_run;		/* a measurement or the load failed: exit 2 */
@@ -337,6 +349,43 @@ static int run_pi(const struct verify_opts *o, struct verify_run *v)
 	if (!rc)
 		report_sort(&v->check);
 	return rc;
+}
+
+/* --max-noise: the noise phase on the measured CPUs, as the finding noise.max_gap. */
+static void run_noise(const struct verify_opts *o, struct verify_run *v, struct progress *pr)
+{
+	const struct rtr_cpuset *online = &v->t->facts.cpu.online;
+	const volatile sig_atomic_t *stop;
+	struct noise_config cfg;
+	struct cli_stop saved;
+	char why[512] = "";
+	bool stopped;
+	int err;
+
+	progress_begin(pr, 1, "noise on spinning CPUs", o->duration_ns);
+	memset(&v->noise, 0, sizeof(v->noise));
+	noise_config_init(&cfg);
+	cfg.duration_ns = (uint64_t)o->duration_ns;
+	err = rtr_cpuset_copy(&cfg.cpus, &v->cpus);
+	if (!err) {
+		rtr_cpuset_and(&cfg.cpus, online);
+		/* The loops never sleep: one online CPU stays to housekeeping. */
+		if (rtr_cpuset_equal(&cfg.cpus, online))
+			rtr_cpuset_unset(&cfg.cpus, rtr_cpuset_next(&cfg.cpus, -1));
+		stop = cli_stop_catch(&saved);
+		err = noise_run(&cfg, stop, &v->noise, why, sizeof(why));
+		cli_stop_release(&saved);
+	}
+	noise_config_free(&cfg);
+	if (err == -ENOMEM || noise_finding_add(&v->check, &v->noise, err, why, o->max_noise_us)) {
+		run_failed(v, "noise: out of memory");
+		return;
+	}
+	report_sort(&v->check);
+	stopped = !err && v->noise.stop == NOISE_STOP_SIGNAL;
+	if (stopped)
+		v->interrupted = true;
+	progress_end(pr, stopped ? "interrupted" : why[0] ? why : "done");
 }
 
 static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
@@ -493,7 +542,8 @@ static int finish(const struct verify_opts *o, struct verify_run *v, const struc
 				  o->interval_ns, latency_load_name(o->load), o->max_latency_us,
 				  &v->check, { v->measured[0] ? &v->lat[0] : NULL,
 					       v->measured[1] ? &v->lat[1] : NULL },
-				  v->interrupted, v->error };
+				  v->interrupted, v->error, v->noise.n_cpus ? &v->noise : NULL,
+				  o->max_noise_us };
 	json_t *j = verify_to_json(&vv);
 	int rc = EXIT_USAGE, e;
 
@@ -679,6 +729,13 @@ static int run_verify(const struct verify_opts *o)
 	 * check, the idle phase), with the error: stale files of an earlier run in
 	 * the same directory must not stand for this one.
 	 */
+	/*
+	 * Before the latency runs: the latency engine lowers RLIMIT_RTTIME to 3 s
+	 * and, without CAP_SYS_RESOURCE, cannot raise it back; the spinners
+	 * need it past the duration.
+	 */
+	if (o->max_noise_us > 0)
+		run_noise(o, &v, &pr);
 	progress_begin(&pr, 2, "latency, idle", o->duration_ns);
 	run_latency(o, &v, PHASE_IDLE, &pr);
 	if (!v.interrupted && !v.failed_run) {
@@ -693,6 +750,7 @@ out:
 	report_free(&v.check);
 	for (int p = 0; p < PHASE_COUNT; p++)
 		latency_result_free(&v.lat[p]);
+	noise_result_free(&v.noise);
 	rtr_cpuset_free(&v.cpus);
 	target_close(v.t);
 	free(v.t);

@@ -23,6 +23,7 @@ struct verify_opts {
 	bool load_cpus_given;
 	enum latency_load_kind load;	/* --load KIND, default all */
 	double max_latency_us;		/* 0: latency shown, not judged */
+	double max_noise_us;		/* > 0: the noise phase runs, judged by it */
 	const char *report_dir;
 	const char *prometheus;		/* --prometheus FILE: the metrics there too; NULL: not */
 	enum output_format format;

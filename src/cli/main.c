@@ -25,6 +25,7 @@ static const struct verb verbs[] = {
 	{ "load", cmd_load, &load_cmd, "generate messaging, CPU, memory and OOM load (hackbench-class)" },
 	{ "inspect", cmd_inspect, &inspect_cmd, "apply the checklist to running processes, thread by thread" },
 	{ "run", cmd_run, &run_cmd, "start a program with RT settings, a budget, and the runtime checker" },
+	{ "noise", cmd_noise, &noise_cmd, "name the cause of every gap on CPUs that spin (oslat-class)" },
 	{ "pi", cmd_pi, &pi_cmd, "prove that priority inheritance bounds lock waits on this system" },
 	{ "plan", cmd_plan, &plan_cmd, "choose the RT CPUs from the topology and write the boot line" },
 	{ "tune", cmd_tune, &tune_cmd, "apply the runtime fixes with a crash-safe revert; write boot files" },

@@ -74,6 +74,7 @@ enum trace_ev_type {
 	TEV_HRTIMER_ENTRY,	/* ptr: the hrtimer; name: its callback ("" unknown) */
 	TEV_HRTIMER_EXIT,
 	TEV_IDLE,		/* power:cpu_idle; num: state, -1 when leaving idle */
+	TEV_NMI,		/* nmi:nmi_handler, at the handler's end; ptr: its duration (ns) */
 };
 
 struct trace_ev {
@@ -207,6 +208,32 @@ void trace_session_hit(void *session, const struct latency_hit *hit);
  */
 int trace_session_collect(struct trace_session *s, const struct latency_result *res,
 			  struct trace_result **out) __attribute__((warn_unused_result));
+
+/*
+ * trace_session_start_run() - as trace_session_start(), for `rtready noise`:
+ * the same events (and nmi:nmi_handler) on @cpus, recorded for the whole
+ * run in @buffer_kb per CPU, read with trace_session_drain(); no file.
+ * Return: as trace_session_start().
+ */
+int trace_session_start_run(const struct rtr_cpuset *cpus, unsigned int buffer_kb,
+			    struct trace_session **out, char *why, size_t whylen)
+	__attribute__((warn_unused_result));
+
+/*
+ * trace_session_drain() - read (and consume) what the instance holds now,
+ * calling @fn for each decoded event of the traced CPUs, in time order per
+ * CPU; @missed is the number of events the ring buffer dropped just before
+ * this one (0 mostly; -1 when the kernel did not say how many). Called
+ * while tracing goes on (a whole_run session), and once more after
+ * trace_session_stop(). Return: 0 or -errno (-EIO: the buffers could not
+ * be read).
+ */
+int trace_session_drain(struct trace_session *s,
+			void (*fn)(void *ctx, int cpu, const struct trace_ev *ev, long long missed),
+			void *ctx) __attribute__((warn_unused_result));
+
+/* trace_session_stop() - stop recording (nothing is removed yet). */
+void trace_session_stop(struct trace_session *s);
 
 /*
  * trace_session_free() - the one place that puts tracing back: events off,

@@ -28,6 +28,14 @@ int trace_session_start(const struct trace_options *opt, struct trace_session **
 	return -ENOTSUP;
 }
 
+int trace_session_start_run(const struct rtr_cpuset *cpus, unsigned int buffer_kb,
+			    struct trace_session **out, char *why, size_t whylen)
+{
+	(void)cpus;
+	(void)buffer_kb;
+	return trace_session_start(NULL, out, why, whylen);
+}
+
 void trace_session_hit(void *session, const struct latency_hit *hit)
 {
 	(void)session;
@@ -41,6 +49,21 @@ int trace_session_collect(struct trace_session *s, const struct latency_result *
 	(void)res;
 	*out = NULL;
 	return -ENOTSUP;
+}
+
+int trace_session_drain(struct trace_session *s,
+			void (*fn)(void *ctx, int cpu, const struct trace_ev *ev, long long missed),
+			void *ctx)
+{
+	(void)s;
+	(void)fn;
+	(void)ctx;
+	return -ENOTSUP;
+}
+
+void trace_session_stop(struct trace_session *s)
+{
+	(void)s;
 }
 
 void trace_session_free(struct trace_session *s)

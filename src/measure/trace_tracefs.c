@@ -70,13 +70,15 @@ static const struct ev_spec ev_specs[] = {
 	{ "irq_vectors", "call_function_single_exit", TEV_VECTOR_EXIT, false },
 	{ "irq_vectors", "irq_work_entry", TEV_VECTOR_ENTRY, false },
 	{ "irq_vectors", "irq_work_exit", TEV_VECTOR_EXIT, false },
+	/* x86 only: NMIs (perf, watchdog) are invisible to the other events. */
+	{ "nmi", "nmi_handler", TEV_NMI, false },
 };
 
 #define N_SPECS (sizeof(ev_specs) / sizeof(ev_specs[0]))
 
 /* Only these systems are parsed when reading back (parsing all of them takes long). */
 static const char *const read_systems[] = {
-	"sched", "irq", "timer", "power", "irq_vectors", "ftrace", "osnoise", NULL,
+	"sched", "irq", "timer", "power", "irq_vectors", "nmi", "ftrace", "osnoise", NULL,
 };
 
 struct trace_session {
@@ -98,6 +100,9 @@ struct trace_session {
 	bool timerlat;
 	bool osnoise;
 	char missing[160];
+	struct tep_handle *tep;	/* trace_session_drain(): formats, loaded once */
+	bool whole_run;		/* trace_session_start_run(): no window file */
+	unsigned int buffer_kb;	/* per CPU; 0: TRACE_BUFFER_KB */
 };
 
 bool trace_supported(void)
@@ -178,8 +183,8 @@ static int enable_events(struct trace_session *s, char *why, size_t len)
 		if (e->required)
 			return say(why, len, -ENOTSUP, "cannot enable the %s:%s event in %s/instances/%s",
 				   e->sys, e->name, s->dir, s->name);
-		/* irq_vectors exist on x86 only: not missing elsewhere. */
-		if (strcmp(e->sys, "irq_vectors"))
+		/* irq_vectors and nmi exist on x86 only: not missing elsewhere. */
+		if (strcmp(e->sys, "irq_vectors") && strcmp(e->sys, "nmi"))
 			note_missing(s, e->name);
 	}
 	if (!waking)
@@ -209,13 +214,14 @@ static int limit_cpus(struct trace_session *s, const struct trace_options *opt, 
 	char mask[1024];
 	size_t need;
 	int cpu = -1, last = -1;
+	unsigned int kb = s->buffer_kb ? s->buffer_kb : TRACE_BUFFER_KB;
 
 	if (!opt || !opt->cpus || rtr_cpuset_is_empty(opt->cpus)) {
-		tracefs_instance_set_buffer_size(s->inst, TRACE_BUFFER_KB, -1);
+		tracefs_instance_set_buffer_size(s->inst, kb, -1);
 		return 0;
 	}
 	while ((cpu = rtr_cpuset_next(opt->cpus, cpu)) >= 0) {
-		tracefs_instance_set_buffer_size(s->inst, TRACE_BUFFER_KB, cpu);
+		tracefs_instance_set_buffer_size(s->inst, kb, cpu);
 		last = cpu;
 	}
 	need = rtr_cpuset_format_mask(opt->cpus, (size_t)last + 1, mask, sizeof(mask));
@@ -346,8 +352,8 @@ static int check_file(struct trace_session *s, const struct trace_options *opt, 
 	return 0;
 }
 
-int trace_session_start(const struct trace_options *opt, struct trace_session **out, char *why,
-			size_t whylen)
+static int start(const struct trace_options *opt, bool whole_run, unsigned int buffer_kb,
+		 struct trace_session **out, char *why, size_t whylen)
 {
 	struct trace_session *s;
 	int err;
@@ -357,10 +363,12 @@ int trace_session_start(const struct trace_options *opt, struct trace_session **
 	if (!s)
 		return -ENOMEM;
 	s->on_fd = -1;
+	s->whole_run = whole_run;
+	s->buffer_kb = buffer_kb;
 	/* libtracefs and libtraceevent print their own warnings otherwise. */
 	tracefs_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	err = check_file(s, opt, why, whylen);
+	err = whole_run ? 0 : check_file(s, opt, why, whylen);
 	if (!err && geteuid() != 0)
 		err = say(why, whylen, -EPERM,
 			  "--trace needs root: kernel tracing (tracefs at %s) is for "
@@ -385,6 +393,20 @@ int trace_session_start(const struct trace_options *opt, struct trace_session **
 	}
 	*out = s;
 	return 0;
+}
+
+int trace_session_start(const struct trace_options *opt, struct trace_session **out, char *why,
+			size_t whylen)
+{
+	return start(opt, false, 0, out, why, whylen);
+}
+
+int trace_session_start_run(const struct rtr_cpuset *cpus, unsigned int buffer_kb,
+			    struct trace_session **out, char *why, size_t whylen)
+{
+	struct trace_options opt = { .file = NULL, .cpus = cpus };
+
+	return start(&opt, true, buffer_kb, out, why, whylen);
 }
 
 void trace_session_hit(void *session, const struct latency_hit *hit)
@@ -514,6 +536,10 @@ static void decode(const struct spec_ev *m, struct tep_record *rec, struct trace
 		if ((unsigned int)out->num == 0xffffffffu)
 			out->num = -1;
 		break;
+	case TEV_NMI:
+		out->ptr = (uint64_t)num(ev, "delta_ns", rec);
+		out->num = (int)num(ev, "handled", rec);
+		break;
 	}
 }
 
@@ -580,7 +606,8 @@ static int on_record(struct tep_event *ev, struct tep_record *rec, int cpu, void
 	return 0;
 }
 
-static void map_events(struct reader *r, struct tep_handle *tep)
+static void map_events(const struct trace_session *s, struct spec_ev *map, size_t *n_map,
+		       struct tep_handle *tep)
 {
 	for (size_t i = 0; i < N_SPECS; i++) {
 		const struct ev_spec *sp = &ev_specs[i];
@@ -588,12 +615,12 @@ static void map_events(struct reader *r, struct tep_handle *tep)
 		struct spec_ev *m;
 		size_t len;
 
-		if (!r->s->enabled[i])
+		if (!s->enabled[i])
 			continue;
 		ev = tep_find_event_by_name(tep, sp->sys, sp->name);
 		if (!ev)
 			continue;
-		m = &r->map[r->n_map++];
+		m = &map[(*n_map)++];
 		m->ev = ev;
 		m->spec = sp;
 		len = strlen(sp->name);
@@ -639,7 +666,7 @@ static int read_window(struct trace_session *s, struct reader *r, pid_t tid,
 		return -EIO;
 	}
 	tracefs_load_cmdlines(NULL, tep);
-	map_events(r, tep);
+	map_events(s, r->map, &r->n_map, tep);
 	trace_seq_init(&r->seq);
 	snprintf(out->file, sizeof(out->file), "%s", s->file);
 	r->fp = fopen(s->file, "w");
@@ -735,10 +762,70 @@ int trace_session_collect(struct trace_session *s, const struct latency_result *
 	return 0;
 }
 
+/* ---- the whole run (`rtready noise`) ---- */
+
+struct drainer {
+	struct spec_ev map[N_SPECS];
+	size_t n_map;
+	void (*fn)(void *ctx, int cpu, const struct trace_ev *ev, long long missed);
+	void *ctx;
+};
+
+static int on_drain(struct tep_event *ev, struct tep_record *rec, int cpu, void *ctx)
+{
+	struct drainer *d = ctx;
+	struct trace_ev e;
+
+	for (size_t i = 0; i < d->n_map; i++) {
+		if (d->map[i].ev != ev)
+			continue;
+		decode(&d->map[i], rec, &e);
+		d->fn(d->ctx, cpu, &e, (long long)rec->missed_events);
+		break;
+	}
+	return 0;
+}
+
+int trace_session_drain(struct trace_session *s,
+			void (*fn)(void *ctx, int cpu, const struct trace_ev *ev, long long missed),
+			void *ctx)
+{
+	struct drainer *d;
+	int err = 0;
+
+	if (!s->tep) {
+		s->tep = tracefs_local_events_system(NULL, read_systems);
+		if (!s->tep)
+			return -EIO;
+		tracefs_load_cmdlines(NULL, s->tep);
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	map_events(s, d->map, &d->n_map, s->tep);
+	d->fn = fn;
+	d->ctx = ctx;
+	/* Reads trace_pipe_raw: what is read is consumed, so each event comes once. */
+	if (tracefs_iterate_raw_events(s->tep, s->inst, NULL, 0, on_drain, d) < 0)
+		err = -EIO;
+	free(d);
+	return err;
+}
+
+void trace_session_stop(struct trace_session *s)
+{
+	if (s && !s->stopped && s->on_fd >= 0) {
+		tracefs_trace_off_fd(s->on_fd);
+		s->stopped = true;
+	}
+}
+
 void trace_session_free(struct trace_session *s)
 {
 	if (!s)
 		return;
+	if (s->tep)
+		tep_free(s->tep);
 	if (s->inst) {
 		/* Open files keep the instance busy: close them before removing it. */
 		if (s->print_open)

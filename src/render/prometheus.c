@@ -238,11 +238,64 @@ static void write_latency(FILE *out, const struct result *const *rs, size_t n)
 		write_figure(out, &figs[f], rs, n);
 }
 
+/* The noise figures per CPU (rtready noise, verify --max-noise). */
+static void write_noise(FILE *out, const struct result *const *rs, size_t n)
+{
+	static const struct {
+		const char *name, *help;
+		int which;
+	} figs[] = {
+		{ "rtready_noise_max_seconds", "Largest gap of a spinning loop on the CPU.", 0 },
+		{ "rtready_noise_seconds", "Sum of the gaps over the threshold (noise time).", 1 },
+		{ "rtready_noise_events", "Gaps over the threshold.", 2 },
+		{ "rtready_noise_availability_ratio",
+		  "Share of the run the loop had the CPU (1 - noise / duration).", 3 },
+	};
+	bool any = false, limit = false;
+
+	for (size_t i = 0; i < n; i++) {
+		any |= rs[i]->noise.present;
+		limit |= rs[i]->noise.max_noise_us > 0;
+	}
+	if (!any)
+		return;
+	for (size_t f = 0; f < sizeof(figs) / sizeof(figs[0]); f++) {
+		family(out, figs[f].name, figs[f].help);
+		for (size_t i = 0; i < n; i++) {
+			for (size_t c = 0; c < rs[i]->noise.n_cpus; c++) {
+				const struct result_noise_cpu *nc = &rs[i]->noise.cpus[c];
+				struct series se = series_open(out, figs[f].name, rs[i], n > 1);
+				char cpu[16];
+
+				snprintf(cpu, sizeof(cpu), "%d", nc->cpu);
+				label(&se, "cpu", cpu);
+				fputs("} ", out);
+				switch (figs[f].which) {
+				case 0: fprintf(out, "%.9g\n", (double)nc->max_ns / 1e9); break;
+				case 1: fprintf(out, "%.9g\n", (double)nc->noise_ns / 1e9); break;
+				case 2: fprintf(out, "%llu\n", (unsigned long long)nc->events); break;
+				default: fprintf(out, "%.9g\n", nc->availability_pct / 100.0); break;
+				}
+			}
+		}
+	}
+	if (!limit)
+		return;
+	family(out, "rtready_noise_limit_seconds", "Largest gap allowed (verify --max-noise).");
+	for (size_t i = 0; i < n; i++) {
+		if (!(rs[i]->noise.max_noise_us > 0))
+			continue;
+		series_open(out, "rtready_noise_limit_seconds", rs[i], n > 1);
+		fprintf(out, "} %.9g\n", rs[i]->noise.max_noise_us / 1e6);
+	}
+}
+
 int prom_write(FILE *out, const struct result *const *rs, size_t n)
 {
 	write_info(out, rs, n);
 	write_verdict(out, rs, n);
 	write_checks(out, rs, n);
 	write_latency(out, rs, n);
+	write_noise(out, rs, n);
 	return ferror(out) ? -EIO : 0;
 }

@@ -2,6 +2,7 @@
 /* The verify document; see verify.h. */
 #include "render/json.h"
 #include "render/latency.h"
+#include "render/noise.h"
 #include "render/verify.h"
 
 static json_t *config_json(const struct verify_view *v)
@@ -17,6 +18,8 @@ static json_t *config_json(const struct verify_view *v)
 		      v->load, "load_cpus", v->load_cpus ? load_cpus : v->online);
 	if (c && v->max_latency_us > 0)
 		json_object_set_new(c, "max_latency_us", json_real(v->max_latency_us));
+	if (c && v->noise)
+		json_object_set_new(c, "max_noise_us", json_real(v->max_noise_us));
 	return c;
 }
 
@@ -38,6 +41,9 @@ json_t *verify_to_json(const struct verify_view *v)
 	for (int p = 0; p < PHASE_COUNT; p++)
 		json_object_set_new(j, keys[p], v->lat[p] ? latency_to_json(v->lat[p], v->host)
 							  : json_null());
+	/* --max-noise: the noise document of the phase (absent when it did not run). */
+	if (v->noise)
+		json_object_set_new(j, "noise", noise_to_json(v->noise, v->host));
 	if (v->interrupted)
 		json_object_set_new(j, "interrupted", json_true());
 	/* A run that failed says so in its result, and claims no phase it did not finish. */

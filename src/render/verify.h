@@ -15,6 +15,7 @@
 
 #include "core/report.h"
 #include "measure/latency.h"
+#include "measure/noise.h"
 #include "report/result.h"
 #include "rtready/cpuset.h"
 
@@ -31,6 +32,8 @@ struct verify_view {
 	const struct latency_result *lat[PHASE_COUNT];	/* NULL: the phase did not finish */
 	bool interrupted;
 	const char *error;			/* "" unless the run failed */
+	const struct noise_result *noise;	/* --max-noise; NULL when it did not run */
+	double max_noise_us;
 };
 
 /* NULL on ENOMEM. */

@@ -610,6 +610,45 @@ static int load_host(struct ld *ld, const json_t *h, struct result *r)
 	return err;
 }
 
+/* A noise document (`rtready noise`, or verify's "noise"): per CPU the figures the metrics show. */
+static int load_noise(struct ld *ld, const json_t *j, const char *where, struct result *r)
+{
+	const json_t *cpus = json_object_get(j, "cpus"), *c;
+	size_t i;
+	int err = 0;
+
+	if (!json_is_array(cpus))
+		return bad(ld, "%s.cpus: not an array", where);
+	if (json_array_size(cpus) > RESULT_MAX_NOISE_CPUS)
+		return bad(ld, "%s.cpus: more than %u CPUs", where, RESULT_MAX_NOISE_CPUS);
+	r->noise.cpus = calloc(json_array_size(cpus) + 1, sizeof(*r->noise.cpus));
+	if (!r->noise.cpus)
+		return -ENOMEM;
+	json_array_foreach(cpus, i, c) {
+		struct result_noise_cpu *nc = &r->noise.cpus[i];
+		uint64_t cpu;
+
+		if (!json_is_object(c))
+			return bad(ld, "%s.cpus[%zu]: not an object", where, i);
+		err = get_count(ld, c, where, "cpu", true, &cpu) ?:
+		      get_count(ld, c, where, "events", true, &nc->events) ?:
+		      get_count(ld, c, where, "max_ns", true, &nc->max_ns) ?:
+		      get_count(ld, c, where, "noise_ns", false, &nc->noise_ns) ?:
+		      get_num(ld, c, where, "availability_pct", false, &nc->availability_pct);
+		if (err)
+			return err;
+		if (cpu >= RTR_CPUSET_MAX_CPUS)
+			return bad(ld, "%s.cpus[%zu].cpu: %llu is not a CPU number", where, i,
+				   (unsigned long long)cpu);
+		if (nc->availability_pct > 100)
+			return bad(ld, "%s.cpus[%zu].availability_pct: above 100", where, i);
+		nc->cpu = (int)cpu;
+		r->noise.n_cpus++;
+	}
+	r->noise.present = true;
+	return 0;
+}
+
 static int load_verify(struct ld *ld, const json_t *j, struct result *r)
 {
 	const json_t *chk = json_object_get(j, "check"), *v;
@@ -627,6 +666,14 @@ static int load_verify(struct ld *ld, const json_t *j, struct result *r)
 		v = json_object_get(j, keys[p]);
 		if (v && !json_is_null(v))
 			err = load_latency(ld, v, keys[p], p, r);
+	}
+	v = json_object_get(j, "noise");
+	if (!err && v && !json_is_null(v)) {
+		err = json_is_object(v) ? load_noise(ld, v, "noise", r) :
+					   bad(ld, "noise: not an object");
+		if (!err)
+			err = get_num(ld, json_object_get(j, "config"), "config", "max_noise_us", false,
+				      &r->noise.max_noise_us);
 	}
 	v = json_object_get(j, "verdict");
 	if (!err && v && !json_is_null(v))
@@ -667,7 +714,9 @@ int result_from_json(const json_t *j, const char *label, struct result *r, char 
 		return load_latency(&ld, j, "latency", -1, r);
 	if (strcmp(r->command, "verify") == 0)
 		return load_verify(&ld, j, r);
-	return bad(&ld, "command \"%.40s\" has no report (check, latency, verify, inspect, run)",
+	if (strcmp(r->command, "noise") == 0)
+		return load_noise(&ld, j, "noise", r);
+	return bad(&ld, "command \"%.40s\" has no report (check, latency, verify, noise, inspect, run)",
 		   r->command);
 }
 
@@ -819,6 +868,7 @@ void result_free(struct result *r)
 	for (int p = 0; p < PHASE_COUNT; p++)
 		latency_free(&r->lat[p]);
 	result_verdict_free(&r->verdict);
+	free(r->noise.cpus);
 	free(r->label);
 	free(r->command);
 	free(r->version);

@@ -27,6 +27,7 @@
 #define RESULT_MAX_FILE_BYTES (64u << 20)
 #define RESULT_MAX_CHECKS 100000u
 #define RESULT_MAX_THREADS 8192u
+#define RESULT_MAX_NOISE_CPUS 8192u
 #define RESULT_MAX_BUCKETS (1u << 20)
 #define RESULT_MAX_THRESHOLDS 100000u
 /*
@@ -69,6 +70,22 @@ struct result_latency {
 	bool has_summary;
 };
 
+/* One CPU of a noise run (`rtready noise`, verify --max-noise). */
+struct result_noise_cpu {
+	int cpu;
+	uint64_t events;	/* gaps over the threshold */
+	uint64_t max_ns;	/* largest gap */
+	uint64_t noise_ns;	/* their sum */
+	double availability_pct;
+};
+
+struct result_noise {
+	bool present;
+	double max_noise_us;	/* the limit (verify --max-noise), 0: none */
+	struct result_noise_cpu *cpus;
+	size_t n_cpus;
+};
+
 /* One latency threshold, judged: the worst value of a phase on a CPU against a limit. */
 struct result_threshold {
 	char *name;		/* "latency.load.cpu3.max" */
@@ -109,6 +126,7 @@ struct result {
 	struct result_latency lat[PHASE_COUNT];
 	struct result_verdict verdict;
 	bool interrupted;	/* verify was stopped early: partial results */
+	struct result_noise noise;
 };
 
 /*

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Every JSON document rtready writes holds to its schema in docs/schema/:
 # check (live and on every fixture tree), latency, inspect, run, pi, tune,
-# verify (stdout and verify.json), load, plan and the snapshot metadata.
+# verify (stdout and verify.json), load, plan, noise and the snapshot metadata.
 # Validated with Debian's python3-jsonschema; a broken copy must fail.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -27,6 +27,10 @@ done
 "$R" tune --status --state-dir "$T/state" --format json >doc-tune-status.json || true
 "$R" load -D 200ms -c 1 --format json >doc-load.json 2>/dev/null || true
 "$R" plan --format json >doc-plan.json 2>/dev/null || true
+last=$($PY -c 'import os; print(max(os.sched_getaffinity(0)))')
+if [ "$last" -gt 0 ]; then
+	"$R" noise -a "$last" -D 200ms --format json >doc-noise.json 2>/dev/null || true
+fi
 "$R" verify -D 200ms -q -r "$T/v" --format json >doc-verify.json 2>/dev/null || true
 cp "$T/v/verify.json" doc-verify-file.json
 "$R" snapshot "$T/snap" >/dev/null 2>&1 || true
@@ -66,6 +70,9 @@ for path in docs:
         pass
 want = {"check", "latency", "inspect", "run", "pi", "tune", "load", "plan", "verify",
         "snapshot"}
+# noise keeps a CPU to housekeeping: it needs two.
+if len(__import__("os").sched_getaffinity(0)) > 1:
+    want.add("noise")
 if want - commands:
     print("FAIL: no document of %s" % sorted(want - commands))
     bad += 1
