@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <linux/capability.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,7 +31,8 @@
  * The runaway guard. RLIMIT_RTTIME counts the CPU time a realtime thread
  * uses without blocking; our loop blocks every cycle, so only a bug can
  * reach it. The soft limit sends SIGXCPU (the main thread stops the run
- * with a message); the hard limit, one second later, SIGKILL.
+ * with a message); the hard limit, one second later, SIGKILL (only where
+ * the process may raise it back afterwards: see may_raise_limits()).
  */
 #define RTTIME_SOFT_US 2000000
 #define RTTIME_HARD_US 3000000
@@ -434,6 +437,23 @@ static int setup_workers(struct latency_run *run, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * Lowering a hard limit is for good unless the process may raise it again
+ * (CAP_SYS_RESOURCE): without it, every realtime thread the process starts
+ * after the run (verify's next phase, a caller of the engine) would be
+ * killed after RTTIME_HARD_US. Containers and users with CAP_SYS_NICE alone
+ * do not have it.
+ */
+static bool may_raise_limits(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &h, d) != 0)
+		return false;
+	return d[CAP_TO_INDEX(CAP_SYS_RESOURCE)].effective & CAP_TO_MASK(CAP_SYS_RESOURCE);
+}
+
 static void set_runaway_guard(struct latency_run *run)
 {
 	struct rlimit rl;
@@ -441,7 +461,7 @@ static void set_runaway_guard(struct latency_run *run)
 	if (getrlimit(RLIMIT_RTTIME, &run->old_rttime) < 0)
 		return;
 	rl.rlim_cur = RTTIME_SOFT_US;
-	rl.rlim_max = RTTIME_HARD_US;
+	rl.rlim_max = may_raise_limits() ? RTTIME_HARD_US : run->old_rttime.rlim_max;
 	/* A stricter limit already in force stays. */
 	if (run->old_rttime.rlim_max != RLIM_INFINITY && run->old_rttime.rlim_max < rl.rlim_max)
 		rl.rlim_max = run->old_rttime.rlim_max;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -514,6 +515,44 @@ static void test_tlines(void **state)
 	latency_result_free(&r);
 }
 
+/*
+ * A run leaves RLIMIT_RTTIME as it found it, also where the process may not
+ * raise a hard limit again (no CAP_SYS_RESOURCE): a later realtime thread of
+ * the same process must not be killed by the run's guard.
+ */
+static void test_rttime_restored(void **state)
+{
+	struct latency_result res;
+	struct latency_config cfg;
+	struct latency_run *run = NULL;
+	struct rlimit before, after;
+	char why[256] = "";
+	int err;
+
+	(void)state;
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(getrlimit(RLIMIT_RTTIME, &before), 0);
+	latency_config_init(&cfg);
+	cfg.loops = 3;
+	cfg.duration_ns = 1000000000ULL;
+	cfg.mlock = false;
+	assert_int_equal(rtr_cpuset_set(&cfg.cpus, 0), 0);
+	err = latency_run_start(&cfg, -1, &run, why, sizeof(why));
+	if (err == -EPERM) {
+		latency_config_free(&cfg);
+		skip();	/* not allowed SCHED_FIFO here */
+	}
+	assert_int_equal(err, 0);
+	latency_run_wait(run, 0, NULL, NULL);
+	assert_int_equal(latency_run_finish(run, &res), 0);
+	latency_run_free(run);
+	assert_int_equal(getrlimit(RLIMIT_RTTIME, &after), 0);
+	assert_true(after.rlim_cur == before.rlim_cur);
+	assert_true(after.rlim_max == before.rlim_max);
+	latency_result_free(&res);
+	latency_config_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -528,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_tlines),
+		cmocka_unit_test(test_rttime_restored),
 		cmocka_unit_test(test_loops),
 	};
 

@@ -269,7 +269,8 @@ static int parse(const char *line, struct noise_opts *o, char *err, size_t len)
 	argv[argc] = NULL;
 	err[0] = '\0';
 	rc = noise_opts_parse(argc, argv, o, err, len);
-	noise_opts_free(o);
+	noise_config_free(&o->cfg);
+	rtr_cpuset_free(&o->affinity.cpus);	/* the kind stays, for the assertions */
 	return rc;
 }
 
