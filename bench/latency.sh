@@ -11,11 +11,12 @@
 # it measured; and p50 / p99 / max over all CPUs, with both percentiles
 # computed the same way from each tool's 1 us histogram (overflows count as
 # past the range). Prints every run, the median per tool and the ratios
-# rtready / cyclictest. Goal (issue 4): CPU per wake-up <= 0.9x, p50 and
-# p99 within 20% or 2 us.
+# rtready / cyclictest, and in how many rounds rtready read higher. Goal
+# (issue 26): p50 within 5% of cyclictest's and p99 no higher, CPU per
+# wake-up no more.
 #
 #   bench/latency.sh [BUILD_DIR]      (default: build)
-# Environment: DURATION (10, seconds), ROUNDS (3), INTERVALS ("1000 100"),
+# Environment: DURATION (10, seconds), ROUNDS (8), INTERVALS ("1000 100"),
 # HIST_US (10000), CYCLICTEST (cyclictest).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +24,7 @@ build=$(cd "${1:-$here/../build}" && pwd)
 rtready=$build/src/rtready
 cyclictest=${CYCLICTEST:-cyclictest}
 duration=${DURATION:-10}
-rounds=${ROUNDS:-3}
+rounds=${ROUNDS:-8}
 intervals=${INTERVALS:-1000 100}
 hist=${HIST_US:-10000}
 [ -x "$rtready" ] || { echo "no $rtready: build first (meson compile -C $build)" >&2; exit 2; }
@@ -110,26 +111,38 @@ summary = []
 for i in intervals:
     res = {"rtready": [], "cyclictest": []}
     for r in range(rounds):
-        for name, fn in (("rtready", rtready_run), ("cyclictest", cyclictest_run)):
+        order = (("rtready", rtready_run), ("cyclictest", cyclictest_run))
+        # Who goes first alternates too: a drift in the background load
+        # within a round must not always favour the same tool.
+        for name, fn in (order if r % 2 == 0 else order[::-1]):
             cpu, n, p50, p99, mx = fn(i)
             res[name].append((cpu / n * 1e6, p50, p99, mx, n))
             print("-i %-5d round %d %-10s wake-ups %7d  cpu/wake-up %6.2f us  "
                   "p50 %4d us  p99 %5d us  max %8.1f us" %
                   (i, r + 1, name, n, cpu / n * 1e6, p50, p99, mx), flush=True)
     med = {k: [statistics.median(x[j] for x in v) for j in range(4)] for k, v in res.items()}
-    summary.append((i, med))
+    # Round by round: in how many rounds rtready read higher than cyclictest.
+    higher = [sum(1 for x, y in zip(res["rtready"], res["cyclictest"]) if x[j] > y[j])
+              for j in (1, 2)]
+    summary.append((i, med, higher))
 
 print()
 print("medians and ratios rtready / cyclictest")
-for i, med in summary:
+for i, med, higher in summary:
     a, b = med["rtready"], med["cyclictest"]
     ratio = [x / y if y else float("nan") for x, y in zip(a, b)]
-    ok_cpu = ratio[0] <= 0.9
-    ok_p = all(abs(a[k] - b[k]) <= max(2, 0.2 * b[k]) for k in (1, 2))
+    ok_cpu = ratio[0] <= 1.0
+    # Issue 26: p50 within 5% of cyclictest's, p99 no higher (1 us buckets:
+    # a 1 us difference is the resolution, not a gap).
+    ok_p50 = abs(a[1] - b[1]) <= max(1, 0.05 * b[1])
+    ok_p99 = a[2] <= b[2] + 1
     print("-i %-5d cpu/wake-up %.2f vs %.2f us (x%.2f)  p50 %d vs %d us (x%.2f)  "
           "p99 %d vs %d us (x%.2f)  max %.0f vs %.0f us (x%.2f)" %
           (i, a[0], b[0], ratio[0], a[1], b[1], ratio[1], a[2], b[2], ratio[2], a[3], b[3],
            ratio[3]))
-    print("         goal cpu <= 0.9x: %s; p50/p99 within 20%% or 2 us: %s" %
-          ("met" if ok_cpu else "NOT met", "met" if ok_p else "NOT met"))
+    print("         rounds where rtready read higher: p50 %d of %d, p99 %d of %d" %
+          (higher[0], rounds, higher[1], rounds))
+    print("         goal cpu <= 1.0x: %s; p50 within 5%%: %s; p99 no higher: %s" %
+          ("met" if ok_cpu else "NOT met", "met" if ok_p50 else "NOT met",
+           "met" if ok_p99 else "NOT met"))
 PY
