@@ -73,6 +73,24 @@ int cli_parse_root(const char *arg, const char **out, char *err, size_t errlen);
 int cli_check_collisions(const char *cmd, const struct output_file *outs, size_t n_outs,
 			 const struct output_file *ins, size_t n_ins);
 
+/*
+ * The command's target (src/target/target.h), on the heap: a target is tens
+ * of KiB and rtready runs with ulimit -s 32. A planner's warning is printed.
+ * Return: the target, or NULL after printing "rtready: CMD: why".
+ */
+struct target *cli_target(const char *cmd, const char *root, const struct rt_request *rt,
+			  unsigned int want);
+void cli_target_free(struct target *t);
+
+/*
+ * output_reserve(), output_ready() and output_close() (src/util/output.h)
+ * that print "rtready: CMD: cannot write PATH: why" on failure. A failed
+ * close of an output that was @written sets *@rc to EXIT_USAGE.
+ */
+int cli_out_reserve(const char *cmd, struct output *o, const char *path);
+int cli_out_ready(const char *cmd, struct output *o, const char *path);
+void cli_out_close(const char *cmd, struct output *o, const char *path, bool written, int *rc);
+
 /* Colour on a terminal only, never with NO_COLOR set. */
 bool cli_use_color(FILE *fp);
 

@@ -174,29 +174,22 @@ static int render(const struct check_opts *o, struct report *r)
 	return err;
 }
 
-int check_execute(const struct check_opts *o, struct report *r)
+/* Open the target, run the checks into @r. Return: 0 or -errno (printed). */
+static int check_execute(const struct check_opts *o, struct report *r)
 {
 	struct check_filter flt = { o->only, o->n_only, o->skip, o->n_skip };
-	/* On the heap: the facts are some 28 KiB, and rtready runs with ulimit -s 32. */
-	struct target *t = malloc(sizeof(*t));
+	struct target *t = cli_target("check", o->root, &o->rt, TARGET_FACTS);
 	struct check_ctx ctx;
-	char msg[1024];
-	int err = t ? target_open(t, o->root, &o->rt, TARGET_FACTS, msg, sizeof(msg)) : -ENOMEM;
+	int err;
 
-	if (err) {
-		cli_error("check", "%s", t ? msg : strerror(ENOMEM));
-		free(t);
-		return err;
-	}
-	if (t->plan_warning[0])
-		cli_warn("check", "%s", t->plan_warning);
+	if (!t)
+		return -EINVAL;
 	ctx = (struct check_ctx){ &t->facts, &t->rt.cpus, rtcpus_source_name(t->rt.source) };
 	err = checks_run(&ctx, &flt, r);
 	err = err ?: target_host_info(t, &r->host);
 	if (err)
 		cli_error("check", "%s", strerror(-err));
-	target_close(t);
-	free(t);
+	cli_target_free(t);
 	return err;
 }
 

@@ -28,7 +28,4 @@ struct check_opts {
 int check_opts_parse(int argc, char **argv, struct check_opts *o, char *err, size_t errlen);
 void check_opts_free(struct check_opts *o);
 
-/* Open the target, run the checks into @r. Return: 0 or -errno (printed). */
-int check_execute(const struct check_opts *o, struct report *r);
-
 #endif

@@ -181,10 +181,8 @@ static int run(const struct inspect_opts *o)
 {
 	struct inspect_request req = { o->root, o->pids, o->n_pids, o->name,
 				       o->all, o->window_ns, o->perf };
-	/* Some 40 KiB: on the heap, so that a small stack (ulimit -s 32) does. */
-	struct target *t = malloc(sizeof(*t));
 	const volatile sig_atomic_t *stop = cli_stop_catch(NULL);
-	char msg[1024];
+	struct target *t;
 	struct inspect_result res;
 	struct inspect_env env;
 	struct report r;
@@ -192,20 +190,14 @@ static int run(const struct inspect_opts *o)
 
 	report_init(&r, "inspect");
 	/* Unread online CPUs leave the list empty; inspect can still judge threads. */
-	err = t ? target_open(t, o->root, &o->rt, TARGET_HOST, msg, sizeof(msg)) : -ENOMEM;
-	if (!err) {
-		err = target_host_info(t, &r.host);
-		if (err)
-			target_close(t);
-	}
-	if (err) {
-		cli_error("inspect", "%s", err == -ENOMEM ? strerror(ENOMEM) : msg);
+	t = cli_target("inspect", o->root, &o->rt, TARGET_HOST);
+	if (!t || target_host_info(t, &r.host)) {
+		if (t)
+			cli_error("inspect", "%s", strerror(ENOMEM));
+		cli_target_free(t);
 		report_free(&r);
-		free(t);
 		return EXIT_USAGE;
 	}
-	if (t->plan_warning[0])
-		cli_warn("inspect", "%s", t->plan_warning);
 	err = inspect_collect(&req, &res, stop, &bad);
 	if (err == -ENODATA && strcmp(o->root, "/") == 0)
 		cli_error("inspect", "no process found under /proc: /proc is unreadable (empty, "
@@ -225,8 +217,7 @@ static int run(const struct inspect_opts *o)
 	if (err) {
 		inspect_result_free(&res);
 		report_free(&r);
-		target_close(t);
-		free(t);
+		cli_target_free(t);
 		return EXIT_USAGE;
 	}
 	env = (struct inspect_env){ &t->rt.cpus, o->verbose || !o->all };
@@ -237,8 +228,7 @@ static int run(const struct inspect_opts *o)
 		rc = report_exit_code(&r, o->strict);
 	report_free(&r);
 	inspect_result_free(&res);
-	target_close(t);
-	free(t);
+	cli_target_free(t);
 	return rc;
 }
 

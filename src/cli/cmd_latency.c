@@ -670,26 +670,18 @@ static int check_collisions(const struct latency_opts *o)
 static int run_latency(struct latency_opts *o)
 {
 	struct latency_result res;
-	/* On the heap: the target is tens of KiB (ulimit -s 32). */
-	struct target *t = malloc(sizeof(*t));
 	struct host_info host;
-	char msg[1024];
 	struct output out = { 0 }, jout = { 0 };
 	bool written = false, jwritten = false, load_failed = false;
 	int rc = EXIT_USAGE, err;
+	/* -a auto: the planned CPUs are the RT CPUs of the report; a list is not. */
+	struct target *t = cli_target("latency", "/", o->affinity.kind == RT_REQUEST_AUTO ?
+					      &o->affinity : NULL, TARGET_HOST);
 
+	if (!t)
+		return EXIT_USAGE;
 	memset(&res, 0, sizeof(res));
 	memset(&host, 0, sizeof(host));
-	/* -a auto: the planned CPUs are the RT CPUs of the report; a list is not. */
-	err = t ? target_open(t, "/", o->affinity.kind == RT_REQUEST_AUTO ? &o->affinity : NULL,
-			      TARGET_HOST, msg, sizeof(msg)) : -ENOMEM;
-	if (err) {
-		cli_error("latency", "%s", err == -ENOMEM ? strerror(ENOMEM) : msg);
-		free(t);
-		return EXIT_USAGE;
-	}
-	if (t->plan_warning[0])
-		cli_warn("latency", "%s", t->plan_warning);
 	err = resolve_cpus(o, t, &o->cfg.cpus);
 	if (err)
 		goto out;
@@ -704,16 +696,9 @@ static int run_latency(struct latency_opts *o)
 	 * file's temporary twin is made only when the result is ready, so a
 	 * kill -9 during the run leaves nothing beside it.
 	 */
-	err = output_reserve(&out, o->output);
-	if (err) {
-		cli_error("latency", "cannot write %s: %s", o->output, strerror(-err));
+	if (cli_out_reserve("latency", &out, o->output) ||
+	    (o->json_file && cli_out_reserve("latency", &jout, o->json_file)))
 		goto out;
-	}
-	err = o->json_file ? output_reserve(&jout, o->json_file) : 0;
-	if (err) {
-		cli_error("latency", "cannot write %s: %s", o->json_file, strerror(-err));
-		goto out;
-	}
 	err = o->histfile ? output_check(o->histfile) : 0;
 	if (err) {
 		cli_error("latency", "cannot write %s: %s", o->histfile, strerror(-err));
@@ -725,15 +710,8 @@ static int run_latency(struct latency_opts *o)
 	if (err)
 		goto out;
 	rc = load_failed ? EXIT_USAGE : outcome(&res);
-	err = output_ready(&out);
-	if (err) {
-		cli_error("latency", "cannot write %s: %s", o->output, strerror(-err));
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	err = o->json_file ? output_ready(&jout) : 0;
-	if (err) {
-		cli_error("latency", "cannot write %s: %s", o->json_file, strerror(-err));
+	if (cli_out_ready("latency", &out, o->output) ||
+	    (o->json_file && cli_out_ready("latency", &jout, o->json_file))) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -754,21 +732,12 @@ static int run_latency(struct latency_opts *o)
 	if (o->histfile && write_histfile(o->histfile, &res))
 		rc = EXIT_USAGE;
 out:
-	err = o->json_file ? output_close(&jout, jwritten) : 0;
-	if (err && jwritten) {
-		cli_error("latency", "cannot write %s: %s", o->json_file, strerror(-err));
-		rc = EXIT_USAGE;
-	}
-	err = output_close(&out, written);
-	if (err && written) {
-		cli_error("latency", "cannot write %s: %s", o->output ? o->output : "the output",
-			  strerror(-err));
-		rc = EXIT_USAGE;
-	}
+	if (o->json_file)
+		cli_out_close("latency", &jout, o->json_file, jwritten, &rc);
+	cli_out_close("latency", &out, o->output, written, &rc);
 	latency_result_free(&res);
 	host_info_free(&host);
-	target_close(t);
-	free(t);
+	cli_target_free(t);
 	return rc;
 }
 

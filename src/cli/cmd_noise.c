@@ -191,10 +191,7 @@ static int render(const struct noise_opts *o, const struct noise_result *r,
 static int run_noise(struct noise_opts *o)
 {
 	struct noise_result res;
-	/* On the heap: the target is tens of KiB (ulimit -s 32). */
-	struct target *t = malloc(sizeof(*t));
 	struct host_info host;
-	char msg[1024];
 	struct output out = { 0 }, gout = { 0 };
 	const struct output_file outs[] = { { "--output", o->output }, { "--gaps", o->gaps } };
 	const volatile sig_atomic_t *stop;
@@ -202,19 +199,14 @@ static int run_noise(struct noise_opts *o)
 	char why[512] = "";
 	bool written = false, gwritten = false;
 	int rc = EXIT_USAGE, err;
+	/* -a auto: the planned CPUs are the RT CPUs of the report; a list is not. */
+	struct target *t = cli_target("noise", "/", o->affinity.kind == RT_REQUEST_AUTO ?
+					      &o->affinity : NULL, TARGET_HOST);
 
+	if (!t)
+		return EXIT_USAGE;
 	memset(&res, 0, sizeof(res));
 	memset(&host, 0, sizeof(host));
-	/* -a auto: the planned CPUs are the RT CPUs of the report; a list is not. */
-	err = t ? target_open(t, "/", o->affinity.kind == RT_REQUEST_AUTO ? &o->affinity : NULL,
-			      TARGET_HOST, msg, sizeof(msg)) : -ENOMEM;
-	if (err) {
-		cli_error("noise", "%s", err == -ENOMEM ? strerror(ENOMEM) : msg);
-		free(t);
-		return EXIT_USAGE;
-	}
-	if (t->plan_warning[0])
-		cli_warn("noise", "%s", t->plan_warning);
 	if (resolve_cpus(o, t))
 		goto out;
 	if (target_host_info(t, &host)) {
@@ -223,16 +215,9 @@ static int run_noise(struct noise_opts *o)
 	}
 	if (cli_check_collisions("noise", outs, 2, NULL, 0))
 		goto out;
-	err = output_reserve(&out, o->output);
-	if (err) {
-		cli_error("noise", "cannot write %s: %s", o->output, strerror(-err));
+	if (cli_out_reserve("noise", &out, o->output) ||
+	    (o->gaps && cli_out_reserve("noise", &gout, o->gaps)))
 		goto out;
-	}
-	err = o->gaps ? output_reserve(&gout, o->gaps) : 0;
-	if (err) {
-		cli_error("noise", "cannot write %s: %s", o->gaps, strerror(-err));
-		goto out;
-	}
 	/* A --trace instance left by a killed rtready would cost this measurement. */
 	trace_remove_stale(NULL, NULL);
 	stop = cli_stop_catch(&saved);
@@ -260,21 +245,12 @@ static int run_noise(struct noise_opts *o)
 	}
 	rc = res.stop == NOISE_STOP_RUNAWAY ? EXIT_USAGE : EXIT_OK;
 out:
-	err = o->gaps ? output_close(&gout, gwritten) : 0;
-	if (err && gwritten) {
-		cli_error("noise", "cannot write %s: %s", o->gaps, strerror(-err));
-		rc = EXIT_USAGE;
-	}
-	err = output_close(&out, written);
-	if (err && written) {
-		cli_error("noise", "cannot write %s: %s", o->output ? o->output : "the output",
-			  strerror(-err));
-		rc = EXIT_USAGE;
-	}
+	if (o->gaps)
+		cli_out_close("noise", &gout, o->gaps, gwritten, &rc);
+	cli_out_close("noise", &out, o->output, written, &rc);
 	noise_result_free(&res);
 	host_info_free(&host);
-	target_close(t);
-	free(t);
+	cli_target_free(t);
 	return rc;
 }
 

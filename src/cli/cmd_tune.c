@@ -765,30 +765,27 @@ static void warn_tuned(const struct rootfs *fs)
 int cmd_tune(int argc, char **argv)
 {
 	/* On the heap: ~30 KiB of CPU lists and paths would not fit under ulimit -s 32. */
-	struct cpus *c = calloc(1, sizeof(*c));
-	struct target *t = calloc(1, sizeof(*t));
+	struct cpus *c = NULL;
+	struct target *t = NULL;
 	const struct rootfs *fs;
 	struct tune_opts o;
 	char err[1024] = "";
-	int rc = EXIT_USAGE;
+	int rc = tune_opts_parse(argc, argv, &o, err, sizeof(err));
 
-	rc = tune_opts_parse(argc, argv, &o, err, sizeof(err));
 	rc = cli_parsed(&tune_cmd, rc, err, o.help, o.version);
 	if (rc >= 0) {
 		tune_opts_free(&o);
-		free(c);
-		free(t);
 		return rc;
 	}
-	if (!c || !t || target_open(t, o.root, &o.rt, TARGET_HOST, err, sizeof(err))) {
-		cli_error("tune", "%s", c && t ? err : "out of memory");
-		tune_opts_free(&o);
+	c = calloc(1, sizeof(*c));
+	t = c ? cli_target("tune", o.root, &o.rt, TARGET_HOST) : NULL;
+	if (!t) {
+		if (!c)
+			cli_error("tune", "out of memory");
 		free(c);
-		free(t);
+		tune_opts_free(&o);
 		return EXIT_USAGE;
 	}
-	if (t->plan_warning[0])
-		cli_warn("tune", "%s", t->plan_warning);
 	fs = &t->fs;
 	c->t = t;
 	rc = EXIT_USAGE; /* unless a mode runs */
@@ -808,8 +805,7 @@ int cmd_tune(int argc, char **argv)
 	}
 	cpus_free(c);
 	free(c);
-	target_close(t);
-	free(t);
+	cli_target_free(t);
 	tune_opts_free(&o);
 	return rc;
 }

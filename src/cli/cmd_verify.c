@@ -392,15 +392,12 @@ static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 {
 	struct rtr_cpuset allowed = RTR_CPUSET_INIT;
 	char msg[4200];
-	/* The facts once, with the RT CPUs resolved as check resolves them. */
-	int err = target_open(v->t, "/", &o->rt, TARGET_FACTS, msg, sizeof(msg));
+	int err;
 
-	if (err) {
-		cli_error("verify", "%s", err == -ENOMEM ? strerror(ENOMEM) : msg);
-		return err;
-	}
-	if (v->t->plan_warning[0])
-		cli_warn("verify", "%s", v->t->plan_warning);
+	/* The facts once, with the RT CPUs resolved as check resolves them. */
+	v->t = cli_target("verify", "/", &o->rt, TARGET_FACTS);
+	if (!v->t)
+		return -EINVAL;
 	err = target_need_online(v->t, msg, sizeof(msg));
 	/* The load's CPUs too: a bad one must fail before the first phase, not after two. */
 	if (!err && o->load_cpus_given)
@@ -676,30 +673,21 @@ static int run_verify(const struct verify_opts *o)
 	int rc = EXIT_USAGE;
 
 	memset(&v, 0, sizeof(v));
-	/* On the heap: the facts are tens of KiB (ulimit -s 32). */
-	v.t = malloc(sizeof(*v.t));
-	if (!v.t) {
-		cli_error("verify", "out of memory");
-		return EXIT_USAGE;
-	}
 	if (!o->quiet && isatty(STDERR_FILENO))
 		pr.tty = stderr;
 	/* The output paths first: a bad one must not cost a measurement. */
-	if (make_paths(o->report_dir, &paths) || check_collisions(o, &paths)) {
-		free(v.t);
+	if (make_paths(o->report_dir, &paths) || check_collisions(o, &paths))
 		return EXIT_USAGE;
-	}
 	if (o->prometheus) {
 		int err = output_check(o->prometheus);
 
 		if (err) {
 			cli_error("verify", "cannot write %s: %s", o->prometheus, strerror(-err));
-			free(v.t);
 			return EXIT_USAGE;
 		}
 	}
 	if (make_dir(o->report_dir) || measured_cpus(o, &v)) {
-		free(v.t);
+		cli_target_free(v.t);
 		return EXIT_USAGE;
 	}
 	/* A dead rtready's tracing would cost both measurements, --trace or not. */
@@ -752,8 +740,7 @@ out:
 		latency_result_free(&v.lat[p]);
 	noise_result_free(&v.noise);
 	rtr_cpuset_free(&v.cpus);
-	target_close(v.t);
-	free(v.t);
+	cli_target_free(v.t);
 	host_info_free(&host);
 	return rc;
 }

@@ -102,6 +102,59 @@ int cli_check_collisions(const char *cmd, const struct output_file *outs, size_t
 	return e;
 }
 
+struct target *cli_target(const char *cmd, const char *root, const struct rt_request *rt,
+			  unsigned int want)
+{
+	struct target *t = malloc(sizeof(*t));
+	char msg[4200];
+	int err = t ? target_open(t, root, rt, want, msg, sizeof(msg)) : -ENOMEM;
+
+	if (err) {
+		cli_error(cmd, "%s", err == -ENOMEM ? strerror(ENOMEM) : msg);
+		free(t);
+		return NULL;
+	}
+	if (t->plan_warning[0])
+		cli_warn(cmd, "%s", t->plan_warning);
+	return t;
+}
+
+void cli_target_free(struct target *t)
+{
+	if (!t)
+		return;
+	target_close(t);
+	free(t);
+}
+
+int cli_out_reserve(const char *cmd, struct output *o, const char *path)
+{
+	int err = output_reserve(o, path);
+
+	if (err)
+		cli_error(cmd, "cannot write %s: %s", path, strerror(-err));
+	return err;
+}
+
+int cli_out_ready(const char *cmd, struct output *o, const char *path)
+{
+	int err = output_ready(o);
+
+	if (err)
+		cli_error(cmd, "cannot write %s: %s", path ? path : "the output", strerror(-err));
+	return err;
+}
+
+void cli_out_close(const char *cmd, struct output *o, const char *path, bool written, int *rc)
+{
+	int err = output_close(o, written);
+
+	if (err && written) {
+		cli_error(cmd, "cannot write %s: %s", path ? path : "the output", strerror(-err));
+		*rc = EXIT_USAGE;
+	}
+}
+
 bool cli_use_color(FILE *fp)
 {
 	const char *nc = getenv("NO_COLOR");
