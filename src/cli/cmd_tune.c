@@ -26,6 +26,7 @@
 #include "tune/isolate.h"
 #include "tune/journal.h"
 #include "tune/plan.h"
+#include "tune/session.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
@@ -415,61 +416,19 @@ static int mode_plan(const struct tune_opts *o, const struct rootfs *fs, const s
 	return rc;
 }
 
-/* Open and lock the state directory. Return: the fd, or -1 after printing why. */
-static int open_state(const struct tune_opts *o, bool create)
+/* Print what a step of the journal's policy said. */
+static void say(const struct tune_say *s)
 {
-	int fd = journal_dir_open(o->state_dir, create), err;
-
-	if (fd < 0) {
-		if (fd != -ENOENT || create)
-			cli_error("tune", "cannot open the state directory %s: %s", o->state_dir,
-				  strerror(-fd));
-		return fd == -ENOENT && !create ? -2 : -1;
-	}
-	err = journal_lock(fd);
-	if (err) {
-		cli_error("tune", "%s",
-			  err == -EWOULDBLOCK
-			      ? "another rtready tune is running (the state directory is locked)"
-			      : strerror(-err));
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static void when(int64_t t, char *buf, size_t len)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (!t || !localtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
-		snprintf(buf, len, "an unknown time");
-}
-
-/*
- * Load the journal for revert and status. Return: 0 loaded, 1 none (said
- * so), -1 invalid (printed).
- */
-static int load_journal(const struct tune_opts *o, int dirfd, struct journal *j)
-{
-	char why[256];
-	int err;
-
-	err = journal_load(dirfd, j, why, sizeof(why));
-	if (err == -ENOENT)
-		return 1;
-	if (err) {
-		cli_error("tune", "the journal %s/%s cannot be used: %s", o->state_dir,
-			  JOURNAL_NAME, err == -EINVAL ? why : strerror(-err));
-		return -1;
-	}
-	return 0;
+	if (s->warning[0])
+		cli_warn("tune", "%s", s->warning);
+	if (s->error[0])
+		cli_error("tune", "%s", s->error);
 }
 
 static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const struct cpus *c)
 {
 	struct journal j = {0}, old = {0};
+	struct tune_say msg = {0};
 	struct apply_result res;
 	char boot[64], t[64];
 	bool carry = false;
@@ -480,35 +439,11 @@ static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const 
 		cli_error("tune", "cannot read the boot id: %s", strerror(-err));
 		return EXIT_USAGE;
 	}
-	dirfd = open_state(o, true);
-	if (dirfd < 0)
-		return EXIT_USAGE;
-	err = load_journal(o, dirfd, &old);
-	if (err < 0)
-		goto out;
-	if (err == 0) {
-		bool live = journal_live_count(&old) > 0, same = strcmp(old.boot_id, boot) == 0;
-
-		when(old.created_s, t, sizeof(t));
-		/* Files it changed outlived the reboot: the new journal keeps their originals. */
-		carry = live && !same && apply_live_persistent(&old) > 0;
-		if (!carry)
-			journal_free(&old);
-		if (live && same) {
-			cli_error("tune",
-				  "changes made by an apply at %s are still in effect; "
-				  "put them back with 'rtready tune --revert' first "
-				  "(see 'rtready tune --status')",
-				  t);
-			goto out;
-		}
-		if (live)
-			cli_warn("tune",
-				 "replacing the journal of an earlier boot (apply at %s): "
-				 "the reboot already reset its runtime values",
-				 t);
-	}
-	if (run_plan(o, fs, c, &j.plan))
+	dirfd = tune_state_open(o->state_dir, true, &msg);
+	err = dirfd < 0 ? dirfd :
+	      tune_apply_begin(dirfd, o->state_dir, boot, &old, &carry, t, sizeof(t), &msg);
+	say(&msg);
+	if (err || run_plan(o, fs, c, &j.plan))
 		goto out;
 	if (carry) {
 		size_t dropped;
@@ -543,7 +478,8 @@ static int mode_apply(const struct tune_opts *o, const struct rootfs *fs, const 
 out:
 	journal_free(&j);
 	journal_free(&old);
-	close(dirfd);
+	if (dirfd >= 0)
+		close(dirfd);
 	return rc;
 }
 
@@ -561,50 +497,23 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs,
 		       const struct target *hf)
 {
 	struct apply_result res = {0};
+	struct tune_say msg = {0};
 	struct journal j = {0};
-	char boot[64], t[64];
+	const char *nothing = "no journal (no apply was made)";
+	char t[64];
 	int dirfd, err, rc = EXIT_USAGE;
 
-	dirfd = open_state(o, false);
-	if (dirfd == -2)
-		return nothing_to_revert(o, hf, "no journal (no apply was made)");
-	if (dirfd < 0)
-		return EXIT_USAGE;
-	err = load_journal(o, dirfd, &j);
-	if (err < 0)
-		goto out;
-	if (err > 0) {
-		rc = nothing_to_revert(o, hf, "no journal (no apply was made)");
-		goto out;
+	dirfd = tune_state_open(o->state_dir, false, &msg);
+	err = dirfd < 0 ? dirfd : tune_journal_read(dirfd, o->state_dir, &j, &msg);
+	if (!err) {
+		tune_when(j.created_s, t, sizeof(t));
+		err = tune_revert_begin(fs, &j, o->state_dir, t, &nothing, &msg);
 	}
-	when(j.created_s, t, sizeof(t));
-	err = journal_boot_id(fs, boot, sizeof(boot));
-	if (err) {
-		cli_error("tune", "cannot read the boot id: %s", strerror(-err));
+	say(&msg);
+	if (err == -ENOENT || err == 1)
+		rc = nothing_to_revert(o, hf, nothing);
+	if (err)
 		goto out;
-	}
-	if (strcmp(j.boot_id, boot) != 0 && apply_live_persistent(&j)) {
-		/*
-		 * The reboot reset the runtime values but not the files: put
-		 * those back (the others are marked reset, never replayed).
-		 */
-		cli_warn("tune", "the journal in %s is of an earlier boot (apply at %s): only the "
-			 "files it changed are put back, the reboot reset the rest", o->state_dir, t);
-		apply_forget_runtime(&j);
-	} else if (strcmp(j.boot_id, boot) != 0) {
-		cli_error("tune",
-			  "the journal in %s was written during an earlier boot (apply at %s, "
-			  "boot %s); the reboot already reset those runtime values, so it is "
-			  "not replayed. A new --apply replaces it.",
-			  o->state_dir, t, j.boot_id);
-		goto out;
-	}
-	if (journal_live_count(&j) == 0) {
-		rc = nothing_to_revert(o, hf, j.state == JOURNAL_REVERTED
-					      ? "the last apply was already reverted"
-					      : "no change of the last apply is in effect");
-		goto out;
-	}
 	err = revert_run(fs, dirfd, &j, &res);
 	if (err) {
 		cli_error("tune",
@@ -622,37 +531,40 @@ static int mode_revert(const struct tune_opts *o, const struct rootfs *fs,
 	}
 out:
 	journal_free(&j);
-	close(dirfd);
+	if (dirfd >= 0)
+		close(dirfd);
 	return rc;
 }
 
 static int mode_status(const struct tune_opts *o, const struct rootfs *fs,
 		       const struct target *hf)
 {
+	struct tune_say msg = {0};
 	struct journal j = {0};
 	char boot[64] = "", t[64];
 	int dirfd, err, rc = EXIT_USAGE;
 	bool same;
 
+	/* Status only reads: no lock, so that it works while another tune runs. */
 	dirfd = journal_dir_open(o->state_dir, false);
 	if (dirfd < 0 && dirfd != -ENOENT) {
 		cli_error("tune", "cannot open the state directory %s: %s", o->state_dir,
 			  strerror(-dirfd));
 		return EXIT_USAGE;
 	}
-	err = dirfd < 0 ? 1 : load_journal(o, dirfd, &j);
-	if (err < 0)
-		goto out;
-	if (err > 0) {
+	err = dirfd < 0 ? -ENOENT : tune_journal_read(dirfd, o->state_dir, &j, &msg);
+	say(&msg);
+	if (err == -ENOENT) {
 		struct tune_view v = view_of(TUNE_VIEW_NO_JOURNAL, o, hf, NULL);
 
 		rc = emit(o, &v, EXIT_OK);
-		goto out;
 	}
+	if (err)
+		goto out;
 	if (journal_boot_id(fs, boot, sizeof(boot)))
 		boot[0] = '\0';
 	same = strcmp(boot, j.boot_id) == 0;
-	when(j.created_s, t, sizeof(t));
+	tune_when(j.created_s, t, sizeof(t));
 	/* The values in effect, read once here: the renderings below only print them. */
 	if (same && apply_read_current(fs, &j.plan)) {
 		cli_error("tune", "out of memory");
