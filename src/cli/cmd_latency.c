@@ -38,7 +38,13 @@ static const char usage_text[] =
 	"  -t, --threads [N]     only the first N of those CPUs (without N: all of them)\n"
 	"  -S, --smp             one thread per CPU (the default; for cyclictest habits)\n"
 	"  -p, --priority PRIO   realtime priority 1..98 (default 80; 99 is refused)\n"
-	"      --policy NAME     fifo (default) or rr\n"
+	"      --policy NAME     fifo (default), rr or deadline: SCHED_DEADLINE threads\n"
+	"                        (one per CPU, placed by the kernel) that end each job\n"
+	"                        with sched_yield; each job's start is measured against\n"
+	"                        its period's start\n"
+	"      --runtime US      with deadline: runtime per period (units allowed)\n"
+	"      --deadline US     with deadline: relative deadline (default: the period)\n"
+	"      --period US       with deadline: period (default: the interval, -i)\n"
 	"  -i, --interval US     wake-up period in us (default 1000; units allowed: 1ms)\n"
 	"  -D, --duration TIME   how long: 10s (default), 500ms, 2m, 1h; 0 = until Ctrl-C\n"
 	"  -l, --loops N         each thread stops after N wake-ups (then no default\n"
@@ -152,6 +158,49 @@ static int opt_threads(int argc, char **argv, const char *arg, unsigned int *out
 	return 0;
 }
 
+/* --policy deadline and its reservation: runtime <= deadline <= period. */
+static int opts_check_deadline(struct latency_opts *o, char *err, size_t errlen)
+{
+	struct latency_config *c = &o->cfg;
+
+	if (c->policy != RTR_SCHED_DEADLINE) {
+		if (c->dl_runtime_ns || c->dl_deadline_ns || c->dl_period_ns) {
+			snprintf(err, errlen, "--runtime, --deadline and --period need --policy "
+				 "deadline");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (o->prio_given) {
+		snprintf(err, errlen, "--priority does not apply to --policy deadline: a "
+			 "SCHED_DEADLINE thread has a runtime, a deadline and a period instead");
+		return -EINVAL;
+	}
+	if (!c->dl_runtime_ns) {
+		snprintf(err, errlen, "--policy deadline needs --runtime US (and --period US, "
+			 "or -i US for the period)");
+		return -EINVAL;
+	}
+	if (!c->dl_period_ns)
+		c->dl_period_ns = c->interval_ns;
+	else if (o->interval_given && c->interval_ns != c->dl_period_ns) {
+		snprintf(err, errlen, "--interval and --period differ: with --policy deadline "
+			 "the period is the interval; give one of them");
+		return -EINVAL;
+	}
+	if (!c->dl_deadline_ns)
+		c->dl_deadline_ns = c->dl_period_ns;
+	if (c->dl_runtime_ns < 1024 || c->dl_runtime_ns > c->dl_deadline_ns ||
+	    c->dl_deadline_ns > c->dl_period_ns) {
+		snprintf(err, errlen, "--policy deadline needs 1024 ns <= --runtime <= --deadline "
+			 "<= --period (got %.3f, %.3f, %.3f us)", (double)c->dl_runtime_ns / 1e3,
+			 (double)c->dl_deadline_ns / 1e3, (double)c->dl_period_ns / 1e3);
+		return -EINVAL;
+	}
+	c->interval_ns = c->dl_period_ns;
+	return 0;
+}
+
 /* Checks that need several options together. */
 static int opts_check(struct latency_opts *o, char *err, size_t errlen)
 {
@@ -184,6 +233,8 @@ static int opts_check(struct latency_opts *o, char *err, size_t errlen)
 			 "--output FILE (or use --json FILE)");
 		return -EINVAL;
 	}
+	if (opts_check_deadline(o, err, errlen))
+		return -EINVAL;
 	/* cyclictest's -l: the loops end the run, unless -D is given too. */
 	if (c->loops && !o->duration_given)
 		o->cfg.duration_ns = 0;
@@ -195,7 +246,7 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 	enum {
 		OPT_POLICY = 256, OPT_NO_MLOCK, OPT_BUCKET, OPT_HISTFILE, OPT_DMA, OPT_LOAD,
 		OPT_OUTPUT, OPT_LAPTOP, OPT_HELP, OPT_TRACE, OPT_TRACE_FILE, OPT_HIST_MAX,
-		OPT_JSON, OPT_PRETTY,
+		OPT_JSON, OPT_PRETTY, OPT_RUNTIME, OPT_DEADLINE, OPT_PERIOD,
 	};
 	static const struct option longopts[] = {
 		{ "affinity", required_argument, NULL, 'a' },
@@ -204,6 +255,9 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 		{ "priority", required_argument, NULL, 'p' },
 		{ "prio", required_argument, NULL, 'p' },
 		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "runtime", required_argument, NULL, OPT_RUNTIME },
+		{ "deadline", required_argument, NULL, OPT_DEADLINE },
+		{ "period", required_argument, NULL, OPT_PERIOD },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "duration", required_argument, NULL, 'D' },
 		{ "mlockall", no_argument, NULL, 'm' },
@@ -260,17 +314,33 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 			break;
 		case 'p':
 			rc = opt_priority(optarg, &o->cfg.priority, err, errlen);
+			o->prio_given = true;
 			break;
 		case OPT_POLICY:
 			if (rtr_policy_from_name(optarg, &o->cfg.policy) ||
-			    (o->cfg.policy != RTR_SCHED_FIFO && o->cfg.policy != RTR_SCHED_RR)) {
-				snprintf(err, errlen, "--policy: '%s' is not fifo or rr", optarg);
+			    (o->cfg.policy != RTR_SCHED_FIFO && o->cfg.policy != RTR_SCHED_RR &&
+			     o->cfg.policy != RTR_SCHED_DEADLINE)) {
+				snprintf(err, errlen, "--policy: '%s' is not fifo, rr or deadline",
+					 optarg);
 				rc = -EINVAL;
 			}
+			break;
+		case OPT_RUNTIME:
+			rc = opt_duration("--runtime", optarg, 1000, 1, LATENCY_MAX_INTERVAL_NS,
+					  &o->cfg.dl_runtime_ns, err, errlen);
+			break;
+		case OPT_DEADLINE:
+			rc = opt_duration("--deadline", optarg, 1000, 1, LATENCY_MAX_INTERVAL_NS,
+					  &o->cfg.dl_deadline_ns, err, errlen);
+			break;
+		case OPT_PERIOD:
+			rc = opt_duration("--period", optarg, 1000, LATENCY_MIN_INTERVAL_NS,
+					  LATENCY_MAX_INTERVAL_NS, &o->cfg.dl_period_ns, err, errlen);
 			break;
 		case 'i':
 			rc = opt_duration("--interval", optarg, 1000, LATENCY_MIN_INTERVAL_NS,
 					  LATENCY_MAX_INTERVAL_NS, &o->cfg.interval_ns, err, errlen);
+			o->interval_given = true;
 			break;
 		case 'D':
 			rc = opt_duration("--duration", optarg, 1000000000, 0, UINT64_MAX / 2,
