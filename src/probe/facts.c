@@ -13,6 +13,7 @@ int facts_gather(const struct rootfs *fs, struct facts *f)
 	probe_kernel(fs, &f->kernel);
 	probe_sched(fs, &f->sched);
 	probe_tasks(fs, &f->tasks);
+	probe_dlbw(fs, &f->tasks, &f->dlbw);
 	probe_cpu(fs, &f->cpu);
 	probe_irq(fs, &f->irq);
 	probe_memory(fs, &f->memory);
@@ -27,6 +28,7 @@ void facts_free(struct facts *f)
 	probe_kernel_free(&f->kernel);
 	probe_sched_free(&f->sched);
 	probe_tasks_free(&f->tasks);
+	probe_dlbw_free(&f->dlbw);
 	probe_cpu_free(&f->cpu);
 	probe_irq_free(&f->irq);
 	probe_memory_free(&f->memory);
