@@ -460,9 +460,6 @@ static void check_deadline_mix(const struct check_ctx *ctx, struct check_out *ou
 
 /* Warn once the DEADLINE reservations pass this share of the admission limit. */
 #define DL_WARN_PERMILLE 800
-/* The fair server's default reservation on 6.12+: 50 ms every second, per CPU. */
-#define FAIR_DEFAULT_BW (DLBW_UNIT / 20)
-
 static double pct(uint64_t bw)
 {
 	return 100.0 * (double)bw / DLBW_UNIT;
@@ -481,74 +478,31 @@ static enum rtr_status dl_domain(const struct check_ctx *ctx, const struct rtr_c
 				 const char *name, struct strbuf *ev)
 {
 	const struct facts *f = ctx->facts;
-	const struct dlbw_facts *d = &f->dlbw;
 	const struct sched_facts *s = &f->sched;
 	size_t n = rtr_cpuset_count(cpus);
-	uint64_t limit = dlbw_ratio((uint64_t)s->rt_period_us, (uint64_t)s->rt_runtime_us) * n;
-	uint64_t used = 0, tasks = 0, fair = 0;
-	size_t n_tasks = 0;
-	bool have = false;
+	struct dlbw_usage u;
 
+	if (dlbw_usage(&f->dlbw, s, &f->kernel, &f->tasks, cpus, &u))
+		return RTR_SKIP;
 	strbuf_printf(ev, "%s%s root domain (CPU ", ev->len ? "; " : "", name);
 	check_put_cpus(ev, cpus);
 	strbuf_puts(ev, "): ");
-	for (size_t i = 0; !d->debug_err && i < d->n_cpus; i++) {
-		if (!rtr_cpuset_test(cpus, d->cpus[i].cpu))
-			continue;
-		used = (uint64_t)(d->cpus[i].total_bw > 0 ? d->cpus[i].total_bw : 0);
-		if (d->cpus[i].bw >= 0)
-			limit = (uint64_t)d->cpus[i].bw * n;
-		have = true;
+	if (u.from_debug)
 		strbuf_printf(ev, "%.1f%% of a CPU allocated (%s dl_bw->total_bw of CPU %d)",
-			      pct(used), d->debug_path, d->cpus[i].cpu);
-		break;
-	}
-	if (!d->tasks_err) {
-		for (size_t i = 0; i < d->n_tasks && i < DLBW_TASKS_MAX; i++) {
-			const struct dlbw_task *t = &d->tasks[i];
-			const struct task_info *ti = NULL;
-
-			for (size_t k = 0; k < f->tasks.n; k++)
-				if (f->tasks.tasks[k].tid == t->tid)
-					ti = &f->tasks.tasks[k];
-			/* A DEADLINE task's affinity spans its root domain. */
-			if (!ti || ti->allowed_err || !rtr_cpuset_intersects(&ti->allowed, cpus))
-				continue;
-			tasks += dlbw_ratio(t->period_ns, t->runtime_ns);
-			n_tasks++;
-		}
-		if (kernel_at_least(&f->kernel, 6, 12)) {
-			if (!s->fair_server_err && s->fair_period_ns > 0) {
-				size_t k = rtr_cpuset_count(&s->fair_reserving);
-				struct rtr_cpuset both = RTR_CPUSET_INIT;
-
-				if (!rtr_cpuset_copy(&both, &s->fair_reserving)) {
-					rtr_cpuset_and(&both, cpus);
-					k = rtr_cpuset_count(&both);
-				}
-				rtr_cpuset_free(&both);
-				fair = dlbw_ratio((uint64_t)s->fair_period_ns,
-						  (uint64_t)s->fair_runtime_max_ns) * k;
-			} else {
-				fair = FAIR_DEFAULT_BW * n;
-			}
-		}
+			      pct(u.used), f->dlbw.debug_path, u.debug_cpu);
+	if (u.have_tasks) {
 		strbuf_printf(ev, "%s%zu DEADLINE thread%s %.1f%% of a CPU (sched_getattr)",
-			      have ? "; " : "", n_tasks, n_tasks == 1 ? " reserves" : "s reserve", pct(tasks));
-		if (fair)
-			strbuf_printf(ev, " and the fair servers %.1f%%%s", pct(fair),
-				      s->fair_server_err ? " (their default 50 ms per second, "
+			      u.from_debug ? "; " : "", u.n_tasks,
+			      u.n_tasks == 1 ? " reserves" : "s reserve", pct(u.tasks));
+		if (u.fair)
+			strbuf_printf(ev, " and the fair servers %.1f%%%s", pct(u.fair),
+				      u.fair_assumed ? " (their default 50 ms per second, "
 				      "assumed: their settings are not readable)" : "");
-		if (!have)
-			used = tasks + fair;
-		have = true;
 	}
-	if (!have)
-		return RTR_SKIP;
 	strbuf_printf(ev, "; limit %.1f%% (%lld/%lld of each of %zu CPU%s), %.1f%% left",
-		      pct(limit), (long long)s->rt_runtime_us, (long long)s->rt_period_us, n,
-		      n == 1 ? "" : "s", used < limit ? pct(limit - used) : 0.0);
-	if (limit && used * 1000 > limit * DL_WARN_PERMILLE)
+		      pct(u.limit), (long long)s->rt_runtime_us, (long long)s->rt_period_us, n,
+		      n == 1 ? "" : "s", u.used < u.limit ? pct(u.limit - u.used) : 0.0);
+	if (u.limit && u.used * 1000 > u.limit * DL_WARN_PERMILLE)
 		return RTR_WARN;
 	return RTR_PASS;
 }

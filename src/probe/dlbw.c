@@ -324,3 +324,68 @@ void probe_dlbw_free(struct dlbw_facts *f)
 	free(f->tasks);
 	memset(f, 0, sizeof(*f));
 }
+
+/* The fair server's default reservation on 6.12+: 50 ms every second, per CPU. */
+#define FAIR_DEFAULT_BW (DLBW_UNIT / 20)
+
+static uint64_t fair_bw(const struct sched_facts *s, const struct kernel_facts *k,
+			const struct rtr_cpuset *cpus, bool *assumed)
+{
+	struct rtr_cpuset both = RTR_CPUSET_INIT;
+	size_t n;
+
+	*assumed = false;
+	if (k->major < 6 || (k->major == 6 && k->minor < 12))
+		return 0;
+	if (s->fair_server_err || s->fair_period_ns <= 0) {
+		*assumed = true;
+		return FAIR_DEFAULT_BW * rtr_cpuset_count(cpus);
+	}
+	if (rtr_cpuset_copy(&both, &s->fair_reserving))
+		return 0;
+	rtr_cpuset_and(&both, cpus);
+	n = rtr_cpuset_count(&both);
+	rtr_cpuset_free(&both);
+	return dlbw_ratio((uint64_t)s->fair_period_ns, (uint64_t)s->fair_runtime_max_ns) * n;
+}
+
+int dlbw_usage(const struct dlbw_facts *d, const struct sched_facts *s,
+	       const struct kernel_facts *k, const struct tasks_facts *t,
+	       const struct rtr_cpuset *cpus, struct dlbw_usage *u)
+{
+	size_t n = rtr_cpuset_count(cpus);
+
+	memset(u, 0, sizeof(*u));
+	u->debug_cpu = -1;
+	u->limit = dlbw_ratio((uint64_t)s->rt_period_us, (uint64_t)s->rt_runtime_us) * n;
+	for (size_t i = 0; !d->debug_err && i < d->n_cpus; i++) {
+		if (!rtr_cpuset_test(cpus, d->cpus[i].cpu))
+			continue;
+		u->used = (uint64_t)(d->cpus[i].total_bw > 0 ? d->cpus[i].total_bw : 0);
+		if (d->cpus[i].bw >= 0)
+			u->limit = (uint64_t)d->cpus[i].bw * n;
+		u->from_debug = true;
+		u->debug_cpu = d->cpus[i].cpu;
+		break;
+	}
+	if (!d->tasks_err) {
+		for (size_t i = 0; i < d->n_tasks && i < DLBW_TASKS_MAX; i++) {
+			const struct dlbw_task *x = &d->tasks[i];
+			const struct task_info *ti = NULL;
+
+			for (size_t j = 0; j < t->n && !ti; j++)
+				if (t->tasks[j].tid == x->tid)
+					ti = &t->tasks[j];
+			/* A DEADLINE task's affinity spans its root domain. */
+			if (ti && !ti->allowed_err && !rtr_cpuset_intersects(&ti->allowed, cpus))
+				continue;
+			u->tasks += dlbw_ratio(x->period_ns, x->runtime_ns);
+			u->n_tasks++;
+		}
+		u->fair = fair_bw(s, k, cpus, &u->fair_assumed);
+		u->have_tasks = true;
+		if (!u->from_debug)
+			u->used = u->tasks + u->fair;
+	}
+	return u->from_debug || u->have_tasks ? 0 : -ENODATA;
+}

@@ -18,7 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "probe/kernel.h"
 #include "probe/rootfs.h"
+#include "probe/sched.h"
 #include "probe/tasks.h"
 #include "rtready/cpuset.h"
 
@@ -93,6 +95,36 @@ int dlbw_parse_snapshot(const char *text, struct dlbw_facts *f);
  */
 void probe_dlbw(const struct rootfs *fs, const struct tasks_facts *tasks, struct dlbw_facts *out);
 void probe_dlbw_free(struct dlbw_facts *f);
+
+/*
+ * What one root domain (the CPUs @cpus) has of DEADLINE bandwidth, all in
+ * BW_UNIT. @limit: sched_rt_runtime_us/sched_rt_period_us of each CPU (or
+ * the debug file's dl_bw->bw) times the CPUs; @used: the debug file's
+ * dl_bw->total_bw (@from_debug, @debug_cpu) or else @tasks + @fair; @tasks:
+ * the sched_getattr sum of the @n_tasks DEADLINE threads whose affinity
+ * meets @cpus (@have_tasks); @fair: the 6.12+ fair servers (their default
+ * when unreadable: @fair_assumed).
+ */
+struct dlbw_usage {
+	uint64_t limit;
+	uint64_t used;
+	uint64_t tasks;
+	uint64_t fair;
+	size_t n_tasks;
+	bool from_debug;
+	int debug_cpu;
+	bool have_tasks;
+	bool fair_assumed;
+};
+
+/*
+ * dlbw_usage() - fill @u for the root domain @cpus from the facts (pure;
+ * @s->rt_runtime_us must be read and >= 0).
+ * Return: 0, or -ENODATA when neither source tells the bandwidth in use.
+ */
+int dlbw_usage(const struct dlbw_facts *d, const struct sched_facts *s,
+	       const struct kernel_facts *k, const struct tasks_facts *t,
+	       const struct rtr_cpuset *cpus, struct dlbw_usage *u);
 
 /*
  * dlbw_getattr() - sched_getattr(2) of thread @tid (the raw system call:

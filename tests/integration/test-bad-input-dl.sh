@@ -41,5 +41,20 @@ row "latency admission refused" 2 "admission refused: runtime/period = 1000000/1
 row "latency deadline from -i" 0 "" \
 	"$R" latency --policy deadline --runtime 100 -i 2ms -D 50ms -q -t 1
 
+# ---- run --------------------------------------------------------------------------------
+row "run --runtime without deadline" 2 "need --policy deadline" "$R" run --runtime 100 -- true
+row "run deadline without period" 2 "needs --runtime US and --period US" \
+	"$R" run --policy deadline --runtime 100 -- true
+row "run runtime > period" 2 "runtime <= --deadline <= --period \(got 2000.000, 1000.000" \
+	"$R" run --policy deadline --runtime 2ms --period 1ms -- true
+row "run --prio with deadline" 2 "--prio does not apply" \
+	"$R" run --policy deadline -p 10 --runtime 100 --period 1ms -- true
+row "run --cpus with deadline" 2 "--cpus cannot go with --policy deadline" \
+	"$R" run --policy deadline -c 0 --runtime 100 --period 1ms -- true
+row "run bad unit" 2 "--period: 'soon' is not a time" \
+	"$R" run --policy deadline --runtime 100 --period soon -- true
+row "run bad policy" 2 "not one of fifo, rr, other, deadline" "$R" run --policy edf -- true
+row "run deadline" 0 "" "$R" run --policy deadline --runtime 100 --period 1ms -- true
+
 echo "$pass passed, $failed failed"
 [ "$failed" -eq 0 ]
