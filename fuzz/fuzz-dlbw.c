@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer target: the scheduler debug file's dl_rq sections and the snapshot's DEADLINE lines. */
+/*
+ * libFuzzer target: the scheduler debug file's dl_rq sections, the snapshot's
+ * DEADLINE lines and the dl.* fields of /proc/PID/sched.
+ */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,6 +38,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (dlbw_parse_snapshot(text, &f) == 0 && f.n_tasks && !f.tasks)
 		__builtin_trap();
 	probe_dlbw_free(&f);
+	{
+		struct dlbw_sched_fields sf;
+
+		if (dlbw_parse_proc_sched(text, &sf) == 0 && sf.n > DLBW_SCHED_FIELDS)
+			__builtin_trap();
+	}
 	free(text);
 	return 0;
 }

@@ -389,3 +389,68 @@ int dlbw_usage(const struct dlbw_facts *d, const struct sched_facts *s,
 	}
 	return u->from_debug || u->have_tasks ? 0 : -ENODATA;
 }
+
+int dlbw_parse_proc_sched(const char *text, struct dlbw_sched_fields *out)
+{
+	size_t lines = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (const char *line = text; *line && lines++ < 100000;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+
+		/* "dl.runtime                                   :               175624" */
+		if (len > 3 && strncmp(line, "dl.", 3) == 0) {
+			const char *colon = memchr(line, ':', len);
+			size_t klen = colon ? (size_t)(colon - line) : 0;
+			char num[32];
+			size_t vlen;
+			const char *v;
+
+			while (klen && (line[klen - 1] == ' ' || line[klen - 1] == '\t'))
+				klen--;
+			if (!colon || klen == 0 || klen >= sizeof(out->key[0]))
+				return -EINVAL;
+			v = colon + 1;
+			while (v < line + len && (*v == ' ' || *v == '\t'))
+				v++;
+			vlen = (size_t)(line + len - v);
+			if (vlen == 0 || vlen >= sizeof(num))
+				return -EINVAL;
+			memcpy(num, v, vlen);
+			num[vlen] = '\0';
+			if (out->n < DLBW_SCHED_FIELDS) {
+				if (parse_int64(num, INT64_MIN, INT64_MAX, &out->value[out->n]))
+					return -EINVAL;
+				memcpy(out->key[out->n], line, klen);
+				out->key[out->n][klen] = '\0';
+				out->n++;
+			}
+		}
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	return 0;
+}
+
+void probe_dlbw_thread(const struct rootfs *fs, int pid, int tid, struct dlbw_thread *out)
+{
+	char path[96], *text = NULL;
+	size_t len;
+	int policy;
+
+	memset(out, 0, sizeof(*out));
+	out->attr_err = -ENOTSUP;
+	if (fs->host) {
+		out->attr_err = dlbw_getattr(tid, &policy, &out->runtime_ns, &out->deadline_ns,
+					     &out->period_ns);
+		if (!out->attr_err && policy != 6)
+			out->attr_err = -ESRCH;	/* no longer DEADLINE */
+	}
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", pid, tid);
+	out->sched_err = rootfs_read(fs, path, 64u << 10, &text, &len);
+	if (!out->sched_err)
+		out->sched_err = dlbw_parse_proc_sched(text, &out->sched);
+	free(text);
+}

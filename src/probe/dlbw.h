@@ -126,6 +126,37 @@ int dlbw_usage(const struct dlbw_facts *d, const struct sched_facts *s,
 	       const struct kernel_facts *k, const struct tasks_facts *t,
 	       const struct rtr_cpuset *cpus, struct dlbw_usage *u);
 
+/* The "dl.*" fields of /proc/PID/task/TID/sched, as the kernel prints them. */
+#define DLBW_SCHED_FIELDS 8
+struct dlbw_sched_fields {
+	size_t n;
+	char key[DLBW_SCHED_FIELDS][32];	/* "dl.runtime", "dl.deadline", ... */
+	int64_t value[DLBW_SCHED_FIELDS];
+};
+
+/*
+ * dlbw_parse_proc_sched() - the "dl.KEY : VALUE" lines of a /proc/PID/sched
+ * text (present for a DEADLINE task: dl.runtime, the runtime left in this
+ * period, negative after an overrun; dl.deadline, the absolute deadline on
+ * the runqueue clock; newer kernels may add more). Pure. Return: 0 (n may
+ * be 0: none present), -EINVAL for a malformed dl line.
+ */
+int dlbw_parse_proc_sched(const char *text, struct dlbw_sched_fields *out);
+
+/*
+ * A thread's DEADLINE view: sched_getattr on the live machine (@attr_err
+ * otherwise: -ENOTSUP under --root) and the dl fields of its sched file.
+ */
+struct dlbw_thread {
+	int attr_err;
+	uint64_t runtime_ns, deadline_ns, period_ns;
+	int sched_err;
+	struct dlbw_sched_fields sched;
+};
+
+/* Read @tid's DEADLINE view under @fs. Never fails as a whole. */
+void probe_dlbw_thread(const struct rootfs *fs, int pid, int tid, struct dlbw_thread *out);
+
 /*
  * dlbw_getattr() - sched_getattr(2) of thread @tid (the raw system call:
  * musl and older glibc have no wrapper). @policy gets the kernel policy.

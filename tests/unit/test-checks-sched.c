@@ -300,6 +300,28 @@ static void dlbw_parsers(void **state)
 	probe_dlbw_free(&f);
 }
 
+/* The dl.* lines of /proc/PID/task/TID/sched. */
+static void dlbw_proc_sched(void **state)
+{
+	struct dlbw_sched_fields s;
+
+	(void)state;
+	assert_int_equal(dlbw_parse_proc_sched(
+		"dl-app (4619, #threads: 2)\n----\nse.exec_start   :   12.5\n"
+		"policy                                       :                    6\n"
+		"dl.runtime                                   :              -175624\n"
+		"dl.deadline                                  :       12529728707929\n", &s), 0);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.key[0], "dl.runtime");
+	assert_int_equal(s.value[0], -175624);
+	assert_string_equal(s.key[1], "dl.deadline");
+	assert_int_equal(s.value[1], 12529728707929LL);
+	assert_int_equal(dlbw_parse_proc_sched("policy : 0\n", &s), 0);
+	assert_int_equal(s.n, 0);
+	assert_int_equal(dlbw_parse_proc_sched("dl.runtime : x\n", &s), -EINVAL);
+	assert_int_equal(dlbw_parse_proc_sched("dl.runtime\n", &s), -EINVAL);
+}
+
 static void deadline_bandwidth(void **state)
 {
 	struct facts *f = facts_blank();
@@ -378,6 +400,7 @@ int main(void)
 		cmocka_unit_test(rt_tasks),
 		cmocka_unit_test(deadline_mix),
 		cmocka_unit_test(dlbw_parsers),
+		cmocka_unit_test(dlbw_proc_sched),
 		cmocka_unit_test(deadline_bandwidth),
 	};
 
