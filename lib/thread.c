@@ -167,12 +167,12 @@ static int validate(const struct rtr_thread_attr *a)
 					(unsigned long long)a->dl_runtime_ns,
 					(unsigned long long)a->dl_deadline_ns,
 					(unsigned long long)a->dl_period_ns);
-		/* The kernel checks deadline admission per root domain. */
-		if (a->cpus)
-			return rtr__fail(-EINVAL,
-					"SCHED_DEADLINE threads cannot be pinned: the kernel "
-					"refuses an affinity narrower than the root domain "
-					"(use an exclusive cpuset instead)");
+		/*
+		 * @cpus may be given: the kernel checks admission per root
+		 * domain, and takes an affinity that spans the thread's whole
+		 * root domain (e.g. all the isolcpus CPUs); a narrower one it
+		 * refuses with EPERM while admission control is on.
+		 */
 	}
 	if (a->cpus && rtr_cpuset_is_empty(a->cpus))
 		return rtr__fail(-EINVAL, "the CPU set is empty");
@@ -232,7 +232,10 @@ static int explain_sched(int err, const struct rtr_thread_attr *a, const char *c
 	if (err == -EPERM && a->policy == RTR_SCHED_DEADLINE)
 		return rtr__fail(err, "%s: SCHED_DEADLINE refused: %s (%s)", call, strerror(-err),
 				rtr__priv_has_cap(PRIV_CAP_SYS_NICE) ?
-				"the thread's CPU affinity must span its whole root domain" :
+				"the thread's CPU affinity must span its whole root domain "
+				"while admission control is on: pin it to all the CPUs of "
+				"its domain (all the isolcpus CPUs, or all the others), or "
+				"make the domain with an exclusive cpuset partition" :
 				"CAP_SYS_NICE is missing; RLIMIT_RTPRIO does not allow DEADLINE");
 	if (err == -EBUSY && a->policy == RTR_SCHED_DEADLINE)
 		return explain_admission(err, a, call);

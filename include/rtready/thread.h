@@ -65,9 +65,11 @@ struct rtr_thread_attr {
  * its next period. The kernel admits the thread only when runtime/period
  * fits in the free deadline bandwidth of its root domain (the
  * sched_rt_runtime_us/sched_rt_period_us share of each CPU): creation then
- * fails with -EBUSY and rtr_last_error() gives the figures. A DEADLINE
- * thread cannot be pinned (@attr->cpus must be NULL) while admission
- * control is on. Works on glibc and musl (the raw system call).
+ * fails with -EBUSY and rtr_last_error() gives the figures. While
+ * admission control is on, a DEADLINE thread's @attr->cpus (NULL: inherit)
+ * must span its whole root domain, e.g. all the isolcpus CPUs, or the
+ * kernel refuses it with -EPERM. Works on glibc and musl (the raw system
+ * call).
  * Return: 0, or -EINVAL unless 1024 ns <= runtime <= deadline <= period.
  */
 int rtr_thread_attr_set_deadline(struct rtr_thread_attr *attr, uint64_t runtime_ns,

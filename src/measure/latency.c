@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "measure/latency.h"
+#include "probe/rootfs.h"
 #include "rtready/error.h"
 #include "rtready/mem.h"
 #include "rtready/timespec.h"
@@ -539,20 +540,58 @@ static int validate(const struct latency_config *cfg, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * A DEADLINE worker's affinity: the root domain of its CPU, which the kernel
+ * requires it to span. The isolcpus CPUs (/sys/devices/system/cpu/isolated)
+ * share the default root domain; the other online CPUs form the main one.
+ * (Exclusive cpuset partitions, which split them further, are not seen.)
+ */
+static int dl_domains(struct rtr_cpuset *main_dom, struct rtr_cpuset *iso_dom)
+{
+	char buf[4096];
+	struct rootfs fs;
+	int err = rootfs_open(&fs, "/");
+
+	if (err)
+		return err;
+	err = rootfs_read_str(&fs, "/sys/devices/system/cpu/online", buf, sizeof(buf));
+	if (!err)
+		err = rtr_cpuset_parse_list(main_dom, buf);
+	if (!err && rootfs_read_str(&fs, "/sys/devices/system/cpu/isolated", buf, sizeof(buf)) == 0 &&
+	    rtr_cpuset_parse_list(iso_dom, buf) == 0) {
+		rtr_cpuset_and(iso_dom, main_dom);
+		rtr_cpuset_andnot(main_dom, iso_dom);
+	}
+	rootfs_close(&fs);
+	return err;
+}
+
 static int setup_workers(struct latency_run *run, char *why, size_t len)
 {
+	struct rtr_cpuset main_dom = RTR_CPUSET_INIT, iso_dom = RTR_CPUSET_INIT;
 	size_t n = rtr_cpuset_count(&run->cfg.cpus);
 	int cpu = -1, err;
 
+	if (run->cfg.policy == RTR_SCHED_DEADLINE) {
+		err = dl_domains(&main_dom, &iso_dom);
+		if (err) {
+			say(why, len, "cannot read the online CPUs: %s", strerror(-err));
+			goto out;
+		}
+	}
 	run->w = aligned_alloc(64, n * sizeof(*run->w));
-	if (!run->w)
-		return -ENOMEM;
+	if (!run->w) {
+		err = -ENOMEM;
+		goto out;
+	}
 	memset(run->w, 0, n * sizeof(*run->w));
 	run->n = n;
 	if (run->cfg.sample_log) {
 		run->drain_buf = calloc(LATENCY_SAMPLE_RING, sizeof(*run->drain_buf));
-		if (!run->drain_buf)
-			return -ENOMEM;
+		if (!run->drain_buf) {
+			err = -ENOMEM;
+			goto out;
+		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct worker *w = &run->w[i];
@@ -564,32 +603,41 @@ static int setup_workers(struct latency_run *run, char *why, size_t len)
 		err = rtr_hist_init(&w->hist, run->cfg.bucket_ns, run->cfg.range_ns, LATENCY_OUTLIERS);
 		if (err) {
 			say(why, len, "cannot allocate the histogram: %s", strerror(-err));
-			return err;
+			goto out;
 		}
 		w->range_ns = rtr_hist_range_ns(&w->hist);
 		w->cap_ovf = w->hist.nbuckets < LATENCY_OVF_CYCLES_MAX ? w->hist.nbuckets
 								       : LATENCY_OVF_CYCLES_MAX;
+		err = -ENOMEM;
 		w->ovf_cycles = calloc(w->cap_ovf, sizeof(*w->ovf_cycles));
 		if (!w->ovf_cycles)
-			return -ENOMEM;
+			goto out;
 		if (run->cfg.sample_log) {
 			w->ring = calloc(LATENCY_SAMPLE_RING, sizeof(*w->ring));
 			if (!w->ring)
-				return -ENOMEM;
+				goto out;
 		}
-		err = rtr_cpuset_set(&w->pin, cpu);
-		if (err)
-			return err;
 		if (run->cfg.policy == RTR_SCHED_DEADLINE) {
 			long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
 			w->seen_words = (size_t)(ncpu > cpu ? ncpu : cpu + 1) / 64 + 1;
 			w->seen = calloc(w->seen_words, sizeof(*w->seen));
 			if (!w->seen)
-				return -ENOMEM;
+				goto out;
+			/* Its CPU's root domain (the main one when the CPU is in neither). */
+			err = rtr_cpuset_copy(&w->pin, rtr_cpuset_test(&iso_dom, cpu) ? &iso_dom
+										  : &main_dom);
+		} else {
+			err = rtr_cpuset_set(&w->pin, cpu);
 		}
+		if (err)
+			goto out;
 	}
-	return 0;
+	err = 0;
+out:
+	rtr_cpuset_free(&main_dom);
+	rtr_cpuset_free(&iso_dom);
+	return err;
 }
 
 static void set_runaway_guard(struct latency_run *run)
@@ -650,8 +698,7 @@ static int start_workers(struct latency_run *run, char *why, size_t len)
 		snprintf(name, sizeof(name), dl ? "rtr-dl/%d" : "rtr-lat/%d", w->cpu);
 		err = 0;
 		if (dl) {
-			/* Not pinned: see struct latency_config. */
-			attr.cpus = NULL;
+			/* Pinned to its CPU's root domain: see struct latency_config. */
 			err = rtr_thread_attr_set_deadline(&attr, run->cfg.dl_runtime_ns,
 							   run->cfg.dl_deadline_ns,
 							   run->cfg.dl_period_ns);

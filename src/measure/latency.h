@@ -55,9 +55,11 @@
  * @dl_runtime_ns, @dl_deadline_ns, @dl_period_ns: with @policy
  *              RTR_SCHED_DEADLINE, each thread's reservation; @interval_ns
  *              must equal @dl_period_ns and @priority is not used. The
- *              threads are then not pinned (the kernel refuses a DEADLINE
- *              affinity narrower than the root domain while admission
- *              control is on): one per CPU of @cpus, placed by the kernel.
+ *              threads are then not pinned to their CPU (the kernel
+ *              refuses a DEADLINE affinity narrower than the root domain
+ *              while admission control is on): one per CPU of @cpus, each
+ *              bound to that CPU's root domain (the isolcpus CPUs, or the
+ *              other online CPUs) and placed there by the kernel.
  */
 struct latency_config {
 	struct rtr_cpuset cpus;

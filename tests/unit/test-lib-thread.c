@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -186,6 +187,20 @@ static void test_batch_idle(void **state)
 	assert_int_equal(s.policy, SCHED_IDLE);
 }
 
+/* sched_rt_runtime_us: -1 turns DEADLINE admission control off. */
+static long rt_runtime_us(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/sched_rt_runtime_us", "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
 static void test_deadline(void **state)
 {
 	struct rtr_thread_attr a = { .policy = RTR_SCHED_DEADLINE, .dl_runtime_ns = 100000,
@@ -206,12 +221,19 @@ static void test_deadline(void **state)
 	a.dl_deadline_ns = 0;
 	assert_int_equal(run(&a, &s), 0);
 	assert_int_equal(s.policy, SCHED_DEADLINE);
-	/* Pinning a DEADLINE thread is refused before it starts. */
-	assert_int_equal(rtr_cpuset_set(&cpus, 0), 0);
+	/* CPUs that span the root domain (all of ours here) are taken. */
+	assert_int_equal(rtr_cpuset_get_affinity(&cpus), 0);
 	a.cpus = &cpus;
-	assert_int_equal(run(&a, &s), -EINVAL);
-	assert_false(s.ran);
-	assert_non_null(strstr(rtr_last_error(), "pinned"));
+	assert_int_equal(run(&a, &s), 0);
+	assert_int_equal(s.policy, SCHED_DEADLINE);
+	/* One CPU of several: narrower than the root domain, the kernel refuses. */
+	if (rtr_cpuset_count(&cpus) > 1 && rt_runtime_us() >= 0) {
+		rtr_cpuset_clear(&cpus);
+		assert_int_equal(rtr_cpuset_set(&cpus, 0), 0);
+		assert_int_equal(run(&a, &s), -EPERM);
+		assert_false(s.ran);
+		assert_non_null(strstr(rtr_last_error(), "span its whole root domain"));
+	}
 	rtr_cpuset_free(&cpus);
 }
 
@@ -262,7 +284,16 @@ static void test_set_deadline(void **state)
 		skip();
 	/* 1 ms every 10 ms; the period paces the jobs: ~10 in 100 ms, not thousands. */
 	assert_int_equal(rtr_thread_attr_set_deadline(&a, 1000000, 10000000, 10000000), 0);
+	/*
+	 * The bandwidth of the DEADLINE threads of the test before can stay
+	 * booked for a moment after they exit (seen on 6.18: EBUSY for under
+	 * 100 ms): try again for up to a second.
+	 */
 	err = rtr_thread_create(&t, &a, dl_body, &j);
+	for (int i = 0; i < 20 && err == -EBUSY; i++) {
+		usleep(50000);
+		err = rtr_thread_create(&t, &a, dl_body, &j);
+	}
 	if (err == -EBUSY || err == -EPERM)
 		skip();	/* admission control or a container refuses it here */
 	assert_int_equal(err, 0);
