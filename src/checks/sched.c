@@ -633,7 +633,7 @@ const struct check sched_checks[] = {
 		"The kernel admits a SCHED_DEADLINE task only if the runtime/period of every "
 		"DEADLINE task of its root domain, with the new one, stays within "
 		"sched_rt_runtime_us/sched_rt_period_us of each of the domain's CPUs (95% by "
-		"default; on 6.12+ the fair servers' 5% per CPU counts too); otherwise "
+		"default; after 6.12 the fair servers' 5% per CPU counts too); otherwise "
 		"sched_setattr fails with EBUSY. The RT throttling settings are thus also the "
 		"DEADLINE admission limit: lowering sched_rt_runtime_us shrinks it (the kernel "
 		"refuses to go below what is already admitted), and -1, which turns throttling "

@@ -3,8 +3,8 @@
  * SCHED_DEADLINE bandwidth: what the deadline tasks reserve against the
  * kernel's admission limit. The kernel admits a DEADLINE task only while
  * the sum of runtime/period over its root domain stays within
- * sched_rt_runtime_us/sched_rt_period_us of each CPU of that domain (on
- * 6.12+ the fair servers' reservations count too). Two sources: the
+ * sched_rt_runtime_us/sched_rt_period_us of each CPU of that domain (after
+ * 6.12 the fair servers' reservations count too). Two sources: the
  * scheduler's debug file (/sys/kernel/debug/sched/debug, or /proc/sched_debug
  * before 5.13), whose dl_rq[N] sections give each CPU's root-domain limit
  * (dl_bw->bw) and what is allocated there (dl_bw->total_bw), both in the
@@ -102,8 +102,8 @@ void probe_dlbw_free(struct dlbw_facts *f);
  * the debug file's dl_bw->bw) times the CPUs; @used: the debug file's
  * dl_bw->total_bw (@from_debug, @debug_cpu) or else @tasks + @fair; @tasks:
  * the sched_getattr sum of the @n_tasks DEADLINE threads whose affinity
- * meets @cpus (@have_tasks); @fair: the 6.12+ fair servers (their default
- * when unreadable: @fair_assumed).
+ * meets @cpus (@have_tasks); @fair: the fair servers, on kernels after 6.12
+ * (their default when unreadable: @fair_assumed).
  */
 struct dlbw_usage {
 	uint64_t limit;
