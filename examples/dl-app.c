@@ -87,7 +87,11 @@ static void *job_loop(void *arg)
 		if ((uint64_t)late > app->deadline_ns - app->runtime_ns)
 			app->late_jobs++;
 		/* ... the application's work goes here, within the runtime ... */
-		start_ns += (int64_t)app->period_ns;
+		/* Woken after its deadline, the thread got a new period from the kernel. */
+		if ((uint64_t)late >= app->deadline_ns)
+			start_ns = rtr_ts_to_ns(now) + (int64_t)app->period_ns;
+		else
+			start_ns += (int64_t)app->period_ns;
 		sched_yield();
 	}
 	return NULL;

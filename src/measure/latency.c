@@ -356,7 +356,7 @@ static void *worker_main(void *arg)
 }
 
 uint64_t latency_dl_job(int64_t *period_start_ns, int64_t now_ns, uint64_t period_ns,
-			uint64_t *missed)
+			uint64_t deadline_ns, uint64_t *missed)
 {
 	int64_t late = now_ns - *period_start_ns;
 	int64_t k;
@@ -367,8 +367,12 @@ uint64_t latency_dl_job(int64_t *period_start_ns, int64_t now_ns, uint64_t perio
 	}
 	k = late / (int64_t)period_ns;
 	*missed += (uint64_t)k;
-	/* The next job's period follows the one this job started in. */
-	*period_start_ns += (k + 1) * (int64_t)period_ns;
+	if ((uint64_t)late >= deadline_ns)
+		/* The kernel may have begun a new period at the wake-up: follow it. */
+		*period_start_ns = now_ns + (int64_t)period_ns;
+	else
+		/* The next job's period follows the one this job started in. */
+		*period_start_ns += (k + 1) * (int64_t)period_ns;
 	return (uint64_t)late;
 }
 
@@ -423,7 +427,8 @@ static void *worker_dl_main(void *arg)
 		if (start > end)
 			break;
 		expected = period_start;
-		v = latency_dl_job(&period_start, start, period, &w->missed);
+		v = latency_dl_job(&period_start, start, period, run->cfg.dl_deadline_ns,
+				   &w->missed);
 		if (expected > start)
 			expected = start;	/* the origin moved to this job */
 		cpu = sched_getcpu();

@@ -107,14 +107,16 @@ void latency_stats_compute(const struct rtr_hist *h, uint64_t missed, struct lat
  * we thought: the first job's own delay set the origin); a job that starts
  * one or more whole periods late counts them in *@missed. Afterwards
  * *@period_start_ns is the start of the period after the one the job began
- * in, for the next job. (A job that starts after its deadline makes the
- * kernel begin a new period at once, so the job after a missed period often
- * starts before the grid point: that moves the origin, and the grid follows
- * the kernel's.) Pure.
- * Return: how late the job started, in ns (0..@period_ns-1 unless missed).
+ * in, for the next job; but after a job that started @deadline_ns late or
+ * more, one period after this job's start: a thread woken after its
+ * deadline gets a new period from the kernel, beginning then (the CBS
+ * rule), and the old grid would make every later job look late by the
+ * shift. Where the kernel kept its grid, the next job starts early against
+ * that guess and moves the origin back. Pure.
+ * Return: how late the job started, in ns.
  */
 uint64_t latency_dl_job(int64_t *period_start_ns, int64_t now_ns, uint64_t period_ns,
-			uint64_t *missed);
+			uint64_t deadline_ns, uint64_t *missed);
 
 /* The result of one CPU. */
 struct latency_cpu_result {

@@ -250,18 +250,25 @@ static void test_dl_job(void **state)
 
 	(void)state;
 	/* On time, then 30 us late: the next period follows. */
-	assert_int_equal(latency_dl_job(&ps, 1000000, 1000000, &missed), 0);
+	assert_int_equal(latency_dl_job(&ps, 1000000, 1000000, 800000, &missed), 0);
 	assert_int_equal(ps, 2000000);
-	assert_int_equal(latency_dl_job(&ps, 2030000, 1000000, &missed), 30000);
+	assert_int_equal(latency_dl_job(&ps, 2030000, 1000000, 800000, &missed), 30000);
 	assert_int_equal(ps, 3000000);
 	/* Earlier than thought: the origin moves there, not a negative latency. */
-	assert_int_equal(latency_dl_job(&ps, 2990000, 1000000, &missed), 0);
+	assert_int_equal(latency_dl_job(&ps, 2990000, 1000000, 800000, &missed), 0);
 	assert_int_equal(ps, 3990000);
 	assert_int_equal(missed, 0);
-	/* 2.5 periods late: two periods missed, the job belongs to the third. */
-	assert_int_equal(latency_dl_job(&ps, 6490000, 1000000, &missed), 2500000);
+	/* 2.5 periods late: two periods missed, the next period from this start. */
+	assert_int_equal(latency_dl_job(&ps, 6490000, 1000000, 800000, &missed), 2500000);
 	assert_int_equal(missed, 2);
-	assert_int_equal(ps, 6990000);
+	assert_int_equal(ps, 7490000);
+	/* Past the deadline within the period: the kernel's new period begins now. */
+	assert_int_equal(latency_dl_job(&ps, 8390000, 1000000, 800000, &missed), 900000);
+	assert_int_equal(missed, 2);
+	assert_int_equal(ps, 9390000);
+	/* The kernel had kept its grid after all: that job starts early, the origin follows. */
+	assert_int_equal(latency_dl_job(&ps, 8995000, 1000000, 800000, &missed), 0);
+	assert_int_equal(ps, 9995000);
 }
 
 static void test_load_kinds(void **state)
