@@ -88,4 +88,17 @@ d = json.load(open(sys.argv[1]))
 assert d["stop"]["reason"] == "threshold", d["stop"]
 assert d["stop"]["threshold"]["cpu"] >= 0
 ' "$tmp/b.json" || fail "threshold JSON"
+# --trace: the first job later than 1 ns stops the kernel trace and is explained
+# from it, the measuring thread found by its tid (it is not tied to one CPU).
+rc=0
+"$RTREADY" latency --policy deadline --runtime 200 --period 1ms -D 5 -b 1 --trace \
+	--trace-file "$tmp/trace.txt" -q >"$tmp/trace.out" 2>&1 || rc=$?
+if [ "$rc" -eq 2 ] && grep -Eiq "tracefs|trace" "$tmp/trace.out"; then
+	echo "note: --trace not available here: $(head -1 "$tmp/trace.out")"
+else
+	[ "$rc" -eq 1 ] || { cat "$tmp/trace.out"; fail "--trace: exit $rc, want 1"; }
+	grep -q "(the measuring thread)" "$tmp/trace.out" ||
+		{ cat "$tmp/trace.out"; fail "--trace did not find the DEADLINE thread"; }
+	[ -s "$tmp/trace.txt" ] || fail "--trace-file is empty"
+fi
 echo "ok"
