@@ -15,6 +15,7 @@
 #define PROCSELF_STATUS "/proc/self/status"
 #define PROCSELF_TASKS "/proc/self/task"
 #define PROCSELF_RT_RUNTIME "/proc/sys/kernel/sched_rt_runtime_us"
+#define PROCSELF_RT_PERIOD "/proc/sys/kernel/sched_rt_period_us"
 
 /*
  * Read at most @size - 1 bytes of @path into @buf and NUL-terminate it.

@@ -19,6 +19,7 @@
 #include <sched.h>
 #include <semaphore.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/syscall.h>
@@ -29,6 +30,7 @@
 #include "rtready/thread.h"
 #include "internal.h"
 #include "priv.h"
+#include "procself.h"
 
 #define DEFAULT_STACK_BYTES (256u << 10)
 #define MAX_STACK_BYTES (1u << 30)
@@ -104,6 +106,27 @@ RTR_EXPORT int rtr_policy_from_name(const char *name, enum rtr_policy *policy)
 	return rtr__fail(-EINVAL, "unknown scheduling policy '%s'", name);
 }
 
+RTR_EXPORT int rtr_thread_attr_set_deadline(struct rtr_thread_attr *attr, uint64_t runtime_ns,
+					    uint64_t deadline_ns, uint64_t period_ns)
+{
+	uint64_t period = period_ns ? period_ns : deadline_ns;
+	uint64_t deadline = deadline_ns ? deadline_ns : period;
+
+	rtr__clear_error();
+	if (runtime_ns < DL_MIN_RUNTIME_NS || runtime_ns > deadline || deadline > period)
+		return rtr__fail(-EINVAL,
+				"SCHED_DEADLINE needs %u ns <= runtime <= deadline <= period "
+				"(got %llu, %llu, %llu)", DL_MIN_RUNTIME_NS,
+				(unsigned long long)runtime_ns, (unsigned long long)deadline_ns,
+				(unsigned long long)period_ns);
+	attr->policy = RTR_SCHED_DEADLINE;
+	attr->priority = 0;
+	attr->dl_runtime_ns = runtime_ns;
+	attr->dl_deadline_ns = deadline;
+	attr->dl_period_ns = period;
+	return 0;
+}
+
 static bool is_rt(enum rtr_policy p)
 {
 	return p == RTR_SCHED_FIFO || p == RTR_SCHED_RR;
@@ -144,18 +167,57 @@ static int validate(const struct rtr_thread_attr *a)
 					(unsigned long long)a->dl_runtime_ns,
 					(unsigned long long)a->dl_deadline_ns,
 					(unsigned long long)a->dl_period_ns);
-		/* The kernel checks deadline admission per root domain. */
-		if (a->cpus)
-			return rtr__fail(-EINVAL,
-					"SCHED_DEADLINE threads cannot be pinned: the kernel "
-					"refuses an affinity narrower than the root domain "
-					"(use an exclusive cpuset instead)");
+		/*
+		 * @cpus may be given: the kernel checks admission per root
+		 * domain, and takes an affinity that spans the thread's whole
+		 * root domain (e.g. all the isolcpus CPUs); a narrower one it
+		 * refuses with EPERM while admission control is on.
+		 */
 	}
 	if (a->cpus && rtr_cpuset_is_empty(a->cpus))
 		return rtr__fail(-EINVAL, "the CPU set is empty");
 	if (a->stack_bytes > MAX_STACK_BYTES)
 		return rtr__fail(-EINVAL, "stack of %zu bytes is larger than 1 GiB", a->stack_bytes);
 	return 0;
+}
+
+/* One number from a /proc/sys file, or @fallback when it cannot be read. */
+static long read_knob(const char *path, long fallback)
+{
+	char buf[32], *end;
+	long v;
+
+	if (rtr__procself_read(path, buf, sizeof(buf)) <= 0)
+		return fallback;
+	v = strtol(buf, &end, 10);
+	return end == buf ? fallback : v;
+}
+
+/*
+ * EBUSY from sched_setattr: the kernel's admission test (dl_overflow) found
+ * that this thread's runtime/period does not fit in what its root domain has
+ * left of the limit sched_rt_runtime_us/sched_rt_period_us per CPU.
+ */
+static int explain_admission(int err, const struct rtr_thread_attr *a, const char *call)
+{
+	uint64_t period = a->dl_period_ns ? a->dl_period_ns : a->dl_deadline_ns;
+	long rt_runtime = read_knob(PROCSELF_RT_RUNTIME, -2);
+	long rt_period = read_knob(PROCSELF_RT_PERIOD, -2);
+	char limit[160];
+
+	if (rt_runtime >= 0 && rt_period > 0)
+		snprintf(limit, sizeof(limit), "sched_rt_runtime_us/sched_rt_period_us = "
+			 "%ld/%ld = %.1f%% of each CPU of the root domain", rt_runtime, rt_period,
+			 100.0 * (double)rt_runtime / (double)rt_period);
+	else
+		snprintf(limit, sizeof(limit), "sched_rt_runtime_us/sched_rt_period_us of each "
+			 "CPU of the root domain");
+	return rtr__fail(err, "%s: SCHED_DEADLINE admission refused: runtime/period = "
+			 "%llu/%llu ns = %.1f%% of a CPU does not fit in the deadline bandwidth "
+			 "left; all DEADLINE tasks of a root domain share at most %s (`rtready "
+			 "check --only sched.deadline_bandwidth` shows what is in use)", call,
+			 (unsigned long long)a->dl_runtime_ns, (unsigned long long)period,
+			 period ? 100.0 * (double)a->dl_runtime_ns / (double)period : 0.0, limit);
 }
 
 static int explain_sched(int err, const struct rtr_thread_attr *a, const char *call)
@@ -170,11 +232,13 @@ static int explain_sched(int err, const struct rtr_thread_attr *a, const char *c
 	if (err == -EPERM && a->policy == RTR_SCHED_DEADLINE)
 		return rtr__fail(err, "%s: SCHED_DEADLINE refused: %s (%s)", call, strerror(-err),
 				rtr__priv_has_cap(PRIV_CAP_SYS_NICE) ?
-				"the thread's CPU affinity must span its whole root domain" :
+				"the thread's CPU affinity must span its whole root domain "
+				"while admission control is on: pin it to all the CPUs of "
+				"its domain (all the isolcpus CPUs, or all the others), or "
+				"make the domain with an exclusive cpuset partition" :
 				"CAP_SYS_NICE is missing; RLIMIT_RTPRIO does not allow DEADLINE");
 	if (err == -EBUSY && a->policy == RTR_SCHED_DEADLINE)
-		return rtr__fail(err, "%s: SCHED_DEADLINE admission refused: runtime/period "
-				"exceeds the free deadline bandwidth", call);
+		return explain_admission(err, a, call);
 	if ((err == -EPERM || err == -EACCES) && a->nice < 0)
 		return rtr__fail(err, "%s: nice %d refused: %s (CAP_SYS_NICE is missing and "
 				"RLIMIT_NICE is too low)", call, a->nice, strerror(-err));

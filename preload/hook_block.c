@@ -15,6 +15,11 @@
  * the wake operations never block. FUTEX_CLOCK_REALTIME makes a bitset
  * wait's deadline follow the wall clock (app.realtime_clock).
  *
+ * A SCHED_DEADLINE thread ends each job with sched_yield(): the kernel then
+ * throttles it until its next period begins, so there, and only there, the
+ * call is a wait (a FIFO or RR thread that yields keeps running when
+ * nothing else of its priority is ready: a busy loop, not a boundary).
+ *
  * A read() or recv() blocks only on a descriptor that can wait for a
  * writer: a pipe, socket, eventfd, signalfd or character device. The type
  * is found with one fstat() per descriptor number and cached until close()
@@ -249,6 +254,25 @@ PL_EXPORT int pthread_barrier_wait(pthread_barrier_t *b)
 	PL_REAL(real_barrier_wait, "pthread_barrier_wait");
 	pl_maybe_wait(true, __builtin_return_address(0));
 	return real_barrier_wait(b);
+}
+
+/* ---- the end of a SCHED_DEADLINE job ---- */
+
+static int (*real_sched_yield)(void);
+
+PL_EXPORT int sched_yield(void)
+{
+	struct pl_thread *t;
+
+	PL_REAL(real_sched_yield, "sched_yield");
+	if (!real_sched_yield) {
+		errno = ENOSYS;
+		return -1;
+	}
+	t = pl_rt_thread();
+	if (t && t->dl)
+		pl_wait(t, __builtin_return_address(0));
+	return real_sched_yield();
 }
 
 /* ---- futex ---- */

@@ -132,6 +132,7 @@ void pl_refresh_sched(struct pl_thread *t)
 	if (policy >= 0)
 		policy &= ~SCHED_RESET_ON_FORK;
 	t->rt = policy == SCHED_FIFO || policy == SCHED_RR || policy == SCHED_DEADLINE;
+	t->dl = policy == SCHED_DEADLINE;
 	t->sched_gen = gen;
 	if (t->rt && pl_enabled)
 		pl_rt_thread_seen(t);

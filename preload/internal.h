@@ -60,6 +60,7 @@ struct pl_thread {
 	int in_signal;		/* depth of wrapped signal handlers on this thread */
 	unsigned sched_gen;	/* pl_sched_gen when rt was last read; 0: never */
 	bool rt;		/* SCHED_FIFO, SCHED_RR or SCHED_DEADLINE */
+	bool dl;		/* SCHED_DEADLINE: sched_yield() ends its job (hook_block.c) */
 	bool periodic;		/* the thread has slept once while realtime */
 	bool in_dlsym;		/* resolving a symbol: allocations go to the arena */
 	long faults;		/* minor + major faults at the last sleep */

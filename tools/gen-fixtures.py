@@ -315,6 +315,28 @@ def put_irqs(m, default_affinity):
     m.put("/proc/interrupts", "\n".join(out) + "\n")
 
 
+def put_sched_debug(m, release, cpus, bw, total_bw):
+    """The scheduler's debug file (debugfs, 5.13+) with the per-CPU sections
+    rtready reads: dl_rq[N] with the root domain's limit per CPU (dl_bw->bw)
+    and what is allocated in it (dl_bw->total_bw), in units of 1 << 20."""
+    out = ["Sched Debug Version: v0.11, %s #1" % release,
+           "ktime                                   : 96012001.123456",
+           "sysctl_sched", "  .sysctl_sched_base_slice                 : 3.000000", ""]
+    for c in sorted(cpus):
+        out += ["cpu#%d, 2900.000 MHz" % c,
+                "  .nr_running                    : 1", "",
+                "rt_rq[%d]:" % c,
+                "  .rt_nr_running                 : 0",
+                "  .rt_runtime                    : 950.000000", "",
+                "dl_rq[%d]:" % c,
+                "  .dl_nr_running                 : 0",
+                "  .%-30s: %d" % ("dl_bw->bw", bw),
+                "  .%-30s: %d" % ("dl_bw->total_bw", total_bw), "",
+                "runnable tasks:",
+                " S            task   PID       tree-key  switches  prio     wait-time", ""]
+    m.put("/sys/kernel/debug/sched/debug", "\n".join(out) + "\n")
+
+
 def put_tasks(m):
     for t in m.tasks:
         d = "/proc/%d/task/%d" % (t.pid, t.tid)
@@ -653,6 +675,9 @@ def bad_machine():
         d = "/sys/kernel/debug/sched/fair_server/cpu%d" % c
         m.line(d + "/runtime", 50000000)
         m.line(d + "/period", 1000000000)
+    # DEADLINE reservations near the admission limit: 6 CPUs' worth of tasks
+    # and the 8 fair servers' 5% each, of 8 x 95% (84%).
+    put_sched_debug(m, release, online, 996147, (6 << 20) + 8 * ((1 << 20) // 20))
     # cgroup v1 cpu controller with RT group scheduling: the service slice
     # was created with no RT budget and holds the application.
     cg = "/sys/fs/cgroup/cpu,cpuacct"

@@ -40,6 +40,21 @@ if [ "$(id -u)" -eq 0 ]; then
 	grep -q "M_MMAP_MAX" "$out" ||
 		{ cat "$out" >&2; echo "musl-build: mallopt was not reported as missing" >&2; exit 1; }
 	echo "musl-build: ok: $(grep 'cycles on CPU' "$out" | sed 's/^rt-app: //')"
+	# SCHED_DEADLINE through the raw sched_setattr call: musl has no wrapper.
+	dl="$dir/examples/dl-app"
+	if ! timeout 30 "$dl" -D 1 -q >"$out" 2>&1; then
+		if grep -q "admission refused" "$out"; then
+			echo "musl-build: note: dl-app: $(cat "$out")"
+		else
+			cat "$out" >&2
+			echo "musl-build: the musl DEADLINE example failed" >&2
+			exit 1
+		fi
+	else
+		grep -q "jobs, SCHED_DEADLINE" "$out" ||
+			{ cat "$out" >&2; echo "musl-build: no summary from dl-app" >&2; exit 1; }
+		echo "musl-build: ok: $(sed 's/^dl-app: //' "$out")"
+	fi
 	# rtready pi's measurement on musl's pthread mutexes: PI must bound the wait here too.
 	musl-gcc -std=gnu11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$src/include" -I"$src/src" \
 		-o "$dir/pi-check" "$src/tests/progs/pi-check.c" "$src/src/measure/pi.c" \

@@ -58,12 +58,32 @@ struct rtr_thread_attr {
 };
 
 /**
+ * rtr_thread_attr_set_deadline() - make @attr a SCHED_DEADLINE thread that
+ * may run @runtime_ns in every @period_ns, each job done within @deadline_ns
+ * of its period's start. @deadline_ns 0 means @period_ns; @period_ns 0 means
+ * @deadline_ns. The thread ends each job with sched_yield(), which waits for
+ * its next period. The kernel admits the thread only when runtime/period
+ * fits in the free deadline bandwidth of its root domain (the
+ * sched_rt_runtime_us/sched_rt_period_us share of each CPU): creation then
+ * fails with -EBUSY and rtr_last_error() gives the figures. While
+ * admission control is on, a DEADLINE thread's @attr->cpus (NULL: inherit)
+ * must span its whole root domain, e.g. all the isolcpus CPUs, or the
+ * kernel refuses it with -EPERM. Works on glibc and musl (the raw system
+ * call).
+ * Return: 0, or -EINVAL unless 1024 ns <= runtime <= deadline <= period.
+ */
+int rtr_thread_attr_set_deadline(struct rtr_thread_attr *attr, uint64_t runtime_ns,
+				 uint64_t deadline_ns, uint64_t period_ns);
+
+/**
  * rtr_thread_create() - start @fn(@arg) in a new thread set up as @attr says.
  * The thread is scheduled and pinned before @fn runs (explicit-scheduling
  * attributes where the policy allows, otherwise set by the thread itself
  * before calling @fn); creation fails if any setting is refused.
  * Return: 0; -EINVAL (bad attribute, priority 99 without @allow_prio99);
  *         -EPERM with rtr_last_error() naming CAP_SYS_NICE / RLIMIT_RTPRIO;
+ *         -EBUSY: SCHED_DEADLINE admission refused (the bandwidth asked and
+ *         the limit in rtr_last_error());
  *         other -errno.
  */
 int rtr_thread_create(pthread_t *thread, const struct rtr_thread_attr *attr,

@@ -456,6 +456,121 @@ static void check_deadline_mix(const struct check_ctx *ctx, struct check_out *ou
 	strbuf_free(&rt);
 }
 
+/* ---- sched.deadline_bandwidth ------------------------------------------ */
+
+/* Warn once the DEADLINE reservations pass this share of the admission limit. */
+#define DL_WARN_PERMILLE 800
+static double pct(uint64_t bw)
+{
+	return 100.0 * (double)bw / DLBW_UNIT;
+}
+
+/*
+ * One root domain: the kernel's admission test compares the sum of the
+ * runtime/period of its DEADLINE tasks (and fair servers) with the limit
+ * per CPU times its CPUs. isolcpus CPUs share the default root domain, the
+ * others form the main one (cpuset partitions, which split them further,
+ * are not seen here). @used comes from the debug file (dl_bw->total_bw of
+ * the domain's first CPU) or from the tasks' sched_getattr and the fair
+ * servers. Return: the status of this domain.
+ */
+static enum rtr_status dl_domain(const struct check_ctx *ctx, const struct rtr_cpuset *cpus,
+				 const char *name, struct strbuf *ev)
+{
+	const struct facts *f = ctx->facts;
+	const struct sched_facts *s = &f->sched;
+	size_t n = rtr_cpuset_count(cpus);
+	struct dlbw_usage u;
+
+	if (dlbw_usage(&f->dlbw, s, &f->kernel, &f->tasks, cpus, &u))
+		return RTR_SKIP;
+	strbuf_printf(ev, "%s%s root domain (CPU ", ev->len ? "; " : "", name);
+	check_put_cpus(ev, cpus);
+	strbuf_puts(ev, "): ");
+	if (u.from_debug)
+		strbuf_printf(ev, "%.1f%% of a CPU allocated (%s dl_bw->total_bw of CPU %d)",
+			      pct(u.used), f->dlbw.debug_path, u.debug_cpu);
+	if (u.have_tasks) {
+		strbuf_printf(ev, "%s%zu DEADLINE thread%s %.1f%% of a CPU (sched_getattr)",
+			      u.from_debug ? "; " : "", u.n_tasks,
+			      u.n_tasks == 1 ? " reserves" : "s reserve", pct(u.tasks));
+		if (u.fair)
+			strbuf_printf(ev, " and the fair servers %.1f%%%s", pct(u.fair),
+				      u.fair_assumed ? " (their default 50 ms per second, "
+				      "assumed: their settings are not readable)" : "");
+	}
+	strbuf_printf(ev, "; limit %.1f%% (%lld/%lld of each of %zu CPU%s), %.1f%% left",
+		      pct(u.limit), (long long)s->rt_runtime_us, (long long)s->rt_period_us, n,
+		      n == 1 ? "" : "s", u.used < u.limit ? pct(u.limit - u.used) : 0.0);
+	if (u.limit && u.used * 1000 > u.limit * DL_WARN_PERMILLE)
+		return RTR_WARN;
+	return RTR_PASS;
+}
+
+static void check_deadline_bandwidth(const struct check_ctx *ctx, struct check_out *out)
+{
+	const struct facts *f = ctx->facts;
+	const struct sched_facts *s = &f->sched;
+	const struct dlbw_facts *d = &f->dlbw;
+	struct rtr_cpuset main_cpus = RTR_CPUSET_INIT, iso = RTR_CPUSET_INIT;
+	struct strbuf ev = STRBUF_INIT;
+	enum rtr_status st = RTR_PASS, one;
+
+	if (s->rt_runtime_err || s->rt_period_err) {
+		check_skip_read(out, s->rt_runtime_err ? "/proc/sys/kernel/sched_rt_runtime_us" :
+				"/proc/sys/kernel/sched_rt_period_us",
+				s->rt_runtime_err ? s->rt_runtime_err : s->rt_period_err);
+		return;
+	}
+	if (check_cpus_unknown(ctx, out))
+		return;
+	if (s->rt_runtime_us < 0) {
+		check_set(out, RTR_INFO, "sched_rt_runtime_us = -1: DEADLINE admission control is "
+			  "off, the kernel admits every DEADLINE task whatever the sum of their "
+			  "runtime/period (%zu DEADLINE thread%s reserve %.1f%% of a CPU%s)",
+			  d->n_tasks, d->n_tasks == 1 ? "" : "s", pct(d->tasks_bw),
+			  d->tasks_err ? ", as far as the task list tells" : "");
+		check_fix(out, "Nothing to do for admission; size the DEADLINE tasks yourself so "
+			  "their runtime/period sums stay below the CPUs' capacity.");
+		return;
+	}
+	if (rtr_cpuset_copy(&main_cpus, f->cpu.online_err ? &f->cpu.present : &f->cpu.online) ||
+	    (!f->cpu.isolated_err && rtr_cpuset_copy(&iso, &f->cpu.isolated))) {
+		check_set(out, RTR_SKIP, "out of memory");
+		goto out;
+	}
+	rtr_cpuset_and(&iso, &main_cpus);
+	rtr_cpuset_andnot(&main_cpus, &iso);
+	if (!rtr_cpuset_is_empty(&main_cpus)) {
+		one = dl_domain(ctx, &main_cpus, "main", &ev);
+		st = one > st ? one : st;
+	}
+	if (!rtr_cpuset_is_empty(&iso)) {
+		one = dl_domain(ctx, &iso, "isolcpus", &ev);
+		st = one > st ? one : st;
+	}
+	if (st == RTR_SKIP) {
+		check_set(out, RTR_SKIP, "cannot read %s: %s, and %s", d->debug_path,
+			  strerror(-d->debug_err), d->tasks_err == -ENOTSUP ?
+			  "a snapshot cannot tell the tasks' DEADLINE parameters (sched_getattr "
+			  "needs the live machine)" : "the tasks could not be read");
+		goto out;
+	}
+	if (d->unread)
+		strbuf_printf(&ev, "; %zu DEADLINE thread%s could not be read (exited?)", d->unread,
+			      d->unread == 1 ? "" : "s");
+	check_set(out, st, "%s", strbuf_str(&ev));
+	if (st == RTR_WARN)
+		check_fix(out, "The DEADLINE reservations are near the admission limit: the next "
+			  "task asking for more than what is left fails with EBUSY. Shrink the "
+			  "runtime/period of the tasks, spread them over more CPUs of the root "
+			  "domain, or raise sched_rt_runtime_us (closer to sched_rt_period_us).");
+out:
+	rtr_cpuset_free(&main_cpus);
+	rtr_cpuset_free(&iso);
+	strbuf_free(&ev);
+}
+
 const struct check sched_checks[] = {
 	{
 		"sched.rt_throttling", "sched", "RT throttling",
@@ -512,6 +627,23 @@ const struct check sched_checks[] = {
 		"Use one class for the time-critical tasks, or size the deadline tasks' "
 		"runtime/period so the FIFO/RR tasks still meet their deadlines.",
 		check_deadline_mix,
+	},
+	{
+		"sched.deadline_bandwidth", "sched", "SCHED_DEADLINE bandwidth and admission",
+		"The kernel admits a SCHED_DEADLINE task only if the runtime/period of every "
+		"DEADLINE task of its root domain, with the new one, stays within "
+		"sched_rt_runtime_us/sched_rt_period_us of each of the domain's CPUs (95% by "
+		"default; after 6.12 the fair servers' 5% per CPU counts too); otherwise "
+		"sched_setattr fails with EBUSY. The RT throttling settings are thus also the "
+		"DEADLINE admission limit: lowering sched_rt_runtime_us shrinks it (the kernel "
+		"refuses to go below what is already admitted), and -1, which turns throttling "
+		"off, turns admission control off as well, so any DEADLINE task is admitted (and "
+		"may be pinned to fewer CPUs than its root domain) and overload is no longer "
+		"prevented.",
+		"Keep the sum of the DEADLINE tasks' runtime/period below the limit with room to "
+		"spare, or raise sched_rt_runtime_us; `rtready run --policy deadline` and "
+		"`rtready latency --policy deadline` say what is left when admission fails.",
+		check_deadline_bandwidth,
 	},
 };
 const size_t sched_checks_n = sizeof(sched_checks) / sizeof(sched_checks[0]);

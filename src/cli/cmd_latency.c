@@ -31,7 +31,7 @@
 enum {
 	OPT_POLICY = 256, OPT_NO_MLOCK, OPT_BUCKET, OPT_HISTFILE, OPT_DMA, OPT_LOAD,
 	OPT_OUTPUT, OPT_LAPTOP, OPT_HELP, OPT_TRACE, OPT_TRACE_FILE, OPT_HIST_MAX,
-	OPT_JSON, OPT_PRETTY,
+	OPT_JSON, OPT_PRETTY, OPT_RUNTIME, OPT_DEADLINE, OPT_PERIOD,
 };
 
 static const struct cli_opt latency_opts[] = {
@@ -49,7 +49,16 @@ static const struct cli_opt latency_opts[] = {
 	{ "priority", 'p', CLI_ARG, "PRIO",
 	  "realtime priority 1..98 (default 80; 99 is refused)", NULL, CLI_OWN },
 	{ "policy", OPT_POLICY, CLI_ARG, "NAME",
-	  "fifo (default) or rr", "fifo rr", CLI_OWN },
+	  "fifo (default), rr or deadline: SCHED_DEADLINE threads\n"
+	  "(one per CPU, placed by the kernel) that end each job\n"
+	  "with sched_yield; each job's start is measured against\n"
+	  "its period's start", "fifo rr deadline", CLI_OWN },
+	{ "runtime", OPT_RUNTIME, CLI_ARG, "US",
+	  "with deadline: runtime per period (units allowed)", NULL, CLI_OWN },
+	{ "deadline", OPT_DEADLINE, CLI_ARG, "US",
+	  "with deadline: relative deadline (default: the period)", NULL, CLI_OWN },
+	{ "period", OPT_PERIOD, CLI_ARG, "US",
+	  "with deadline: period (default: the interval, -i)", NULL, CLI_OWN },
 	{ "interval", 'i', CLI_ARG, "US",
 	  "wake-up period in us (default 1000; units allowed: 1ms)", NULL, CLI_OWN },
 	{ "duration", 'D', CLI_ARG, "TIME",
@@ -198,6 +207,49 @@ static int opt_threads(int argc, char **argv, const char *arg, unsigned int *out
 	return 0;
 }
 
+/* --policy deadline and its reservation: runtime <= deadline <= period. */
+static int opts_check_deadline(struct latency_opts *o, char *err, size_t errlen)
+{
+	struct latency_config *c = &o->cfg;
+
+	if (c->policy != RTR_SCHED_DEADLINE) {
+		if (c->dl_runtime_ns || c->dl_deadline_ns || c->dl_period_ns) {
+			snprintf(err, errlen, "--runtime, --deadline and --period need --policy "
+				 "deadline");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (o->prio_given) {
+		snprintf(err, errlen, "--priority does not apply to --policy deadline: a "
+			 "SCHED_DEADLINE thread has a runtime, a deadline and a period instead");
+		return -EINVAL;
+	}
+	if (!c->dl_runtime_ns) {
+		snprintf(err, errlen, "--policy deadline needs --runtime US (and --period US, "
+			 "or -i US for the period)");
+		return -EINVAL;
+	}
+	if (!c->dl_period_ns)
+		c->dl_period_ns = c->interval_ns;
+	else if (o->interval_given && c->interval_ns != c->dl_period_ns) {
+		snprintf(err, errlen, "--interval and --period differ: with --policy deadline "
+			 "the period is the interval; give one of them");
+		return -EINVAL;
+	}
+	if (!c->dl_deadline_ns)
+		c->dl_deadline_ns = c->dl_period_ns;
+	if (c->dl_runtime_ns < 1024 || c->dl_runtime_ns > c->dl_deadline_ns ||
+	    c->dl_deadline_ns > c->dl_period_ns) {
+		snprintf(err, errlen, "--policy deadline needs 1024 ns <= --runtime <= --deadline "
+			 "<= --period (got %.3f, %.3f, %.3f us)", (double)c->dl_runtime_ns / 1e3,
+			 (double)c->dl_deadline_ns / 1e3, (double)c->dl_period_ns / 1e3);
+		return -EINVAL;
+	}
+	c->interval_ns = c->dl_period_ns;
+	return 0;
+}
+
 /* Checks that need several options together. */
 static int opts_check(struct latency_opts *o, char *err, size_t errlen)
 {
@@ -230,6 +282,8 @@ static int opts_check(struct latency_opts *o, char *err, size_t errlen)
 			 "--output FILE (or use --json FILE)");
 		return -EINVAL;
 	}
+	if (opts_check_deadline(o, err, errlen))
+		return -EINVAL;
 	/* cyclictest's -l: the loops end the run, unless -D is given too. */
 	if (c->loops && !o->duration_given)
 		o->cfg.duration_ns = 0;
@@ -261,17 +315,33 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 			break;
 		case 'p':
 			rc = opt_priority(optarg, &o->cfg.priority, err, errlen);
+			o->prio_given = true;
 			break;
 		case OPT_POLICY:
 			if (rtr_policy_from_name(optarg, &o->cfg.policy) ||
-			    (o->cfg.policy != RTR_SCHED_FIFO && o->cfg.policy != RTR_SCHED_RR)) {
-				snprintf(err, errlen, "--policy: '%s' is not fifo or rr", optarg);
+			    (o->cfg.policy != RTR_SCHED_FIFO && o->cfg.policy != RTR_SCHED_RR &&
+			     o->cfg.policy != RTR_SCHED_DEADLINE)) {
+				snprintf(err, errlen, "--policy: '%s' is not fifo, rr or deadline",
+					 optarg);
 				rc = -EINVAL;
 			}
+			break;
+		case OPT_RUNTIME:
+			rc = opt_duration("--runtime", optarg, 1000, 1, LATENCY_MAX_INTERVAL_NS,
+					  &o->cfg.dl_runtime_ns, err, errlen);
+			break;
+		case OPT_DEADLINE:
+			rc = opt_duration("--deadline", optarg, 1000, 1, LATENCY_MAX_INTERVAL_NS,
+					  &o->cfg.dl_deadline_ns, err, errlen);
+			break;
+		case OPT_PERIOD:
+			rc = opt_duration("--period", optarg, 1000, LATENCY_MIN_INTERVAL_NS,
+					  LATENCY_MAX_INTERVAL_NS, &o->cfg.dl_period_ns, err, errlen);
 			break;
 		case 'i':
 			rc = opt_duration("--interval", optarg, 1000, LATENCY_MIN_INTERVAL_NS,
 					  LATENCY_MAX_INTERVAL_NS, &o->cfg.interval_ns, err, errlen);
+			o->interval_given = true;
 			break;
 		case 'D':
 			rc = opt_duration("--duration", optarg, 1000000000, 0, UINT64_MAX / 2,

@@ -35,6 +35,8 @@ struct latency_opts {
 	enum latency_load_kind load;
 	bool trace;			/* --trace: explain a threshold hit from the kernel trace */
 	const char *trace_file;		/* --trace-file FILE (implies --trace) */
+	bool prio_given;		/* -p given (refused with --policy deadline) */
+	bool interval_given;		/* -i given (with deadline: must equal --period) */
 	bool help;
 	bool version;
 };

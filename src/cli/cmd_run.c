@@ -42,11 +42,21 @@ extern char **environ;
 #define REPORT_CAP (64u << 20)
 
 /* Keys of the options without a short letter. */
-enum { OPT_POLICY = 256, OPT_PRIO99, OPT_MEMLOCK, OPT_CPU_MAX, OPT_MEM_MAX, OPT_RTTIME, OPT_ISOLATE };
+enum {
+	OPT_POLICY = 256, OPT_PRIO99, OPT_MEMLOCK, OPT_CPU_MAX, OPT_MEM_MAX, OPT_RTTIME, OPT_ISOLATE,
+	OPT_RUNTIME, OPT_DEADLINE, OPT_PERIOD,
+};
 
 static const struct cli_opt run_opts[] = {
 	{ "policy", OPT_POLICY, CLI_ARG, "POLICY",
-	  "fifo, rr or other (default: unchanged; fifo with --prio)", "fifo rr other", CLI_OWN },
+	  "fifo, rr, other or deadline (default: unchanged; fifo\n"
+	  "with --prio)", "fifo rr other deadline", CLI_OWN },
+	{ "runtime", OPT_RUNTIME, CLI_ARG, "US",
+	  "with deadline: CPU time per period (units allowed: 2ms)", NULL, CLI_OWN },
+	{ "deadline", OPT_DEADLINE, CLI_ARG, "US",
+	  "with deadline: relative deadline (default: the period)", NULL, CLI_OWN },
+	{ "period", OPT_PERIOD, CLI_ARG, "US",
+	  "with deadline: the period (required)", NULL, CLI_OWN },
 	{ "prio", 'p', CLI_ARG, "N",
 	  "realtime priority 1-98 (default 80 with fifo/rr)", NULL, CLI_OWN },
 	{ "allow-prio99", OPT_PRIO99, CLI_NOARG, NULL,
@@ -123,8 +133,10 @@ static int parse_policy(const char *arg, int *policy, char *err, size_t errlen)
 		*policy = SCHED_RR;
 	else if (strcmp(arg, "other") == 0)
 		*policy = SCHED_OTHER;
+	else if (strcmp(arg, "deadline") == 0)
+		*policy = RUN_SCHED_DEADLINE;
 	else {
-		snprintf(err, errlen, "--policy: '%s' is not one of fifo, rr, other", arg);
+		snprintf(err, errlen, "--policy: '%s' is not one of fifo, rr, other, deadline", arg);
 		return -EINVAL;
 	}
 	return 0;
@@ -178,10 +190,70 @@ static int parse_int(const char *opt, const char *arg, int64_t min, int64_t max,
 	return 0;
 }
 
+/* A time in us (units allowed) of --runtime/--deadline/--period: 1 us .. 10 s. */
+static int parse_dl_time(const char *opt, const char *arg, uint64_t *out, char *err,
+			 size_t errlen)
+{
+	int64_t ns;
+
+	if (parse_duration_ns(arg, 1000, &ns) || ns < 1000 || ns > 10LL * 1000000000LL) {
+		snprintf(err, errlen, "%s: '%s' is not a time from 1us to 10s (in us by default, "
+			 "like 500 or 2ms)", opt, arg);
+		return -EINVAL;
+	}
+	*out = (uint64_t)ns;
+	return 0;
+}
+
+/* --policy deadline and its reservation: 1024 ns <= runtime <= deadline <= period. */
+static int validate_deadline(struct run_opts *o, char *err, size_t errlen)
+{
+	if (o->policy != RUN_SCHED_DEADLINE) {
+		if (o->dl_runtime_ns || o->dl_deadline_ns || o->dl_period_ns) {
+			snprintf(err, errlen, "--runtime, --deadline and --period need --policy "
+				 "deadline");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!o->dl_runtime_ns || !o->dl_period_ns) {
+		snprintf(err, errlen, "--policy deadline needs --runtime US and --period US");
+		return -EINVAL;
+	}
+	if (!o->dl_deadline_ns)
+		o->dl_deadline_ns = o->dl_period_ns;
+	if (o->dl_runtime_ns < 1024 || o->dl_runtime_ns > o->dl_deadline_ns ||
+	    o->dl_deadline_ns > o->dl_period_ns) {
+		snprintf(err, errlen, "--policy deadline needs 1024 ns <= --runtime <= --deadline "
+			 "<= --period (got %.3f, %.3f, %.3f us)", (double)o->dl_runtime_ns / 1e3,
+			 (double)o->dl_deadline_ns / 1e3, (double)o->dl_period_ns / 1e3);
+		return -EINVAL;
+	}
+	if (o->cpus_set) {
+		snprintf(err, errlen, "--cpus cannot go with --policy deadline: while admission "
+			 "control is on, the kernel refuses a DEADLINE task an affinity narrower "
+			 "than its root domain (use an exclusive cpuset partition instead)");
+		return -EINVAL;
+	}
+	if (o->nice_set) {
+		snprintf(err, errlen, "--nice does not apply to --policy deadline");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Rules between options, once all are read. */
 static int validate(struct run_opts *o, bool prio_set, bool out_opts, char *err, size_t errlen)
 {
 	bool rt;
+
+	if (o->policy == RUN_SCHED_DEADLINE && prio_set) {
+		snprintf(err, errlen, "--prio does not apply to --policy deadline: a SCHED_DEADLINE "
+			 "task has a runtime, a deadline and a period instead");
+		return -EINVAL;
+	}
+	if (validate_deadline(o, err, errlen))
+		return -EINVAL;
 
 	if (prio_set && o->policy < 0)
 		o->policy = SCHED_FIFO;
@@ -237,6 +309,15 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t 
 		switch (c) {
 		case OPT_POLICY:
 			rc = parse_policy(optarg, &o->policy, err, errlen);
+			break;
+		case OPT_RUNTIME:
+			rc = parse_dl_time("--runtime", optarg, &o->dl_runtime_ns, err, errlen);
+			break;
+		case OPT_DEADLINE:
+			rc = parse_dl_time("--deadline", optarg, &o->dl_deadline_ns, err, errlen);
+			break;
+		case OPT_PERIOD:
+			rc = parse_dl_time("--period", optarg, &o->dl_period_ns, err, errlen);
 			break;
 		case 'p':
 			rc = parse_int("--prio", optarg, 1, 99, &o->prio, err, errlen);
@@ -503,6 +584,9 @@ static int start(struct run_state *st, const struct run_opts *o)
 		.envp = st->envp ? st->envp : environ,
 		.policy = o->policy,
 		.prio = o->policy == SCHED_FIFO || o->policy == SCHED_RR ? o->prio : 0,
+		.dl_runtime_ns = o->dl_runtime_ns,
+		.dl_deadline_ns = o->dl_deadline_ns,
+		.dl_period_ns = o->dl_period_ns,
 		.nice_set = o->nice_set,
 		.nice = o->nice,
 		.cpus = o->cpus_set ? &o->cpus : NULL,

@@ -11,8 +11,11 @@
 #include "rtready/cpuset.h"
 
 struct run_opts {
-	int policy;		/* -1: leave as is; SCHED_OTHER, SCHED_FIFO, SCHED_RR */
+	int policy;		/* -1: leave as is; SCHED_OTHER, SCHED_FIFO, SCHED_RR, DEADLINE */
 	int prio;
+	uint64_t dl_runtime_ns;	/* --policy deadline: --runtime, --deadline, --period */
+	uint64_t dl_deadline_ns;
+	uint64_t dl_period_ns;
 	bool allow_prio99;
 	struct rtr_cpuset cpus;
 	bool cpus_set;

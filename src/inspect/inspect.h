@@ -17,6 +17,7 @@
 
 #include "core/report.h"
 #include "inspect/perf.h"
+#include "probe/dlbw.h"
 #include "probe/irq.h"
 #include "probe/tasks.h"
 #include "rtready/cpuset.h"
@@ -43,6 +44,8 @@ struct inspect_thread {
 	bool have_ctxt_delta;
 	uint64_t vcsw_d, nvcsw_d;
 	const struct perf_thread *perf;	/* NULL when no counters were opened */
+	bool is_dl;			/* SCHED_DEADLINE: @dl was read (at the end of the window) */
+	struct dlbw_thread dl;
 };
 
 struct inspect_proc {

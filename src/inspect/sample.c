@@ -336,6 +336,19 @@ static int build_proc(struct inspect_result *res, int pid, struct inspect_proc *
 	return 0;
 }
 
+/* The DEADLINE parameters and dl fields of each DEADLINE thread still there. */
+static void read_deadline(const struct rootfs *fs, struct inspect_proc *p)
+{
+	for (size_t i = 0; i < p->n_threads; i++) {
+		struct inspect_thread *th = &p->threads[i];
+
+		if (th->vanished || th->t->policy != 6)
+			continue;
+		th->is_dl = true;
+		probe_dlbw_thread(fs, p->pid, th->t->tid, &th->dl);
+	}
+}
+
 static int open_perf(struct inspect_result *res, const struct inspect_request *req,
 		     const int *pids, size_t n)
 {
@@ -468,8 +481,10 @@ int inspect_collect(const struct inspect_request *req, struct inspect_result *re
 	for (size_t k = 0; k < n && !err; k++) {
 		err = build_proc(res, pids[k], &res->procs[res->n_procs]);
 		if (!err) {
-			if (!res->procs[res->n_procs].vanished)
+			if (!res->procs[res->n_procs].vanished) {
 				take_memory(&res->procs[res->n_procs]);
+				read_deadline(fs, &res->procs[res->n_procs]);
+			}
 			res->n_procs++;
 		}
 	}

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "measure/latency.h"
+#include "probe/rootfs.h"
 #include "rtready/error.h"
 #include "rtready/mem.h"
 #include "rtready/timespec.h"
@@ -64,6 +66,10 @@ struct worker {
 	size_t cap_ovf;
 	_Atomic uint32_t *ring;	/* -v: sample of wake-up c at [c % LATENCY_SAMPLE_RING] */
 	uint64_t missed;
+	uint64_t throttled;	/* DEADLINE: jobs longer than the runtime */
+	uint64_t *seen;		/* DEADLINE: bitmap of the CPUs its jobs ran on */
+	size_t seen_words;
+	int hit_cpu;		/* the CPU of the hit (a DEADLINE thread moves) */
 	uint64_t hit_cycle;
 	uint64_t hit_ns;
 	int64_t hit_expected_ns;
@@ -162,6 +168,7 @@ void latency_result_free(struct latency_result *r)
 	for (size_t i = 0; i < r->n_cpus; i++) {
 		rtr_hist_free(&r->cpus[i].hist);
 		free(r->cpus[i].ovf_cycles);
+		rtr_cpuset_free(&r->cpus[i].cpus_seen);
 	}
 	free(r->cpus);
 	rtr_hist_free(&r->total);
@@ -193,6 +200,87 @@ static uint64_t load(_Atomic uint64_t *p)
 	return atomic_load_explicit(p, memory_order_relaxed);
 }
 
+/* A worker's running figures, kept in registers or its stack by the loop. */
+struct acc {
+	uint64_t cycle;
+	uint64_t min;
+	uint64_t max;
+	uint64_t sum;
+};
+
+/* Write every page a loop will touch, so that no first write faults. */
+static void prepare(struct worker *w)
+{
+	atomic_store_explicit(&w->live.tid, (int)gettid(), memory_order_relaxed);
+	rtr_hist_reset(&w->hist);
+	if (w->cap_ovf)
+		memset(w->ovf_cycles, 0, w->cap_ovf * sizeof(*w->ovf_cycles));
+	for (size_t i = 0; w->ring && i < LATENCY_SAMPLE_RING; i++)
+		atomic_store_explicit(&w->ring[i], 0, memory_order_relaxed);
+	if (w->seen_words)
+		memset(w->seen, 0, w->seen_words * sizeof(*w->seen));
+}
+
+/*
+ * Record sample @v (ns late; @expected_ns and @woken_ns on CLOCK_MONOTONIC)
+ * of the wake-up or job numbered acc->cycle, on CPU @cpu.
+ * Return: true when it crossed the threshold (the run is to stop).
+ */
+static inline __attribute__((always_inline)) bool record(struct worker *w, struct acc *acc,
+							  uint64_t v, int64_t expected_ns,
+							  int64_t woken_ns, int cpu)
+{
+	struct latency_run *run = w->run;
+	const uint64_t threshold = run->cfg.threshold_ns;
+
+	rtr_hist_add(&w->hist, v);
+	if (v >= w->range_ns && w->n_ovf < w->cap_ovf)
+		w->ovf_cycles[w->n_ovf++] = acc->cycle;
+	acc->sum += v;
+	if (v < acc->min)
+		acc->min = v;
+	if (v > acc->max)
+		acc->max = v;
+	if (w->ring)
+		atomic_store_explicit(&w->ring[acc->cycle % LATENCY_SAMPLE_RING],
+				      v > UINT32_MAX ? UINT32_MAX : (uint32_t)v,
+				      memory_order_relaxed);
+	acc->cycle++;
+	store(&w->live.act_ns, v);
+	store(&w->live.min_ns, acc->min);
+	store(&w->live.max_ns, acc->max);
+	store(&w->live.sum_ns, acc->sum);
+	/* Release: latency_run_drain() reads the ring up to this count. */
+	atomic_store_explicit(&w->live.cycles, acc->cycle, memory_order_release);
+	if (threshold && v > threshold) {
+		int none = -1;
+
+		w->hit_cycle = acc->cycle - 1;
+		w->hit_ns = v;
+		w->hit_cpu = cpu;
+		w->hit_expected_ns = expected_ns;
+		w->hit_woken_ns = woken_ns;
+		atomic_compare_exchange_strong(&run->hit, &none, w->index);
+		return true;
+	}
+	return false;
+}
+
+/* How a worker leaves: wake the main thread when it ends the run. */
+static void finish(struct worker *w, bool own_stop, bool looped)
+{
+	struct latency_run *run = w->run;
+
+	if (own_stop) {
+		atomic_store_explicit(&run->stop, 1, memory_order_relaxed);
+		/* Wake the main thread from sigtimedwait (outside the loop, once). */
+		pthread_kill(run->main, SIGUSR1);
+	} else if (looped && atomic_fetch_add(&run->looped, 1) + 1 == run->n) {
+		/* The last one to finish its loops ends the run. */
+		pthread_kill(run->main, SIGUSR1);
+	}
+}
+
 /*
  * The measuring loop. Per cycle: one absolute sleep, one clock read (vDSO),
  * one histogram update and a few relaxed stores; nothing that can allocate,
@@ -205,22 +293,13 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct latency_run *run = w->run;
 	const int64_t interval = (int64_t)run->cfg.interval_ns;
-	const uint64_t threshold = run->cfg.threshold_ns;
-	const uint64_t range = w->range_ns;
 	const uint64_t loops = run->cfg.loops;
-	_Atomic uint32_t *const ring = w->ring;
 	struct timespec next = run->start, now;
-	uint64_t cycle = 0, min = UINT64_MAX, max = 0, sum = 0;
+	struct acc acc = { .min = UINT64_MAX };
 	int64_t late;
 	bool own_stop = false, looped = false;
 
-	atomic_store_explicit(&w->live.tid, (int)gettid(), memory_order_relaxed);
-	/* Write every page the loop will touch, so that no first write faults. */
-	rtr_hist_reset(&w->hist);
-	if (w->cap_ovf)
-		memset(w->ovf_cycles, 0, w->cap_ovf * sizeof(*w->ovf_cycles));
-	for (size_t i = 0; ring && i < LATENCY_SAMPLE_RING; i++)
-		atomic_store_explicit(&ring[i], 0, memory_order_relaxed);
+	prepare(w);
 
 	/*
 	 * The grid is start + k * interval, k >= 1. Join it at its first point
@@ -248,37 +327,11 @@ static void *worker_main(void *arg)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		late = rtr_ts_diff_ns(now, next);
 		v = late > 0 ? (uint64_t)late : 0;
-		rtr_hist_add(&w->hist, v);
-		if (v >= range && w->n_ovf < w->cap_ovf)
-			w->ovf_cycles[w->n_ovf++] = cycle;
-		sum += v;
-		if (v < min)
-			min = v;
-		if (v > max)
-			max = v;
-		if (ring)
-			atomic_store_explicit(&ring[cycle % LATENCY_SAMPLE_RING],
-					      v > UINT32_MAX ? UINT32_MAX : (uint32_t)v,
-					      memory_order_relaxed);
-		cycle++;
-		store(&w->live.act_ns, v);
-		store(&w->live.min_ns, min);
-		store(&w->live.max_ns, max);
-		store(&w->live.sum_ns, sum);
-		/* Release: latency_run_drain() reads the ring up to this count. */
-		atomic_store_explicit(&w->live.cycles, cycle, memory_order_release);
-		if (threshold && v > threshold) {
-			int none = -1;
-
-			w->hit_cycle = cycle - 1;
-			w->hit_ns = v;
-			w->hit_expected_ns = rtr_ts_to_ns(next);
-			w->hit_woken_ns = rtr_ts_to_ns(now);
-			atomic_compare_exchange_strong(&run->hit, &none, w->index);
+		if (record(w, &acc, v, rtr_ts_to_ns(next), rtr_ts_to_ns(now), w->cpu)) {
 			own_stop = true;
 			break;
 		}
-		if (loops && cycle >= loops) {
+		if (loops && acc.cycle >= loops) {
 			looped = true;
 			break;
 		}
@@ -301,14 +354,104 @@ static void *worker_main(void *arg)
 			next = rtr_ts_add_ns(next, interval);
 		}
 	}
-	if (own_stop) {
-		atomic_store_explicit(&run->stop, 1, memory_order_relaxed);
-		/* Wake the main thread from sigtimedwait (outside the loop, once). */
-		pthread_kill(run->main, SIGUSR1);
-	} else if (looped && atomic_fetch_add(&run->looped, 1) + 1 == run->n) {
-		/* The last one to finish its loops ends the run. */
-		pthread_kill(run->main, SIGUSR1);
+	finish(w, own_stop, looped);
+	return NULL;
+}
+
+uint64_t latency_dl_job(int64_t *period_start_ns, int64_t now_ns, uint64_t period_ns,
+			uint64_t deadline_ns, uint64_t *missed)
+{
+	int64_t late = now_ns - *period_start_ns;
+	int64_t k;
+
+	if (late < 0) {
+		*period_start_ns = now_ns;
+		late = 0;
 	}
+	k = late / (int64_t)period_ns;
+	*missed += (uint64_t)k;
+	if ((uint64_t)late >= deadline_ns)
+		/* The kernel may have begun a new period at the wake-up: follow it. */
+		*period_start_ns = now_ns + (int64_t)period_ns;
+	else
+		/* The next job's period follows the one this job started in. */
+		*period_start_ns += (k + 1) * (int64_t)period_ns;
+	return (uint64_t)late;
+}
+
+/* Mark @cpu in the worker's bitmap (preallocated: nothing allocates here). */
+static void mark_cpu(struct worker *w, int cpu)
+{
+	if (cpu >= 0 && (size_t)cpu / 64 < w->seen_words)
+		w->seen[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+/*
+ * The SCHED_DEADLINE job loop. The thread was made SCHED_DEADLINE before
+ * this runs; every job reads the clock, records how late it started
+ * against its period (latency_dl_job) and ends with sched_yield(), which
+ * hands the rest of the runtime back: the kernel throttles the thread
+ * until its next period begins and then makes it runnable, so the job's
+ * lateness is the wake-up latency of the deadline scheduler's replenishment
+ * timer. A job whose start-to-yield time exceeds the runtime ran out of
+ * budget (the kernel throttled it before it yielded, or a deadline task
+ * with an earlier deadline preempted it): counted as throttled. Per job:
+ * the yield, two clock reads and sched_getcpu() (rseq/vDSO, no system call).
+ */
+static void *worker_dl_main(void *arg)
+{
+	struct worker *w = arg;
+	struct latency_run *run = w->run;
+	const uint64_t period = run->cfg.dl_period_ns;
+	const int64_t runtime = (int64_t)run->cfg.dl_runtime_ns;
+	const uint64_t loops = run->cfg.loops;
+	const int64_t end = run->has_end ? rtr_ts_to_ns(run->end) : INT64_MAX;
+	struct acc acc = { .min = UINT64_MAX };
+	struct timespec now;
+	int64_t start, expected, period_start;
+	bool own_stop = false, looped = false;
+
+	prepare(w);
+	/* The first yield lines the thread up on the start of a period. */
+	sched_yield();
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	period_start = rtr_ts_to_ns(now);
+	while (period_start < rtr_ts_to_ns(run->start)) {
+		sched_yield();
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		period_start = rtr_ts_to_ns(now);
+	}
+	for (;;) {
+		uint64_t v;
+		int cpu;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		start = rtr_ts_to_ns(now);
+		if (start > end)
+			break;
+		expected = period_start;
+		v = latency_dl_job(&period_start, start, period, run->cfg.dl_deadline_ns,
+				   &w->missed);
+		if (expected > start)
+			expected = start;	/* the origin moved to this job */
+		cpu = sched_getcpu();
+		mark_cpu(w, cpu);
+		if (record(w, &acc, v, expected, start, cpu)) {
+			own_stop = true;
+			break;
+		}
+		if (loops && acc.cycle >= loops) {
+			looped = true;
+			break;
+		}
+		if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (rtr_ts_to_ns(now) - start > runtime)
+			w->throttled++;
+		sched_yield();
+	}
+	finish(w, own_stop, looped);
 	return NULL;
 }
 
@@ -371,11 +514,24 @@ static int validate(const struct latency_config *cfg, char *why, size_t len)
 		say(why, len, "no CPU to measure");
 		return -EINVAL;
 	}
-	if (cfg->policy != RTR_SCHED_FIFO && cfg->policy != RTR_SCHED_RR) {
-		say(why, len, "the measuring threads run at SCHED_FIFO or SCHED_RR only");
+	if (cfg->policy == RTR_SCHED_DEADLINE) {
+		struct rtr_thread_attr a = { 0 };
+
+		if (rtr_thread_attr_set_deadline(&a, cfg->dl_runtime_ns, cfg->dl_deadline_ns,
+						 cfg->dl_period_ns)) {
+			say(why, len, "%s", rtr_last_error());
+			return -EINVAL;
+		}
+		if (cfg->interval_ns != cfg->dl_period_ns) {
+			say(why, len, "with SCHED_DEADLINE the interval is the period");
+			return -EINVAL;
+		}
+	} else if (cfg->policy != RTR_SCHED_FIFO && cfg->policy != RTR_SCHED_RR) {
+		say(why, len, "the measuring threads run at SCHED_FIFO, SCHED_RR or SCHED_DEADLINE");
 		return -EINVAL;
 	}
-	if (cfg->priority < 1 || cfg->priority > RTR_PRIO_MAX_SAFE) {
+	if (cfg->policy != RTR_SCHED_DEADLINE &&
+	    (cfg->priority < 1 || cfg->priority > RTR_PRIO_MAX_SAFE)) {
 		say(why, len, "priority %d is outside 1..%d", cfg->priority, RTR_PRIO_MAX_SAFE);
 		return -EINVAL;
 	}
@@ -392,20 +548,58 @@ static int validate(const struct latency_config *cfg, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * A DEADLINE worker's affinity: the root domain of its CPU, which the kernel
+ * requires it to span. The isolcpus CPUs (/sys/devices/system/cpu/isolated)
+ * share the default root domain; the other online CPUs form the main one.
+ * (Exclusive cpuset partitions, which split them further, are not seen.)
+ */
+static int dl_domains(struct rtr_cpuset *main_dom, struct rtr_cpuset *iso_dom)
+{
+	char buf[4096];
+	struct rootfs fs;
+	int err = rootfs_open(&fs, "/");
+
+	if (err)
+		return err;
+	err = rootfs_read_str(&fs, "/sys/devices/system/cpu/online", buf, sizeof(buf));
+	if (!err)
+		err = rtr_cpuset_parse_list(main_dom, buf);
+	if (!err && rootfs_read_str(&fs, "/sys/devices/system/cpu/isolated", buf, sizeof(buf)) == 0 &&
+	    rtr_cpuset_parse_list(iso_dom, buf) == 0) {
+		rtr_cpuset_and(iso_dom, main_dom);
+		rtr_cpuset_andnot(main_dom, iso_dom);
+	}
+	rootfs_close(&fs);
+	return err;
+}
+
 static int setup_workers(struct latency_run *run, char *why, size_t len)
 {
+	struct rtr_cpuset main_dom = RTR_CPUSET_INIT, iso_dom = RTR_CPUSET_INIT;
 	size_t n = rtr_cpuset_count(&run->cfg.cpus);
 	int cpu = -1, err;
 
+	if (run->cfg.policy == RTR_SCHED_DEADLINE) {
+		err = dl_domains(&main_dom, &iso_dom);
+		if (err) {
+			say(why, len, "cannot read the online CPUs: %s", strerror(-err));
+			goto out;
+		}
+	}
 	run->w = aligned_alloc(64, n * sizeof(*run->w));
-	if (!run->w)
-		return -ENOMEM;
+	if (!run->w) {
+		err = -ENOMEM;
+		goto out;
+	}
 	memset(run->w, 0, n * sizeof(*run->w));
 	run->n = n;
 	if (run->cfg.sample_log) {
 		run->drain_buf = calloc(LATENCY_SAMPLE_RING, sizeof(*run->drain_buf));
-		if (!run->drain_buf)
-			return -ENOMEM;
+		if (!run->drain_buf) {
+			err = -ENOMEM;
+			goto out;
+		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct worker *w = &run->w[i];
@@ -417,24 +611,41 @@ static int setup_workers(struct latency_run *run, char *why, size_t len)
 		err = rtr_hist_init(&w->hist, run->cfg.bucket_ns, run->cfg.range_ns, LATENCY_OUTLIERS);
 		if (err) {
 			say(why, len, "cannot allocate the histogram: %s", strerror(-err));
-			return err;
+			goto out;
 		}
 		w->range_ns = rtr_hist_range_ns(&w->hist);
 		w->cap_ovf = w->hist.nbuckets < LATENCY_OVF_CYCLES_MAX ? w->hist.nbuckets
 								       : LATENCY_OVF_CYCLES_MAX;
+		err = -ENOMEM;
 		w->ovf_cycles = calloc(w->cap_ovf, sizeof(*w->ovf_cycles));
 		if (!w->ovf_cycles)
-			return -ENOMEM;
+			goto out;
 		if (run->cfg.sample_log) {
 			w->ring = calloc(LATENCY_SAMPLE_RING, sizeof(*w->ring));
 			if (!w->ring)
-				return -ENOMEM;
+				goto out;
 		}
-		err = rtr_cpuset_set(&w->pin, cpu);
+		if (run->cfg.policy == RTR_SCHED_DEADLINE) {
+			long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+			w->seen_words = (size_t)(ncpu > cpu ? ncpu : cpu + 1) / 64 + 1;
+			w->seen = calloc(w->seen_words, sizeof(*w->seen));
+			if (!w->seen)
+				goto out;
+			/* Its CPU's root domain (the main one when the CPU is in neither). */
+			err = rtr_cpuset_copy(&w->pin, rtr_cpuset_test(&iso_dom, cpu) ? &iso_dom
+										  : &main_dom);
+		} else {
+			err = rtr_cpuset_set(&w->pin, cpu);
+		}
 		if (err)
-			return err;
+			goto out;
 	}
-	return 0;
+	err = 0;
+out:
+	rtr_cpuset_free(&main_dom);
+	rtr_cpuset_free(&iso_dom);
+	return err;
 }
 
 /*
@@ -507,9 +718,19 @@ static int start_workers(struct latency_run *run, char *why, size_t len)
 			.prefault_stack = true,
 			.name = name,
 		};
+		bool dl = run->cfg.policy == RTR_SCHED_DEADLINE;
 
-		snprintf(name, sizeof(name), "rtr-lat/%d", w->cpu);
-		err = rtr_thread_create(&w->thread, &attr, worker_main, w);
+		snprintf(name, sizeof(name), dl ? "rtr-dl/%d" : "rtr-lat/%d", w->cpu);
+		err = 0;
+		if (dl) {
+			/* Pinned to its CPU's root domain: see struct latency_config. */
+			err = rtr_thread_attr_set_deadline(&attr, run->cfg.dl_runtime_ns,
+							   run->cfg.dl_deadline_ns,
+							   run->cfg.dl_period_ns);
+		}
+		if (!err)
+			err = rtr_thread_create(&w->thread, &attr, dl ? worker_dl_main : worker_main,
+						w);
 		if (err == -EPERM) {
 			const char *lib = rtr_last_error();
 
@@ -523,7 +744,8 @@ static int start_workers(struct latency_run *run, char *why, size_t len)
 		if (err) {
 			const char *lib = rtr_last_error();
 
-			say(why, len, "cannot start the measuring thread on CPU %d: %s", w->cpu,
+			say(why, len, "cannot start the measuring thread %s%d: %s",
+			    dl ? "" : "on CPU ", dl ? (int)i + 1 : w->cpu,
 			    lib && *lib ? lib : strerror(-err));
 			return err;
 		}
@@ -697,7 +919,7 @@ static void call_on_hit(struct latency_run *run)
 
 	if (!run->on_hit || i < 0)
 		return;
-	h.cpu = run->w[i].cpu;
+	h.cpu = run->w[i].hit_cpu;
 	h.tid = atomic_load_explicit(&run->w[i].live.tid, memory_order_relaxed);
 	h.cycle = run->w[i].hit_cycle;
 	h.late_ns = run->w[i].hit_ns;
@@ -799,6 +1021,7 @@ static void sort_outliers(struct rtr_hist *h)
 
 int latency_run_finish(struct latency_run *run, struct latency_result *res)
 {
+	uint64_t throttled;
 	int err = 0, hit;
 
 	memset(res, 0, sizeof(*res));
@@ -843,22 +1066,34 @@ int latency_run_finish(struct latency_run *run, struct latency_result *res)
 		c->n_ovf_cycles = w->n_ovf;
 		w->ovf_cycles = NULL;
 		c->missed = w->missed;
+		c->throttled = w->throttled;
+		c->cpus_seen = (struct rtr_cpuset)RTR_CPUSET_INIT;
+		for (size_t b = 0; !err && b < w->seen_words * 64; b++)
+			if (w->seen[b / 64] & (1ULL << (b % 64)))
+				err = rtr_cpuset_set(&c->cpus_seen, (int)b);
+		if (err)
+			return err;
 		c->last_ns = load(&w->live.act_ns);
 		if (w->err && !res->error)
 			res->error = w->err;
 		latency_stats_compute(&c->hist, c->missed, &c->stats);
+		c->stats.throttled = c->throttled;
 		rtr_hist_merge(&res->total, &c->hist);
 		sort_outliers(&c->hist);
 		res->total_stats.missed += c->missed;
+		res->total_stats.throttled += c->throttled;
 		if ((int)i == hit) {
-			res->hit_cpu = w->cpu;
+			res->hit_cpu = w->hit_cpu;
+			res->hit_tid = c->tid;
 			res->hit_cycle = w->hit_cycle;
 			res->hit_ns = w->hit_ns;
 			res->hit_expected_ns = w->hit_expected_ns;
 			res->hit_woken_ns = w->hit_woken_ns;
 		}
 	}
+	throttled = res->total_stats.throttled;
 	latency_stats_compute(&res->total, res->total_stats.missed, &res->total_stats);
+	res->total_stats.throttled = throttled;
 	sort_outliers(&res->total);
 	run->finished = true;
 	return 0;
@@ -874,6 +1109,7 @@ void latency_run_free(struct latency_run *run)
 		rtr_hist_free(&run->w[i].hist);
 		free(run->w[i].ovf_cycles);
 		free(run->w[i].ring);
+		free(run->w[i].seen);
 		rtr_cpuset_free(&run->w[i].pin);
 	}
 	free(run->w);

@@ -52,6 +52,14 @@
  *         cyclictest's -l; the run ends when every thread has.
  * @sample_log: also keep each thread's latest samples in a ring of
  *              LATENCY_SAMPLE_RING, for latency_run_drain() (-v).
+ * @dl_runtime_ns, @dl_deadline_ns, @dl_period_ns: with @policy
+ *              RTR_SCHED_DEADLINE, each thread's reservation; @interval_ns
+ *              must equal @dl_period_ns and @priority is not used. The
+ *              threads are then not pinned to their CPU (the kernel
+ *              refuses a DEADLINE affinity narrower than the root domain
+ *              while admission control is on): one per CPU of @cpus, each
+ *              bound to that CPU's root domain (the isolcpus CPUs, or the
+ *              other online CPUs) and placed there by the kernel.
  */
 struct latency_config {
 	struct rtr_cpuset cpus;
@@ -65,6 +73,9 @@ struct latency_config {
 	uint64_t loops;
 	bool mlock;
 	bool sample_log;
+	uint64_t dl_runtime_ns;
+	uint64_t dl_deadline_ns;
+	uint64_t dl_period_ns;
 };
 
 /* Fill @cfg with the defaults (cpus left empty). */
@@ -82,10 +93,30 @@ struct latency_stats {
 	uint64_t p999_ns;
 	uint64_t overflows;	/* samples past the histogram's range */
 	uint64_t missed;	/* grid periods skipped because a wake-up came later than one interval */
+	uint64_t throttled;	/* DEADLINE: jobs that took longer than their runtime */
 };
 
 /* Compute the statistics of @h (pure; allocates only for the percentiles). */
 void latency_stats_compute(const struct rtr_hist *h, uint64_t missed, struct latency_stats *out);
+
+/*
+ * latency_dl_job() - where one SCHED_DEADLINE job started against its
+ * period, cyclicdeadline's way: the job started at @now_ns (CLOCK_MONOTONIC)
+ * and its period is taken to start at *@period_start_ns. A job that starts
+ * before that moves the origin there (the kernel's periods are earlier than
+ * we thought: the first job's own delay set the origin); a job that starts
+ * one or more whole periods late counts them in *@missed. Afterwards
+ * *@period_start_ns is the start of the period after the one the job began
+ * in, for the next job; but after a job that started @deadline_ns late or
+ * more, one period after this job's start: a thread woken after its
+ * deadline gets a new period from the kernel, beginning then (the CBS
+ * rule), and the old grid would make every later job look late by the
+ * shift. Where the kernel kept its grid, the next job starts early against
+ * that guess and moves the origin back. Pure.
+ * Return: how late the job started, in ns.
+ */
+uint64_t latency_dl_job(int64_t *period_start_ns, int64_t now_ns, uint64_t period_ns,
+			uint64_t deadline_ns, uint64_t *missed);
 
 /* The result of one CPU. */
 struct latency_cpu_result {
@@ -96,6 +127,8 @@ struct latency_cpu_result {
 	uint64_t *ovf_cycles;	/* cycle numbers of the first overflows (0-based) */
 	size_t n_ovf_cycles;
 	uint64_t last_ns;	/* the last sample (cyclictest's "Act") */
+	uint64_t throttled;	/* DEADLINE: jobs longer than the runtime */
+	struct rtr_cpuset cpus_seen;	/* DEADLINE: the CPUs its jobs ran on */
 	struct latency_stats stats;
 };
 
@@ -132,6 +165,7 @@ struct latency_result {
 	enum latency_stop stop;
 	int stop_signal;		/* with LATENCY_STOP_SIGNAL */
 	int hit_cpu;			/* with LATENCY_STOP_THRESHOLD: which CPU, */
+	pid_t hit_tid;			/* which thread, */
 	uint64_t hit_cycle;		/* at which wake-up (0-based), */
 	uint64_t hit_ns;		/* how late */
 	int64_t hit_expected_ns;	/* with a threshold hit: the deadline (CLOCK_MONOTONIC) */

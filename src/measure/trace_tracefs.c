@@ -646,6 +646,8 @@ static void write_header(struct reader *r, const struct trace_session *s, pid_t 
 
 static pid_t hit_tid(const struct latency_result *res)
 {
+	if (res->hit_tid)
+		return res->hit_tid;	/* a DEADLINE thread is not tied to the CPU */
 	for (size_t i = 0; i < res->n_cpus; i++)
 		if (res->cpus[i].cpu == res->hit_cpu)
 			return res->cpus[i].tid;

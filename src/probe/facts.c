@@ -13,6 +13,7 @@ int facts_gather(const struct rootfs *fs, struct facts *f)
 	probe_kernel(fs, &f->kernel);
 	probe_sched(fs, &f->sched);
 	probe_tasks(fs, &f->tasks);
+	probe_dlbw(fs, &f->tasks, &f->dlbw);
 	/* /proc/cmdline once: the kernel's copy, also parsed for the CPU boot parameters. */
 	probe_cpu_cmdline(fs, &f->kernel.cmdline, f->kernel.cmdline_err, &f->cpu);
 	probe_partition(fs, &f->partition);
@@ -29,6 +30,7 @@ void facts_free(struct facts *f)
 	probe_kernel_free(&f->kernel);
 	probe_sched_free(&f->sched);
 	probe_tasks_free(&f->tasks);
+	probe_dlbw_free(&f->dlbw);
 	probe_cpu_free(&f->cpu);
 	probe_partition_free(&f->partition);
 	probe_irq_free(&f->irq);

@@ -11,6 +11,7 @@
 #define RTR_PROBE_FACTS_H
 
 #include "probe/cpu.h"
+#include "probe/dlbw.h"
 #include "probe/irq.h"
 #include "probe/kernel.h"
 #include "probe/kmsg.h"
@@ -28,6 +29,7 @@ struct facts {
 	struct kernel_facts kernel;	/* uname, config, cmdline, preemption */
 	struct sched_facts sched;	/* RT throttling, RT group scheduling */
 	struct tasks_facts tasks;	/* every task: policy, priority, affinity */
+	struct dlbw_facts dlbw;		/* SCHED_DEADLINE bandwidth in use */
 	struct cpu_facts cpu;		/* online, isolated, topology, governors, idle */
 	struct partition_facts partition;	/* cgroup v2 isolated partitions */
 	struct irq_facts irq;		/* /proc/interrupts, /proc/irq/N */

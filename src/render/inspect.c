@@ -42,6 +42,29 @@ static void thread_row(FILE *out, const struct inspect_result *res,
 		th->vanished ? "  (exited)" : th->appeared ? "  (new)" : "");
 }
 
+/* A DEADLINE thread's reservation and the kernel's dl fields, under its row. */
+static void deadline_row(FILE *out, const struct inspect_thread *th)
+{
+	const struct dlbw_thread *d = &th->dl;
+
+	fputs("           deadline:", out);
+	if (!d->attr_err)
+		fprintf(out, " runtime %.1f us, deadline %.1f us, period %.1f us (%.1f%% of a CPU)",
+			(double)d->runtime_ns / 1e3, (double)d->deadline_ns / 1e3,
+			(double)d->period_ns / 1e3,
+			d->period_ns ? 100.0 * (double)d->runtime_ns / (double)d->period_ns : 0.0);
+	else
+		fprintf(out, " parameters unknown (sched_getattr: %s)",
+			d->attr_err == -ENOTSUP ? "not on a snapshot" : strerror(-d->attr_err));
+	for (size_t k = 0; !d->sched_err && k < d->sched.n; k++)
+		fprintf(out, "%s %s %lld", k ? "," : ";", d->sched.key[k],
+			(long long)d->sched.value[k]);
+	for (size_t k = 0; !d->sched_err && k < d->sched.n; k++)
+		if (strcmp(d->sched.key[k], "dl.runtime") == 0 && d->sched.value[k] < 0)
+			fputs(" (runtime overrun: throttled until its next period)", out);
+	fputc('\n', out);
+}
+
 static void perf_row(FILE *out, const struct perf_thread *pt)
 {
 	fputs("           perf:", out);
@@ -77,6 +100,8 @@ static void proc_table(FILE *out, const struct inspect_result *res, const struct
 		const struct inspect_thread *th = &p->threads[i];
 
 		thread_row(out, res, th);
+		if (th->is_dl)
+			deadline_row(out, th);
 		if (th->perf && !res->perf_err && (verbose || task_is_rt(th->t)))
 			perf_row(out, th->perf);
 	}
@@ -174,6 +199,31 @@ static void thread_json(struct jsonw *w, const struct inspect_result *res,
 	if (th->have_ctxt_delta) {
 		jsonw_key_int(w, "vcsw_delta", (int64_t)th->vcsw_d);
 		jsonw_key_int(w, "nvcsw_delta", (int64_t)th->nvcsw_d);
+	}
+	if (th->is_dl) {
+		jsonw_key(w, "deadline");
+		jsonw_object(w);
+		jsonw_key(w, "runtime_ns");
+		if (th->dl.attr_err)
+			jsonw_null(w);
+		else
+			jsonw_int(w, (int64_t)th->dl.runtime_ns);
+		jsonw_key(w, "deadline_ns");
+		if (th->dl.attr_err)
+			jsonw_null(w);
+		else
+			jsonw_int(w, (int64_t)th->dl.deadline_ns);
+		jsonw_key(w, "period_ns");
+		if (th->dl.attr_err)
+			jsonw_null(w);
+		else
+			jsonw_int(w, (int64_t)th->dl.period_ns);
+		jsonw_key(w, "sched");
+		jsonw_object(w);
+		for (size_t k = 0; !th->dl.sched_err && k < th->dl.sched.n; k++)
+			jsonw_key_int(w, th->dl.sched.key[k], th->dl.sched.value[k]);
+		jsonw_close(w, '}');
+		jsonw_close(w, '}');
 	}
 	if (th->perf) {
 		jsonw_key(w, "perf");

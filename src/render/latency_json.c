@@ -34,6 +34,13 @@ static void add_stats(json_t *o, const struct latency_stats *s)
 	json_object_set_new(o, "missed", u64(s->missed));
 }
 
+/* DEADLINE only: the jobs that overran their runtime. */
+static void add_dl_stats(json_t *o, const struct latency_config *c, const struct latency_stats *s)
+{
+	if (c->policy == RTR_SCHED_DEADLINE)
+		json_object_set_new(o, "throttled", u64(s->throttled));
+}
+
 static json_t *outliers(const struct rtr_hist *h)
 {
 	json_t *a = json_array();
@@ -67,7 +74,8 @@ static json_t *config(const struct latency_result *r)
 	rtr_cpuset_format_list(&c->cpus, cpus, sizeof(cpus));
 	json_object_set_new(o, "cpus", json_text(cpus));
 	json_object_set_new(o, "policy", json_text(rtr_policy_name(c->policy)));
-	json_object_set_new(o, "priority", json_integer(c->priority));
+	json_object_set_new(o, "priority",
+			    json_integer(c->policy == RTR_SCHED_DEADLINE ? 0 : c->priority));
 	json_object_set_new(o, "interval_ns", u64(c->interval_ns));
 	json_object_set_new(o, "duration_ns", u64(c->duration_ns));
 	json_object_set_new(o, "bucket_ns", u64(c->bucket_ns));
@@ -77,6 +85,12 @@ static json_t *config(const struct latency_result *r)
 	json_object_set_new(o, "mlock", json_boolean(c->mlock));
 	json_object_set_new(o, "clock", json_string("CLOCK_MONOTONIC"));
 	json_object_set_new(o, "load", r->load.kind ? json_text(r->load.kind) : json_null());
+	if (c->policy == RTR_SCHED_DEADLINE) {
+		json_object_set_new(o, "runtime_ns", u64(c->dl_runtime_ns));
+		json_object_set_new(o, "deadline_ns", u64(c->dl_deadline_ns));
+		json_object_set_new(o, "period_ns", u64(c->dl_period_ns));
+		json_object_set_new(o, "pinned", json_false());
+	}
 	return o;
 }
 
@@ -161,6 +175,13 @@ json_t *latency_to_json(const struct latency_result *r, const struct host_info *
 		json_object_set_new(t, "cpu", json_integer(c->cpu));
 		json_object_set_new(t, "tid", json_integer(c->tid));
 		add_stats(t, &c->stats);
+		add_dl_stats(t, &r->cfg, &c->stats);
+		if (r->cfg.policy == RTR_SCHED_DEADLINE) {
+			char seen[4096];
+
+			rtr_cpuset_format_list(&c->cpus_seen, seen, sizeof(seen));
+			json_object_set_new(t, "cpus_seen", json_text(seen));
+		}
 		json_object_set_new(t, "outliers", outliers(&c->hist));
 		json_object_set_new(t, "histogram", histogram(&c->hist));
 		json_array_append_new(threads, t);
@@ -170,6 +191,7 @@ json_t *latency_to_json(const struct latency_result *r, const struct host_info *
 	if (sum) {
 		json_object_set_new(sum, "cpus", json_integer((json_int_t)r->n_cpus));
 		add_stats(sum, &r->total_stats);
+		add_dl_stats(sum, &r->cfg, &r->total_stats);
 		json_object_set_new(sum, "outliers", outliers(&r->total));
 	}
 	json_object_set_new(root, "summary", sum);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "probe/rootfs.h"
+#include "run/deadline.h"
 #include "run/exec.h"
 #include "run/run-config.h"
 
@@ -229,6 +230,9 @@ int run_find_preload(char *out, size_t len, int *self_err)
 	return -ENOENT;
 }
 
+/* The kernel's values (include/uapi/linux/sched.h); older C libraries lack them. */
+#define RUN_SCHED_FLAG_RESET_ON_FORK 0x01
+
 /* struct sched_attr of the kernel (sched_setattr(2)), first version. */
 struct kernel_sched_attr {
 	uint32_t size;
@@ -265,6 +269,17 @@ static int child_setup(const struct spawn_config *c, int *step)
 		a.sched_policy = (uint32_t)c->policy;
 		a.sched_priority = (uint32_t)c->prio;
 		a.sched_nice = c->nice_set ? c->nice : getpriority(PRIO_PROCESS, 0);
+		if (c->policy == RUN_SCHED_DEADLINE) {
+			a.sched_runtime = c->dl_runtime_ns;
+			a.sched_deadline = c->dl_deadline_ns;
+			a.sched_period = c->dl_period_ns;
+			/*
+			 * A DEADLINE task may not fork or make threads (EAGAIN) unless
+			 * its children start as SCHED_OTHER: the program can then
+			 * give its threads their own policies.
+			 */
+			a.sched_flags = RUN_SCHED_FLAG_RESET_ON_FORK;
+		}
 		/* syscall: glibc before 2.41 and musl have no sched_setattr wrapper. */
 		if (syscall(SYS_sched_setattr, 0, &a, 0) < 0)
 			return -1;
@@ -336,6 +351,22 @@ static void describe(const struct spawn_config *c, const struct child_error *ce,
 			 perm ? " (a negative nice needs CAP_SYS_NICE or RLIMIT_NICE)" : "");
 		break;
 	case STEP_SCHED:
+		if (c->policy == RUN_SCHED_DEADLINE && ce->err == EBUSY) {
+			run_deadline_admission(c->dl_runtime_ns, c->dl_period_ns, err, errlen);
+			break;
+		}
+		if (c->policy == RUN_SCHED_DEADLINE) {
+			snprintf(err, errlen, "cannot set SCHED_DEADLINE runtime/deadline/period "
+				 "%llu/%llu/%llu ns: %s%s", (unsigned long long)c->dl_runtime_ns,
+				 (unsigned long long)c->dl_deadline_ns,
+				 (unsigned long long)c->dl_period_ns, why,
+				 perm ? " (needs CAP_SYS_NICE; RLIMIT_RTPRIO does not allow "
+					"DEADLINE; and the task's affinity must span its root domain)"
+				 : ce->err == EINVAL ? " (the kernel takes periods of "
+					"/proc/sys/kernel/sched_deadline_period_min_us.."
+					"sched_deadline_period_max_us only)" : "");
+			break;
+		}
 		snprintf(err, errlen, "cannot set policy %d priority %d: %s%s", c->policy, c->prio,
 			 why,
 			 perm ? " (needs CAP_SYS_NICE or RLIMIT_RTPRIO >= the priority; as root, "

@@ -53,12 +53,18 @@ void run_inspect_elf(const unsigned char *buf, size_t len, struct elf_facts *out
  */
 int run_find_preload(char *out, size_t len, int *self_err);
 
+/* SCHED_DEADLINE (include/uapi/linux/sched.h): older C libraries lack the name. */
+#define RUN_SCHED_DEADLINE 6
+
 struct spawn_config {
 	char *const *argv;		/* the command, argv[0] as the user gave it */
 	const char *path;		/* what run_find_program() found */
 	char *const *envp;		/* its environment */
-	int policy;			/* -1: leave, else SCHED_OTHER/FIFO/RR */
+	int policy;			/* -1: leave, else SCHED_OTHER/FIFO/RR/DEADLINE */
 	int prio;
+	uint64_t dl_runtime_ns;		/* SCHED_DEADLINE: the reservation */
+	uint64_t dl_deadline_ns;
+	uint64_t dl_period_ns;
 	bool nice_set;
 	int nice;
 	const struct rtr_cpuset *cpus;	/* NULL: leave */

@@ -62,8 +62,8 @@ is "--help --version" rtready --
 is "" rtready nosuch --
 
 # Values.
-is "fifo other rr" rtready run --policy ''
-is "fifo rr" rtready latency --policy ''
+is "deadline fifo other rr" rtready run --policy ''
+is "deadline fifo rr" rtready latency --policy ''
 is "json text" rtready check --format ''
 is "json text" rtready check -f ''
 is "json text" rtready verify --format=''

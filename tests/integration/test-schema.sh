@@ -20,6 +20,8 @@ for tree in "$SRCDIR"/tests/fixtures/*/; do
 		true
 done
 "$R" latency -D 200ms -i 1000 --format json >doc-latency.json || true
+"$R" latency -D 200ms --policy deadline --runtime 100 --period 1000 --format json \
+	>doc-latency-deadline.json || true
 "$R" inspect --all -w 0 --format json >doc-inspect.json 2>/dev/null || true
 "$R" pi --format json >doc-pi.json || true
 "$R" run --check --format json -- /bin/true 2>doc-run.json || true

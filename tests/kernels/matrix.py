@@ -74,7 +74,7 @@ RT_CMDLINE = "isolcpus=managed_irq,domain,2-3 nohz_full=2-3 rcu_nocbs=2-3 irqaff
 SCENARIOS = [
     {"name": "x86_64-rt", "arch": "x86_64", "meta": "linux-image-6.12-rt-amd64",
      "smp": 4, "mem": 1024, "cmdline": RT_CMDLINE, "modules": ["virtio_blk"], "disk": True,
-     "guest": "rt-full.sh", "timeout": 300},
+     "guest": "rt-full.sh", "timeout": 420},
     {"name": "aarch64-rt", "arch": "aarch64", "meta": "linux-image-rt-arm64",
      "smp": 4, "mem": 1024, "cmdline": RT_CMDLINE,
      "modules": ["virtio_pci_legacy_dev", "virtio_pci_modern_dev", "virtio_pci", "virtio_blk"],
@@ -825,6 +825,41 @@ def judge_latency(r, rcs, blocks, name, cpus):
         name, (s.get("max_ns") or 0) // 1000, s.get("samples")))
 
 
+def cpu_list(text):
+    out = set()
+    for part in (text or "").split(","):
+        if part:
+            a, _, b = part.partition("-")
+            out.update(range(int(a), int(b or a) + 1))
+    return out
+
+
+def judge_deadline(r, rcs, blocks, cpus):
+    """Issue 29: latency --policy deadline on every CPU, check's DEADLINE
+    figure against the two holders started, and the admission message."""
+    judge_latency(r, rcs, blocks, "latency-dl", cpus)
+    doc = load_json(blocks, "latency-dl.out") or {}
+    seen = set()
+    for t in doc.get("threads", []):
+        seen |= cpu_list(t.get("cpus_seen"))
+    r.ok("latency-dl jobs ran on every CPU (%s)" % sorted(seen), seen == set(range(cpus)),
+         "cpus_seen: %s" % [t.get("cpus_seen") for t in doc.get("threads", [])])
+    ran(r, rcs, blocks, "check-dl", (0, 1))
+    by = checks_by_id(load_json(blocks, "check-dl.out"))
+    c = by.get("sched.deadline_bandwidth", {})
+    m = re.search(r"main root domain \(CPU [0-9,-]+\): .*?(\d+) DEADLINE threads? reserves? "
+                  r"([0-9.]+)% of a CPU", c.get("evidence", ""))
+    r.ok("check counts the two DEADLINE holders (2 x 50%)",
+         m is not None and int(m.group(1)) == 2 and abs(float(m.group(2)) - 100.0) < 0.2,
+         "%s: %s" % (c.get("status"), c.get("evidence")))
+    log("        check-dl: %s" % c.get("evidence", "")[:300])
+    ran(r, rcs, blocks, "run-dl-busy", (2,))
+    err = blocks.get("run-dl-busy.err", "")
+    r.ok("run --policy deadline asking too much gets the admission message",
+         "admission refused" in err and "% left" in err and "sched_rt_runtime_us" in err,
+         err[-400:])
+
+
 def judge_run_check(r, rcs, blocks):
     for name, want in (("run-good", set()), ("run-bad", {"app.mutex_no_pi"})):
         ran(r, rcs, blocks, name)
@@ -870,6 +905,7 @@ def judge_x86_rt(r, blocks, rcs, opts):
     r.ok("check after tune --apply shows fixes (%s)" % ", ".join(fixed), bool(fixed))
     doc = judge_pi(r, rcs, blocks)
     judge_latency(r, rcs, blocks, "latency", 4)
+    judge_deadline(r, rcs, blocks, 4)
     ran(r, rcs, blocks, "load")
     ran(r, rcs, blocks, "inspect", (0, 1))
     insp = load_json(blocks, "inspect.out")

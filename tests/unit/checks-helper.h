@@ -38,6 +38,7 @@ static inline struct facts *facts_blank(void)
 	s->rtg.self_err = -ENOENT;
 	snprintf(s->rtg.self_err_path, sizeof(s->rtg.self_err_path), "/proc/self/cgroup");
 	f->tasks.err = -ENOENT;
+	f->dlbw.debug_err = f->dlbw.tasks_err = -ENOENT;
 	m->swaps_err = m->thp_enabled_err = m->thp_defrag_err = m->limits_err = -ENOENT;
 	m->cap_err = m->swappiness.err = m->ksm_run.err = m->numa_balancing.err = -ENOENT;
 	p->clocksource_err = p->clocksources_err = p->hypervisor_type_err = -ENOENT;

@@ -253,6 +253,148 @@ static void deadline_mix(void **state)
 	facts_blank_free(f);
 }
 
+/* dlbw's parsers: the debug file's dl_rq sections and the snapshot's task lines. */
+static void dlbw_parsers(void **state)
+{
+	static const char debug[] =
+		"Sched Debug Version: v0.11, 6.12.0 #1\n"
+		"cpu#0, 2900.000 MHz\n  .nr_running                    : 1\n\n"
+		"dl_rq[0]:\n  .dl_nr_running                 : 0\n"
+		"  .dl_bw->bw                     : 996147\n"
+		"  .dl_bw->total_bw               : 104857\n\n"
+		"runnable tasks:\n S task\n\n"
+		"dl_rq[1]:\n  .dl_bw->total_bw               : 5\n  .dl_bw->bw                     : -1\n";
+	struct dlbw_facts f = { 0 };
+	struct dlbw_cpu *c;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(dlbw_parse_sched_debug(debug, &c, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(c[0].cpu, 0);
+	assert_int_equal(c[0].bw, 996147);
+	assert_int_equal(c[0].total_bw, 104857);
+	assert_int_equal(c[1].cpu, 1);
+	assert_int_equal(c[1].bw, -1);
+	assert_int_equal(c[1].total_bw, 5);
+	free(c);
+	assert_int_equal(dlbw_parse_sched_debug("cpu#0\n", &c, &n), -ENOENT);
+	/* A section without its total, a bad number, a bad CPU: malformed. */
+	assert_int_equal(dlbw_parse_sched_debug("dl_rq[0]:\n  .dl_bw->bw : 1\nx\n", &c, &n),
+			 -EINVAL);
+	assert_int_equal(dlbw_parse_sched_debug("dl_rq[0]:\n  .dl_bw->bw : x\n", &c, &n),
+			 -EINVAL);
+	assert_int_equal(dlbw_parse_sched_debug("dl_rq[x]:\n", &c, &n), -EINVAL);
+	assert_int_equal(dlbw_ratio(1000000, 100000), 104857);
+	assert_int_equal(dlbw_ratio(0, 1), 0);
+
+	assert_int_equal(dlbw_parse_snapshot("# comment\n12 13 100000 1000000 1000000\n"
+					     "12 14 500000 1000000 2000000\n", &f), 0);
+	assert_int_equal(f.n_tasks, 2);
+	assert_int_equal(f.tasks[1].tid, 14);
+	assert_int_equal(f.tasks_bw, 104857 + 262144);
+	probe_dlbw_free(&f);
+	assert_int_equal(dlbw_parse_snapshot("12 13 100000\n", &f), -EINVAL);
+	probe_dlbw_free(&f);
+	assert_int_equal(dlbw_parse_snapshot("12 13 1 1 0\n", &f), -EINVAL);
+	probe_dlbw_free(&f);
+}
+
+/* The dl.* lines of /proc/PID/task/TID/sched. */
+static void dlbw_proc_sched(void **state)
+{
+	struct dlbw_sched_fields s;
+
+	(void)state;
+	assert_int_equal(dlbw_parse_proc_sched(
+		"dl-app (4619, #threads: 2)\n----\nse.exec_start   :   12.5\n"
+		"policy                                       :                    6\n"
+		"dl.runtime                                   :              -175624\n"
+		"dl.deadline                                  :       12529728707929\n", &s), 0);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.key[0], "dl.runtime");
+	assert_int_equal(s.value[0], -175624);
+	assert_string_equal(s.key[1], "dl.deadline");
+	assert_int_equal(s.value[1], 12529728707929LL);
+	assert_int_equal(dlbw_parse_proc_sched("policy : 0\n", &s), 0);
+	assert_int_equal(s.n, 0);
+	assert_int_equal(dlbw_parse_proc_sched("dl.runtime : x\n", &s), -EINVAL);
+	assert_int_equal(dlbw_parse_proc_sched("dl.runtime\n", &s), -EINVAL);
+}
+
+static void deadline_bandwidth(void **state)
+{
+	struct facts *f = facts_blank();
+	struct sched_facts *s = &f->sched;
+	struct dlbw_facts *d = &f->dlbw;
+	struct dlbw_cpu cpus[2] = { { 0, 996147, 0 }, { 1, 996147, 0 } };
+	struct result r;
+
+	(void)state;
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_SKIP);
+	s->rt_runtime_err = s->rt_period_err = 0;
+	s->rt_runtime_us = 950000;
+	s->rt_period_us = 1000000;
+	f->cpu.online_err = 0;
+	f->cpu.isolated_err = -ENOENT;
+	assert_int_equal(rtr_cpuset_parse_list(&f->cpu.online, "0-1"), 0);
+	/* Neither the debug file nor the tasks: skip, saying both. */
+	d->tasks_err = -ENOTSUP;
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_SKIP);
+	assert_has(r.evidence, "sched_getattr needs the live machine");
+
+	/* The debug file: 10% of 190% allocated. */
+	d->debug_err = 0;
+	d->cpus = cpus;
+	d->n_cpus = 2;
+	snprintf(d->debug_path, sizeof(d->debug_path), "/sys/kernel/debug/sched/debug");
+	cpus[0].total_bw = cpus[1].total_bw = 104857;
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_PASS);
+	assert_has(r.evidence, "main root domain (CPU 0-1): 10.0% of a CPU allocated");
+	assert_has(r.evidence, "limit 190.0%");
+	assert_has(r.evidence, "180.0% left");
+	/* Past 80% of the limit: warn, with the fix. */
+	cpus[0].total_bw = cpus[1].total_bw = 1600000;
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_WARN);
+	assert_has(r.fix, "EBUSY");
+	d->cpus = NULL;
+	d->n_cpus = 0;
+	d->debug_err = -EPERM;
+
+	/* The tasks (live), with the fair servers' default on 6.12+. */
+	d->tasks_err = 0;
+	add_task(f, 50, 51, "dl", 6, 0, false, "0-1");
+	d->tasks = calloc(1, sizeof(*d->tasks));
+	assert_non_null(d->tasks);
+	*d->tasks = (struct dlbw_task){ 50, 51, "dl", 300000, 1000000, 1000000 };
+	d->n_tasks = 1;
+	d->tasks_bw = dlbw_ratio(1000000, 300000);
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_PASS);
+	assert_has(r.evidence, "1 DEADLINE thread reserves 30.0% of a CPU (sched_getattr)");
+	assert_has(r.evidence, "160.0% left");
+	assert_null(strstr(r.evidence, "fair servers"));
+	/* 6.12 leaves the fair servers out of the admission; later kernels count them. */
+	f->kernel.major = 6;
+	f->kernel.minor = 12;
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_PASS);
+	assert_null(strstr(r.evidence, "fair servers"));
+	f->kernel.minor = 18;
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_PASS);
+	assert_has(r.evidence, "fair servers 10.0% (their default 50 ms per second, assumed");
+	assert_has(r.evidence, "150.0% left");
+	/* Isolated CPU 1: a root domain of its own; the task spans 0-1, counted in both. */
+	f->cpu.isolated_err = 0;
+	assert_int_equal(rtr_cpuset_parse_list(&f->cpu.isolated, "1"), 0);
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_PASS);
+	assert_has(r.evidence, "main root domain (CPU 0)");
+	assert_has(r.evidence, "isolcpus root domain (CPU 1)");
+	/* Throttling off: admission control off. */
+	s->rt_runtime_us = -1;
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_INFO);
+	assert_has(r.evidence, "admission control is off");
+	facts_blank_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +403,9 @@ int main(void)
 		cmocka_unit_test(prio99),
 		cmocka_unit_test(rt_tasks),
 		cmocka_unit_test(deadline_mix),
+		cmocka_unit_test(dlbw_parsers),
+		cmocka_unit_test(dlbw_proc_sched),
+		cmocka_unit_test(deadline_bandwidth),
 	};
 
 	return unit_run(tests, NULL, NULL);

@@ -196,8 +196,8 @@ static void test_refusals(void **state)
 	refused("1..98", "-p", "0", NULL);
 	refused("1..98", "-p", "100", NULL);
 	refused("1..98", "-p", "x", NULL);
-	refused("not fifo or rr", "--policy", "other", NULL);
-	refused("not fifo or rr", "--policy", "deadline", NULL);
+	refused("not fifo, rr or deadline", "--policy", "other", NULL);
+	refused("needs --runtime", "--policy", "deadline", NULL);
 	refused("out of range", "-i", "5", NULL);
 	refused("out of range", "-i", "20s", NULL);
 	refused("not a duration", "-D", "ten", NULL);
@@ -211,6 +211,65 @@ static void test_refusals(void **state)
 	refused("unknown option", "--frobnicate", NULL);
 	refused("needs a value", "-i", NULL);
 	refused("unexpected argument", "extra", NULL);
+}
+
+static void test_deadline_opts(void **state)
+{
+	struct latency_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, "--policy", "deadline", "--runtime", "200", "--deadline",
+			       "800us", "--period", "1ms", NULL), 0);
+	assert_int_equal(o.cfg.policy, RTR_SCHED_DEADLINE);
+	assert_int_equal(o.cfg.dl_runtime_ns, 200000);
+	assert_int_equal(o.cfg.dl_deadline_ns, 800000);
+	assert_int_equal(o.cfg.dl_period_ns, 1000000);
+	assert_int_equal(o.cfg.interval_ns, 1000000);
+	latency_opts_free(&o);
+	/* The period from -i, the deadline from the period. */
+	assert_int_equal(parse(&o, "--policy", "deadline", "--runtime", "0.1ms", "-i", "2000",
+			       NULL), 0);
+	assert_int_equal(o.cfg.dl_runtime_ns, 100000);
+	assert_int_equal(o.cfg.dl_period_ns, 2000000);
+	assert_int_equal(o.cfg.dl_deadline_ns, 2000000);
+	latency_opts_free(&o);
+	refused("need --policy deadline", "--runtime", "100", NULL);
+	refused("runtime <= --deadline <= --period", "--policy", "deadline", "--runtime", "300",
+		"--deadline", "200", "--period", "1000", NULL);
+	refused("runtime <= --deadline <= --period", "--policy", "deadline", "--runtime", "100",
+		"--deadline", "2000", "--period", "1000", NULL);
+	refused("does not apply", "--policy", "deadline", "-p", "10", "--runtime", "100", NULL);
+	refused("differ", "--policy", "deadline", "-i", "500", "--runtime", "100", "--period",
+		"1000", NULL);
+}
+
+/* cyclicdeadline's bookkeeping: origin moved by early jobs, whole periods missed. */
+static void test_dl_job(void **state)
+{
+	int64_t ps = 1000000;
+	uint64_t missed = 0;
+
+	(void)state;
+	/* On time, then 30 us late: the next period follows. */
+	assert_int_equal(latency_dl_job(&ps, 1000000, 1000000, 800000, &missed), 0);
+	assert_int_equal(ps, 2000000);
+	assert_int_equal(latency_dl_job(&ps, 2030000, 1000000, 800000, &missed), 30000);
+	assert_int_equal(ps, 3000000);
+	/* Earlier than thought: the origin moves there, not a negative latency. */
+	assert_int_equal(latency_dl_job(&ps, 2990000, 1000000, 800000, &missed), 0);
+	assert_int_equal(ps, 3990000);
+	assert_int_equal(missed, 0);
+	/* 2.5 periods late: two periods missed, the next period from this start. */
+	assert_int_equal(latency_dl_job(&ps, 6490000, 1000000, 800000, &missed), 2500000);
+	assert_int_equal(missed, 2);
+	assert_int_equal(ps, 7490000);
+	/* Past the deadline within the period: the kernel's new period begins now. */
+	assert_int_equal(latency_dl_job(&ps, 8390000, 1000000, 800000, &missed), 900000);
+	assert_int_equal(missed, 2);
+	assert_int_equal(ps, 9390000);
+	/* The kernel had kept its grid after all: that job starts early, the origin follows. */
+	assert_int_equal(latency_dl_job(&ps, 8995000, 1000000, 800000, &missed), 0);
+	assert_int_equal(ps, 9995000);
 }
 
 static void test_load_kinds(void **state)
@@ -560,6 +619,8 @@ int main(void)
 		cmocka_unit_test(test_cyclictest_letters),
 		cmocka_unit_test(test_threads_forms),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_deadline_opts),
+		cmocka_unit_test(test_dl_job),
 		cmocka_unit_test(test_load_kinds),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_default_cpus),

@@ -125,6 +125,47 @@ static void test_opts_errors(void **state)
 	run_opts_free(&o);
 }
 
+static void test_opts_deadline(void **state)
+{
+	struct run_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(&o, err, sizeof(err), 8, "run", "--policy", "deadline", "--runtime",
+			       "200", "--period", "1ms", "prog"), 0);
+	assert_int_equal(o.policy, 6);
+	assert_int_equal(o.dl_runtime_ns, 200000);
+	assert_int_equal(o.dl_deadline_ns, 1000000);	/* the period */
+	assert_int_equal(o.dl_period_ns, 1000000);
+	run_opts_free(&o);
+	/* The bad combinations, each with its message. */
+	assert_int_equal(parse(&o, err, sizeof(err), 4, "run", "--runtime", "200", "prog"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "need --policy deadline"));
+	run_opts_free(&o);
+	assert_int_equal(parse(&o, err, sizeof(err), 6, "run", "--policy", "deadline",
+			       "--runtime", "200", "prog"), -EINVAL);
+	assert_non_null(strstr(err, "needs --runtime US and --period US"));
+	run_opts_free(&o);
+	assert_int_equal(parse(&o, err, sizeof(err), 10, "run", "--policy", "deadline",
+			       "--runtime", "300", "--deadline", "200", "--period", "1000", "prog"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "<= --period (got 300.000, 200.000, 1000.000 us)"));
+	run_opts_free(&o);
+	assert_int_equal(parse(&o, err, sizeof(err), 10, "run", "--policy", "deadline", "-p", "5",
+			       "--runtime", "200", "--period", "1000", "prog"), -EINVAL);
+	assert_non_null(strstr(err, "--prio does not apply"));
+	run_opts_free(&o);
+	assert_int_equal(parse(&o, err, sizeof(err), 10, "run", "--policy", "deadline", "-c", "0",
+			       "--runtime", "200", "--period", "1000", "prog"), -EINVAL);
+	assert_non_null(strstr(err, "--cpus cannot go with --policy deadline"));
+	run_opts_free(&o);
+	assert_int_equal(parse(&o, err, sizeof(err), 8, "run", "--policy", "deadline", "--runtime",
+			       "20s", "--period", "1000", "prog"), -EINVAL);
+	assert_non_null(strstr(err, "from 1us to 10s"));
+	run_opts_free(&o);
+}
+
 static const char hybrid_mountinfo[] =
 	"22 1 0:21 / /sys rw,nosuid - sysfs sysfs rw\n"
 	"30 22 0:27 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755\n"
@@ -457,6 +498,7 @@ int main(void)
 		cmocka_unit_test(test_elf),	      cmocka_unit_test(test_findings),
 		cmocka_unit_test(test_not_attached),  cmocka_unit_test(test_frame_text),
 		cmocka_unit_test(test_symtab),
+		cmocka_unit_test(test_opts_deadline),
 	};
 
 	return unit_run(tests, NULL, NULL);

@@ -13,6 +13,21 @@ capture tunables-after tunables
 run pi 120 rtready pi --format json --rounds 10 --cs 20ms --medium 60ms
 # 100 us buckets: the JSON histogram stays small on a slow serial console.
 run latency 60 rtready latency -D 3s -q --format json --bucket 100000
+# SCHED_DEADLINE (issue 29): one thread per CPU, each bound to its CPU's root
+# domain (0-1, or the isolcpus CPUs 2-3), so every CPU is measured.
+run latency-dl 60 rtready latency --policy deadline --runtime 300 --period 2ms -D 3s -q \
+	--format json --bucket 100000
+# Two programs of ours holding half a CPU each in the main root domain: check's
+# figure counts them, and a third asking 99% of a CPU does not fit (admission).
+rtready run --policy deadline --runtime 500ms --period 1s -- sleep 60 &
+dl1=$!
+rtready run --policy deadline --runtime 500ms --period 1s -- sleep 60 &
+dl2=$!
+sleep 2
+run check-dl 120 rtready check --only sched.deadline_bandwidth --format json
+run run-dl-busy 30 rtready run --policy deadline --runtime 990ms --period 1s -- /opt/progs/pass_good
+kill "$dl1" "$dl2"
+wait "$dl1" "$dl2" 2>/dev/null
 run load 60 rtready load -D 3s --cpu 1 -g 2 -f 4 -l 20 -q
 # isolcpus=domain leaves init on 0-1: the app is started on the RT CPUs.
 taskset -c 2-3 /opt/progs/rt-app -D 10s -c 3 -q >/tmp/rt-app.out 2>&1 &

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+/* The admission message of a refused SCHED_DEADLINE program; see deadline.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "probe/cpu.h"
+#include "probe/dlbw.h"
+#include "probe/kernel.h"
+#include "probe/rootfs.h"
+#include "probe/sched.h"
+#include "probe/tasks.h"
+#include "run/deadline.h"
+
+static double pct(uint64_t bw)
+{
+	return 100.0 * (double)bw / DLBW_UNIT;
+}
+
+/*
+ * The program's root domain: the CPUs it may run on decide it (a DEADLINE
+ * task spans its domain), so rtready's own: the isolcpus CPUs when it is
+ * confined to them, else the other online CPUs.
+ */
+static int own_domain(const struct cpu_facts *c, struct rtr_cpuset *out)
+{
+	struct rtr_cpuset mine = RTR_CPUSET_INIT, iso = RTR_CPUSET_INIT;
+	int err = rtr_cpuset_copy(out, &c->online);
+
+	if (!err && !c->isolated_err)
+		err = rtr_cpuset_copy(&iso, &c->isolated);
+	if (!err)
+		err = rtr_cpuset_get_affinity(&mine);
+	if (!err) {
+		rtr_cpuset_and(&iso, out);
+		if (!rtr_cpuset_is_empty(&iso) && rtr_cpuset_is_subset(&mine, &iso))
+			err = rtr_cpuset_copy(out, &iso);
+		else
+			rtr_cpuset_andnot(out, &iso);
+	}
+	rtr_cpuset_free(&mine);
+	rtr_cpuset_free(&iso);
+	return err;
+}
+
+void run_deadline_admission(uint64_t runtime_ns, uint64_t period_ns, char *buf, size_t len)
+{
+	uint64_t asked = dlbw_ratio(period_ns, runtime_ns);
+	struct rtr_cpuset dom = RTR_CPUSET_INIT;
+	struct kernel_facts k;
+	struct sched_facts s;
+	struct tasks_facts t;
+	struct cpu_facts c;
+	struct dlbw_facts d;
+	struct dlbw_usage u;
+	struct rootfs fs;
+	char cpus[256];
+	int n;
+
+	n = snprintf(buf, len, "SCHED_DEADLINE admission refused (EBUSY): the program asks "
+		     "runtime/period = %llu/%llu ns = %.1f%% of a CPU", (unsigned long long)runtime_ns,
+		     (unsigned long long)period_ns, pct(asked));
+	if (n < 0 || (size_t)n >= len || rootfs_open(&fs, "/"))
+		return;
+	probe_kernel(&fs, &k);
+	probe_sched(&fs, &s);
+	probe_cpu_sets(&fs, &c);
+	probe_tasks(&fs, &t);
+	probe_dlbw(&fs, &t, &d);
+	rootfs_close(&fs);
+	if (s.rt_runtime_err || s.rt_period_err || c.online_err || own_domain(&c, &dom)) {
+		snprintf(buf + n, len - (size_t)n, ", more than the deadline bandwidth left in its "
+			 "root domain (the limit, sched_rt_runtime_us/sched_rt_period_us of each "
+			 "CPU, could not be read)");
+	} else if (dlbw_usage(&d, &s, &k, &t, &dom, &u)) {
+		rtr_cpuset_format_list(&dom, cpus, sizeof(cpus));
+		snprintf(buf + n, len - (size_t)n, "; the root domain (CPU %s) admits at most "
+			 "sched_rt_runtime_us/sched_rt_period_us = %lld/%lld of each CPU, %.1f%% in "
+			 "all, for every DEADLINE task together (what is in use could not be read)",
+			 cpus, (long long)s.rt_runtime_us, (long long)s.rt_period_us,
+			 pct(dlbw_ratio((uint64_t)s.rt_period_us, (uint64_t)s.rt_runtime_us) *
+			     rtr_cpuset_count(&dom)));
+	} else {
+		rtr_cpuset_format_list(&dom, cpus, sizeof(cpus));
+		snprintf(buf + n, len - (size_t)n, ", but its root domain (CPU %s) has %.1f%% left: "
+			 "its limit is sched_rt_runtime_us/sched_rt_period_us = %lld/%lld of each "
+			 "of its %zu CPU%s = %.1f%%, of which %.1f%% is in use (%s%zu DEADLINE "
+			 "thread%s %.1f%%%s%s); shrink the runtime, lengthen the period, stop "
+			 "another DEADLINE task, or raise sched_rt_runtime_us", cpus,
+			 u.used < u.limit ? pct(u.limit - u.used) : 0.0, (long long)s.rt_runtime_us,
+			 (long long)s.rt_period_us, rtr_cpuset_count(&dom),
+			 rtr_cpuset_count(&dom) == 1 ? "" : "s", pct(u.limit), pct(u.used),
+			 u.from_debug ? "the scheduler's debug file; " : "",
+			 u.n_tasks, u.n_tasks == 1 ? "" : "s", pct(u.tasks),
+			 u.fair ? ", the fair servers " : "",
+			 u.fair ? (u.fair_assumed ? "5% of each CPU (their default)" :
+				   "their reservations") : "");
+	}
+	rtr_cpuset_free(&dom);
+	probe_dlbw_free(&d);
+	probe_tasks_free(&t);
+	probe_cpu_free(&c);
+	probe_sched_free(&s);
+	probe_kernel_free(&k);
+}
