@@ -6,7 +6,9 @@
  * a realtime thread breaks a rule of the checklist, note it in a fixed table
  * (record.c). Nothing here allocates, takes a lock or uses stdio: a hook may
  * run inside the allocator, inside a signal handler, or before libc has
- * finished starting. The table is written out as JSON lines with write(2)
+ * finished starting. Each record also has an entry in rtready's shared
+ * table (wire.h), where its counts are raised, so a kill loses nothing
+ * committed. The private table is written out as JSON lines with write(2)
  * when the process exits, execs or forks (see record.c).
  */
 #ifndef RTR_PRELOAD_INTERNAL_H
@@ -219,6 +221,9 @@ void pl_record_init(void);
 
 /* Write the "hello" line that proves the checker is attached. */
 void pl_hello(void);
+
+/* Write a "module" line per loaded object (at start, outside any hook). */
+void pl_modules(void);
 
 /* After fork(), in the child: forget the parent's records. */
 void pl_reset_after_fork(void);
