@@ -72,7 +72,7 @@ struct pl_thread {
 	unsigned char npend;	/* 1: some record has occurrences not yet committed */
 	short rt_index;		/* index + 1 in the table of realtime threads; -1: full */
 	bool waited;		/* it waited at a boundary (told the table once) */
-	int64_t last_timeout_ns;	/* relative timeout of its last pselect/ppoll that expired */
+	int64_t last_timeout_ns;	/* relative timeout of its last poll-family wait that expired */
 };
 
 extern _Thread_local struct pl_thread pl_self __attribute__((tls_model("initial-exec")));
