@@ -1173,8 +1173,10 @@ def judge_systemd_phase(r, blocks, rcs, p1, p2, p3, what, exe_re):
         r.skip(what + ": node exporter", "the image has no %s (not in the registry)" % NODE_EXPORTER)
     else:
         # Its textfile collector read rtready.prom without error, and serves the series.
-        r.ok(what + ": the node exporter serves the rtready series from the textfile",
-             "\nrtready_verdict" in "\n" + scraped and
+        m = re.search(r"^rtready series: (\d+)$", scraped, re.M)
+        r.ok(what + ": the node exporter serves the rtready series from the textfile (%s)" % (
+            m and m.group(1)),
+             "\nrtready_verdict" in "\n" + scraped and m is not None and int(m.group(1)) > 20 and
              re.search(r"^node_textfile_scrape_error 0$", scraped, re.M) is not None,
              scraped[:600])
     files = blocks.get(p2 + "-verify-files", "")
