@@ -25,13 +25,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 cc -O2 -pthread -o "$tmp/preload-bench" "$here/preload-bench.c" -ldl
+# The shared record table, as `rtready run --check` gives it: counts are raised there.
+cc -O2 -I"$here/../preload" -o "$tmp/preload-table" "$here/preload-table.c"
 : >"$tmp/records"
 for i in $(seq "${RUNS:-3}"); do
 	"$tmp/preload-bench" "${ITER:-2000000}" >>"$tmp/without"
 	RTREADY_CHECK_REPORT="$tmp/records" LD_PRELOAD="$lib" \
-		"$tmp/preload-bench" "${ITER:-2000000}" >>"$tmp/with"
+		"$tmp/preload-table" "$tmp/preload-bench" "${ITER:-2000000}" >>"$tmp/with"
 done
 grep -q '"type":"hello"' "$tmp/records" || { echo "the checker did not attach" >&2; exit 1; }
+grep -q '"table_entry":[0-9]' "$tmp/records" ||
+	{ echo "the checker did not map the shared table" >&2; exit 1; }
 
 echo "== hook cost per operation (ns, fastest block of ${RUNS:-3} runs; control: same without the checker)"
 printf '%-16s %10s %10s %9s %7s %9s  %s\n' case unhooked hooked added ratio control goal

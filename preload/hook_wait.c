@@ -271,36 +271,51 @@ static int (*real_epoll_pwait)(int, struct epoll_event *, int, int, const sigset
 static ssize_t (*real_mq_timedreceive)(mqd_t, char *, size_t, unsigned *,
 				       const struct timespec *);
 
-PL_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
-{
-	PL_REAL(real_poll, "poll");
-	maybe_wait(timeout_ms != 0, __builtin_return_address(0));
-	return real_poll(fds, n, timeout_ms);
-}
-
 /*
- * pselect() and ppoll() take a relative timeout. When the same timeout
- * expires twice in a row on a realtime thread, it paces the loop like a
- * relative sleep, with the same drift (app.relative_sleep). An event loop
- * that computes each timeout from an absolute deadline passes a different
- * value each time, and is not flagged.
+ * The poll family, select and epoll take a relative timeout. When the
+ * same timeout expires twice in a row on a realtime thread, it paces the
+ * loop like a relative sleep, with the same drift (app.relative_sleep).
+ * An event loop that computes each timeout from an absolute deadline
+ * passes a different value each time, and one woken by its events (a
+ * timerfd, a socket) before the timeout is not flagged. @ns: the timeout
+ * as passed (select() overwrites its own), <= 0 for none or no wait.
  */
-static void relative_timeout(int rc, const struct timespec *ts, const char *fn, void *caller)
+static void relative_timeout(int rc, int64_t ns, const char *fn, void *caller)
 {
 	struct pl_thread *t;
-	int64_t ns;
 	int saved = errno;
 
-	if (rc != 0 || !ts || !ts_blocks(ts))
+	if (rc != 0 || ns <= 0)
 		return;
 	t = pl_rt_thread();
 	if (!t)
 		return;
-	ns = (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
 	if (ns == t->last_timeout_ns)
 		pl_note(t, PL_RELATIVE_SLEEP, fn, 0, 1, caller);
 	t->last_timeout_ns = ns;
 	errno = saved;
+}
+
+static inline int64_t ts_ns(const struct timespec *ts)
+{
+	return ts ? (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec : -1;
+}
+
+static inline int64_t ms_ns(int ms)
+{
+	return ms < 0 ? -1 : (int64_t)ms * 1000000;
+}
+
+PL_EXPORT int poll(struct pollfd *fds, nfds_t n, int timeout_ms)
+{
+	void *caller = __builtin_return_address(0);
+	int rc;
+
+	PL_REAL(real_poll, "poll");
+	maybe_wait(timeout_ms != 0, caller);
+	rc = real_poll(fds, n, timeout_ms);
+	relative_timeout(rc, ms_ns(timeout_ms), "poll", caller);
+	return rc;
 }
 
 PL_EXPORT int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask)
@@ -311,15 +326,22 @@ PL_EXPORT int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, con
 	PL_REAL(real_ppoll, "ppoll");
 	maybe_wait(ts_blocks(ts), caller);
 	rc = real_ppoll(fds, n, ts, mask);
-	relative_timeout(rc, ts, "ppoll", caller);
+	relative_timeout(rc, ts_ns(ts), "ppoll", caller);
 	return rc;
 }
 
 PL_EXPORT int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv)
 {
+	void *caller = __builtin_return_address(0);
+	/* Linux writes the time left into *tv: keep the timeout as passed. */
+	int64_t ns = tv ? (int64_t)tv->tv_sec * 1000000000 + (int64_t)tv->tv_usec * 1000 : -1;
+	int rc;
+
 	PL_REAL(real_select, "select");
-	maybe_wait(tv_blocks(tv), __builtin_return_address(0));
-	return real_select(n, r, w, e, tv);
+	maybe_wait(tv_blocks(tv), caller);
+	rc = real_select(n, r, w, e, tv);
+	relative_timeout(rc, ns, "select", caller);
+	return rc;
 }
 
 PL_EXPORT int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct timespec *ts,
@@ -331,23 +353,33 @@ PL_EXPORT int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct times
 	PL_REAL(real_pselect, "pselect");
 	maybe_wait(ts_blocks(ts), caller);
 	rc = real_pselect(n, r, w, e, ts, mask);
-	relative_timeout(rc, ts, "pselect", caller);
+	relative_timeout(rc, ts_ns(ts), "pselect", caller);
 	return rc;
 }
 
 PL_EXPORT int epoll_wait(int ep, struct epoll_event *ev, int max, int timeout_ms)
 {
+	void *caller = __builtin_return_address(0);
+	int rc;
+
 	PL_REAL(real_epoll_wait, "epoll_wait");
-	maybe_wait(timeout_ms != 0, __builtin_return_address(0));
-	return real_epoll_wait(ep, ev, max, timeout_ms);
+	maybe_wait(timeout_ms != 0, caller);
+	rc = real_epoll_wait(ep, ev, max, timeout_ms);
+	relative_timeout(rc, ms_ns(timeout_ms), "epoll_wait", caller);
+	return rc;
 }
 
 PL_EXPORT int epoll_pwait(int ep, struct epoll_event *ev, int max, int timeout_ms,
 			  const sigset_t *mask)
 {
+	void *caller = __builtin_return_address(0);
+	int rc;
+
 	PL_REAL(real_epoll_pwait, "epoll_pwait");
-	maybe_wait(timeout_ms != 0, __builtin_return_address(0));
-	return real_epoll_pwait(ep, ev, max, timeout_ms, mask);
+	maybe_wait(timeout_ms != 0, caller);
+	rc = real_epoll_pwait(ep, ev, max, timeout_ms, mask);
+	relative_timeout(rc, ms_ns(timeout_ms), "epoll_pwait", caller);
+	return rc;
 }
 
 #ifdef __GLIBC__
@@ -359,14 +391,18 @@ PL_EXPORT int pl_epoll_pwait2(int ep, struct epoll_event *ev, int max, const str
 {
 	static int (*real_epoll_pwait2)(int, struct epoll_event *, int, const struct timespec *,
 					const sigset_t *);
+	void *caller = __builtin_return_address(0);
+	int rc;
 
 	PL_REAL(real_epoll_pwait2, "epoll_pwait2");
 	if (!real_epoll_pwait2) {
 		errno = ENOSYS;
 		return -1;
 	}
-	maybe_wait(ts_blocks(ts), __builtin_return_address(0));
-	return real_epoll_pwait2(ep, ev, max, ts, mask);
+	maybe_wait(ts_blocks(ts), caller);
+	rc = real_epoll_pwait2(ep, ev, max, ts, mask);
+	relative_timeout(rc, ts_ns(ts), "epoll_pwait2", caller);
+	return rc;
 }
 #endif
 

@@ -193,6 +193,7 @@ __attribute__((constructor)) static void pl_init(void)
 	pl_record_init();
 	pthread_atfork(NULL, NULL, atfork_child);
 	pl_hello();
+	pl_modules();
 }
 
 __attribute__((destructor)) static void pl_fini(void)

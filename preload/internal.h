@@ -6,7 +6,9 @@
  * a realtime thread breaks a rule of the checklist, note it in a fixed table
  * (record.c). Nothing here allocates, takes a lock or uses stdio: a hook may
  * run inside the allocator, inside a signal handler, or before libc has
- * finished starting. The table is written out as JSON lines with write(2)
+ * finished starting. Each record also has an entry in rtready's shared
+ * table (wire.h), where its counts are raised, so a kill loses nothing
+ * committed. The private table is written out as JSON lines with write(2)
  * when the process exits, execs or forks (see record.c).
  */
 #ifndef RTR_PRELOAD_INTERNAL_H
@@ -71,7 +73,7 @@ struct pl_thread {
 	unsigned char npend;	/* 1: some record has occurrences not yet committed */
 	short rt_index;		/* index + 1 in the table of realtime threads; -1: full */
 	bool waited;		/* it waited at a boundary (told the table once) */
-	int64_t last_timeout_ns;	/* relative timeout of its last pselect/ppoll that expired */
+	int64_t last_timeout_ns;	/* relative timeout of its last poll-family wait that expired */
 };
 
 extern _Thread_local struct pl_thread pl_self __attribute__((tls_model("initial-exec")));
@@ -220,6 +222,9 @@ void pl_record_init(void);
 
 /* Write the "hello" line that proves the checker is attached. */
 void pl_hello(void);
+
+/* Write a "module" line per loaded object (at start, outside any hook). */
+void pl_modules(void);
 
 /* After fork(), in the child: forget the parent's records. */
 void pl_reset_after_fork(void);

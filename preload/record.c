@@ -16,19 +16,28 @@
  * hook. `rtready run` reads the lines back and keeps, for each record, the
  * line with the largest count (a process that flushes before an exec that
  * fails flushes again at exit).
+ *
+ * A process killed by SIGKILL writes no lines: so each record also has an
+ * entry in rtready's shared table (wire.h), mapped when the process image
+ * starts, where its committed counts are raised in place. rtready reads
+ * the table after the program is gone and keeps what no line told.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <unwind.h>
 
 #include "internal.h"
+#include "wire.h"
 
 #define PL_SLOTS 1024
 #define PL_FRAMES 16
@@ -42,8 +51,10 @@ struct pl_slot {
 	long pending, pending_total;	/* not yet committed (owner thread only) */
 	pid_t tid;
 	bool from_signal;	/* recorded inside a signal handler: one frame only */
-	_Atomic long count;
-	_Atomic long total;
+	_Atomic int64_t count;	/* used when the record has no entry in the shared table */
+	_Atomic int64_t total;
+	_Atomic int64_t *cnt, *tot;	/* the counts: in its shared entry, or the two above */
+	struct rtr_wire_ent *w;	/* its entry in the shared table, or NULL */
 	long arg;
 	int nframes;
 	char thread[16];
@@ -63,12 +74,24 @@ struct pl_rt {
 	_Atomic pid_t tid;
 	_Atomic long waits;
 	char name[16];
+	struct rtr_wire_ent *w;	/* its entry in the shared table, or NULL */
 };
 static struct pl_rt rt_threads[PL_RT_THREADS];
 static _Atomic unsigned n_rt;
 static _Atomic unsigned long rt_overflow;
 static _Atomic unsigned long dropped;
 static char report_path[4096];
+
+/* The shared table (wire.h), mapped at start; NULL when rtready gave none. */
+static struct rtr_wire_head *wire;
+static struct rtr_wire_ent *wire_ents;
+static struct rtr_wire_ent *wire_proc;	/* this process image's PROC entry */
+
+/* This library's own code, [lo, hi): its frames are left out of shared entries. */
+static uintptr_t self_lo, self_hi;
+
+/* Sites of records without a shared entry: above every entry index. */
+#define PL_SITE_LOCAL 1000000
 
 static const char *const kind_ids[PL_KIND_COUNT] = {
 	[PL_MUTEX_NO_PI] = "app.mutex_no_pi",
@@ -245,12 +268,84 @@ static int capture(void **frames, int max)
 	return st.n;
 }
 
+/*
+ * Map the shared table rtready named in RTREADY_CHECK_TABLE, when its
+ * header is one this library writes; else records live only here.
+ * MAP_POPULATE: its pages are mapped now, not at a count in a hook.
+ */
+static void wire_map(void)
+{
+	const char *path = getenv(RTR_WIRE_ENV);
+	struct rtr_wire_head head;
+	struct stat st;
+	void *p;
+	int fd;
+
+	if (!path || !*path)
+		return;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof(head) ||
+	    pread(fd, &head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+	    head.magic != RTR_WIRE_MAGIC || head.version != RTR_WIRE_VERSION ||
+	    head.entry_bytes != sizeof(struct rtr_wire_ent) || head.capacity == 0 ||
+	    head.capacity > (1u << 20) || head.table_bytes != rtr_wire_table_bytes(head.capacity) ||
+	    st.st_size < (off_t)head.table_bytes)
+		goto out;
+	p = mmap(NULL, head.table_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+	if (p == MAP_FAILED)
+		goto out;
+	wire = p;
+	wire_ents = (struct rtr_wire_ent *)((char *)p + RTR_WIRE_HEAD_BYTES);
+out:
+	close(fd);
+}
+
+/*
+ * An entry of the shared table, or NULL when there is none or it is full
+ * (counted there and in this image's PROC entry). The caller fills it and
+ * publishes it with wire_publish().
+ */
+static struct rtr_wire_ent *wire_take(void)
+{
+	uint32_t i;
+
+	if (!wire)
+		return NULL;
+	i = atomic_fetch_add_explicit(&wire->next, 1, memory_order_relaxed);
+	if (i >= wire->capacity) {
+		atomic_fetch_add_explicit(&wire->overflow, 1, memory_order_relaxed);
+		if (wire_proc)
+			atomic_fetch_add_explicit(&wire_proc->total, 1, memory_order_relaxed);
+		return NULL;
+	}
+	wire_ents[i].pid = pl_pid;
+	return &wire_ents[i];
+}
+
+static void wire_publish(struct rtr_wire_ent *e, enum rtr_wire_type type)
+{
+	atomic_store_explicit(&e->type, type, memory_order_release);
+}
+
+/* A record lost to a full private table. */
+static void note_dropped(void)
+{
+	atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
+	if (wire_proc)
+		atomic_fetch_add_explicit(&wire_proc->count, 1, memory_order_relaxed);
+}
+
 void pl_record_init(void)
 {
 	void *frames[4];
 	const char *p = getenv("RTREADY_CHECK_REPORT");
 
 	pl_strlcpy(report_path, p, sizeof(report_path));
+	pl_self.busy++;
+	wire_map();
+	pl_self.busy--;
 	/* The first unwind registers the unwinder's caches: do it now, not in a hook. */
 	(void)capture(frames, 4);
 }
@@ -278,8 +373,8 @@ void pl_commit(struct pl_thread *t)
 
 			if (!s->pending)
 				continue;
-			atomic_fetch_add_explicit(&s->total, s->pending_total, memory_order_relaxed);
-			atomic_fetch_add_explicit(&s->count, s->pending, memory_order_release);
+			atomic_fetch_add_explicit(s->tot, s->pending_total, memory_order_relaxed);
+			atomic_fetch_add_explicit(s->cnt, s->pending, memory_order_release);
 			s->pending = s->pending_total = 0;
 		}
 	}
@@ -292,8 +387,8 @@ static void count(struct pl_thread *t, short idx, long weight)
 	struct pl_slot *s = &slots[idx - 1];
 
 	if (!pending_kind(s->kind)) {
-		atomic_fetch_add_explicit(&s->count, 1, memory_order_relaxed);
-		atomic_fetch_add_explicit(&s->total, weight, memory_order_relaxed);
+		atomic_fetch_add_explicit(s->cnt, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(s->tot, weight, memory_order_relaxed);
 		return;
 	}
 	t->npend = 1;
@@ -334,13 +429,13 @@ void pl_note(struct pl_thread *t, enum pl_kind kind, const char *detail, long ar
 		return;
 	}
 	if (idx < 0) {
-		atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
+		note_dropped();
 		return;
 	}
 	i = atomic_fetch_add_explicit(&n_slots, 1, memory_order_relaxed);
 	if (i >= PL_SLOTS) {
 		t->slot[kind] = -1;
-		atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);
+		note_dropped();
 		return;
 	}
 	saved = errno;
@@ -387,6 +482,33 @@ void pl_note(struct pl_thread *t, enum pl_kind kind, const char *detail, long ar
 	}
 	atomic_store_explicit(&s->count, 0, memory_order_relaxed);
 	atomic_store_explicit(&s->total, 0, memory_order_relaxed);
+	s->cnt = &s->count;
+	s->tot = &s->total;
+	s->w = wire_take();
+	if (s->w) {
+		struct rtr_wire_ent *e = s->w;
+
+		e->tid = s->tid;
+		e->from_signal = s->from_signal;
+		e->nframes = 0;
+		for (int f = 0; f < s->nframes; f++) {
+			uintptr_t a = (uintptr_t)s->frames[f];
+
+			/* Our own frames (the hook, the unwinder) say nothing to the user. */
+			if (!s->from_signal && a > self_lo && a <= self_hi)
+				continue;
+			e->frames[e->nframes++] = (uint64_t)a;
+		}
+		atomic_store_explicit(&e->arg, arg, memory_order_relaxed);
+		pl_strlcpy(e->id, pl_kind_id(kind), sizeof(e->id));
+		memcpy(e->thread, s->thread, sizeof(e->thread));
+		memcpy(e->detail, s->detail, sizeof(e->detail));
+		atomic_store_explicit(&e->count, 0, memory_order_relaxed);
+		atomic_store_explicit(&e->total, 0, memory_order_relaxed);
+		s->cnt = &e->count;
+		s->tot = &e->total;
+		wire_publish(e, RTR_WIRE_FINDING);
+	}
 	/* Chain it behind the thread's last record of this kind. */
 	if (t->head[kind] == 0) {
 		t->head[kind] = (short)(i + 1);
@@ -409,6 +531,7 @@ void pl_note(struct pl_thread *t, enum pl_kind kind, const char *detail, long ar
 
 void pl_rt_thread_seen(struct pl_thread *t)
 {
+	struct rtr_wire_ent *e;
 	unsigned i;
 
 	if (t->rt_index)
@@ -417,11 +540,20 @@ void pl_rt_thread_seen(struct pl_thread *t)
 	if (i >= PL_RT_THREADS) {
 		t->rt_index = -1;
 		atomic_fetch_add_explicit(&rt_overflow, 1, memory_order_relaxed);
+		if (wire_proc)
+			atomic_fetch_add_explicit(&wire_proc->arg, 1, memory_order_relaxed);
 		return;
 	}
 	(void)prctl(PR_GET_NAME, rt_threads[i].name, 0, 0, 0);
 	rt_threads[i].name[sizeof(rt_threads[i].name) - 1] = '\0';
 	atomic_store_explicit(&rt_threads[i].waits, 0, memory_order_relaxed);
+	e = rt_threads[i].w = wire_take();
+	if (e) {
+		e->tid = gettid();
+		memcpy(e->thread, rt_threads[i].name, sizeof(e->thread));
+		atomic_store_explicit(&e->waited, 0, memory_order_relaxed);
+		wire_publish(e, RTR_WIRE_RT);
+	}
 	atomic_store_explicit(&rt_threads[i].tid, gettid(), memory_order_release);
 	t->rt_index = (short)(i + 1);
 }
@@ -429,16 +561,25 @@ void pl_rt_thread_seen(struct pl_thread *t)
 void pl_rt_thread_ending(struct pl_thread *t)
 {
 	/* The name it has now: threads are often named after they start. */
-	if (t->rt_index > 0 && !t->waited)
-		(void)prctl(PR_GET_NAME, rt_threads[t->rt_index - 1].name, 0, 0, 0);
+	if (t->rt_index > 0 && !t->waited) {
+		struct pl_rt *r = &rt_threads[t->rt_index - 1];
+
+		(void)prctl(PR_GET_NAME, r->name, 0, 0, 0);
+		if (r->w)
+			memcpy(r->w->thread, r->name, sizeof(r->w->thread));
+	}
 }
 
 void pl_rt_thread_waited(struct pl_thread *t)
 {
 	/* Once per thread: a store on every wait would bounce a shared cache line. */
 	if (t->rt_index > 0 && !t->waited) {
+		struct pl_rt *r = &rt_threads[t->rt_index - 1];
+
 		t->waited = true;
-		atomic_store_explicit(&rt_threads[t->rt_index - 1].waits, 1, memory_order_relaxed);
+		atomic_store_explicit(&r->waits, 1, memory_order_relaxed);
+		if (r->w)
+			atomic_store_explicit(&r->w->waited, 1, memory_order_relaxed);
 	}
 }
 
@@ -523,13 +664,13 @@ static void write_slot(const struct pl_slot *s, const void *self_base)
 	put_key(&b, "tid");
 	pl_put_i64(&b, s->tid);
 	put_key(&b, "site");
-	pl_put_i64(&b, (int64_t)(s - slots));
+	pl_put_i64(&b, s->w ? (int64_t)(s->w - wire_ents) : PL_SITE_LOCAL + (int64_t)(s - slots));
 	put_key(&b, "thread");
 	pl_put_json_str(&b, s->thread);
 	put_key(&b, "count");
-	pl_put_i64(&b, atomic_load_explicit(&s->count, memory_order_relaxed));
+	pl_put_i64(&b, atomic_load_explicit(s->cnt, memory_order_relaxed));
 	put_key(&b, "total");
-	pl_put_i64(&b, atomic_load_explicit(&s->total, memory_order_relaxed));
+	pl_put_i64(&b, atomic_load_explicit(s->tot, memory_order_relaxed));
 	put_key(&b, "arg");
 	pl_put_i64(&b, s->arg);
 	put_key(&b, "detail");
@@ -563,6 +704,11 @@ void pl_hello(void)
 	struct pl_buf b = { line, 0, sizeof(line) - 2 };
 	extern char *program_invocation_name;
 
+	/* This image's entry: what it loses is counted there, where a kill leaves it. */
+	wire_proc = NULL;
+	wire_proc = wire_take();
+	if (wire_proc)
+		wire_publish(wire_proc, RTR_WIRE_PROC);
 	pl_put(&b, "{\"type\":\"hello\"");
 	put_key(&b, "pid");
 	pl_put_i64(&b, pl_pid);
@@ -573,8 +719,67 @@ void pl_hello(void)
 	pl_put_json_str(&b, self_exe[0] ? self_exe : program_invocation_name);
 	put_key(&b, "mlock_by_rtready");
 	pl_put(&b, pl_mlock_by_rtready ? "true" : "false");
+	put_key(&b, "table_entry");	/* which PROC entry is this image's; -1: none */
+	pl_put_i64(&b, wire_proc ? (int64_t)(wire_proc - wire_ents) : -1);
 	pl_put(&b, "}");
 	write_line(&b);
+}
+
+/*
+ * One "module" line per loaded object, with the range its segments span:
+ * rtready names the raw frames of a process killed before its lines
+ * (shared entries) by these. Objects loaded later with dlopen() are not
+ * listed; their frames in such a process are shown as addresses.
+ */
+static int module_line(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	char line[PL_LINE];
+	struct pl_buf b = { line, 0, sizeof(line) - 2 };
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	const void *self_base = arg;	/* an address inside this library */
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (info->dlpi_addr + ph->p_vaddr < lo)
+			lo = info->dlpi_addr + ph->p_vaddr;
+		if (info->dlpi_addr + ph->p_vaddr + ph->p_memsz > hi)
+			hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+	}
+	if (hi <= lo)
+		return 0;
+	if (self_base && (uintptr_t)self_base >= lo && (uintptr_t)self_base < hi) {
+		self_lo = lo;
+		self_hi = hi;
+		return 0;
+	}
+	pl_put(&b, "{\"type\":\"module\"");
+	put_key(&b, "pid");
+	pl_put_i64(&b, pl_pid);
+	put_key(&b, "obj");
+	pl_put_json_str(&b, info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name :
+			    self_exe[0] ? self_exe : "?");
+	put_key(&b, "base");
+	pl_put_hex(&b, info->dlpi_addr);
+	put_key(&b, "start");
+	pl_put_hex(&b, lo);
+	put_key(&b, "end");
+	pl_put_hex(&b, hi);
+	pl_put(&b, "}");
+	write_line(&b);
+	return 0;
+}
+
+void pl_modules(void)
+{
+	pl_self.busy++;
+	read_self_exe();
+	/* Our own range (the object holding this function) is kept to filter frames. */
+	(void)dl_iterate_phdr(module_line, (void *)pl_modules);
+	pl_self.busy--;
 }
 
 static void unjudged_line(pid_t tid, const char *fallback)
@@ -719,7 +924,7 @@ void pl_flush(const char *why)
 		n = PL_SLOTS;
 	for (unsigned i = 0; i < n; i++)
 		if (atomic_load_explicit(&slots[i].state, memory_order_acquire) == 2 &&
-		    atomic_load_explicit(&slots[i].count, memory_order_acquire) > 0)
+		    atomic_load_explicit(slots[i].cnt, memory_order_acquire) > 0)
 			write_slot(&slots[i], self_base);
 	write_unjudged();
 	pl_put(&b, "{\"type\":\"bye\"");
@@ -766,7 +971,7 @@ PL_EXPORT int dlclose(void *handle)
 			self_base = self.dli_fbase;
 		for (unsigned i = 0; i < n && i < PL_SLOTS; i++)
 			if (atomic_load_explicit(&slots[i].state, memory_order_acquire) == 2 &&
-			    atomic_load_explicit(&slots[i].count, memory_order_acquire) > 0)
+			    atomic_load_explicit(slots[i].cnt, memory_order_acquire) > 0)
 				write_slot(&slots[i], self_base);
 		t->busy--;
 	}
@@ -790,4 +995,11 @@ void pl_reset_after_fork(void)
 	t->rt_index = 0;
 	t->waited = false;
 	t->sched_gen = 0;	/* re-read: the child registers itself when realtime */
+	/*
+	 * fork() copies no page table entries of a shared mapping: touch each
+	 * page of the table now, so that no count in a hook takes the fault.
+	 */
+	if (wire)
+		for (uint32_t off = 0; off < wire->table_bytes; off += 4096)
+			(void)*(volatile const char *)((const char *)wire + off);
 }

@@ -34,6 +34,7 @@
 #include "run/exec.h"
 #include "run/findings.h"
 #include "run/reportfile.h"
+#include "run/table.h"
 #include "util/fileio.h"
 #include "util/parse.h"
 
@@ -408,6 +409,8 @@ struct run_state {
 	char preload[PATH_MAX];		/* the checker library, "" when not used */
 	char report_file[PATH_MAX];	/* the checker's JSON lines, "" when not used */
 	int report_fd;			/* it, open and locked (-1: none) */
+	char table_path[64];		/* the checker's shared table, as the program opens it */
+	int table_fd;			/* it (a memfd; -1: none) */
 	struct elf_facts elf;
 	struct run_cgroup cg;
 	char **envp;
@@ -416,7 +419,7 @@ struct run_state {
 	int status;
 };
 
-/* LD_PRELOAD, RTREADY_CHECK_REPORT and RTREADY_MLOCKALL over a copy of environ. */
+/* LD_PRELOAD, RTREADY_CHECK_REPORT, _TABLE and RTREADY_MLOCKALL over a copy of environ. */
 static int build_env(struct run_state *st, const struct run_opts *o)
 {
 	const char *old = getenv("LD_PRELOAD");
@@ -425,7 +428,7 @@ static int build_env(struct run_state *st, const struct run_opts *o)
 
 	while (environ[n])
 		n++;
-	env = calloc(n + 4, sizeof(*env));
+	env = calloc(n + 5, sizeof(*env));
 	if (!env)
 		return -ENOMEM;
 	st->envp = env;
@@ -437,6 +440,8 @@ static int build_env(struct run_state *st, const struct run_opts *o)
 		     old ? old : "") < 0)
 		env[k - 1] = NULL;
 	if (o->check && asprintf(&env[k++], "RTREADY_CHECK_REPORT=%s", st->report_file) < 0)
+		env[k - 1] = NULL;
+	if (o->check && asprintf(&env[k++], "%s=%s", run_table_env, st->table_path) < 0)
 		env[k - 1] = NULL;
 	if (o->mlock)
 		env[k++] = strdup("RTREADY_MLOCKALL=1");
@@ -471,9 +476,15 @@ static int make_report_file(struct run_state *st)
 	run_report_file_clean_stale(dir, note_stale_file, NULL);
 	rc = run_report_file_create(dir, st->report_file, sizeof(st->report_file),
 				    &st->report_fd);
-	if (rc)
+	if (rc) {
 		cli_error("run", "cannot create the checker's report file in %s%s: %s", dir,
 			  from_env ? " (from TMPDIR)" : "", strerror(-rc));
+		return rc;
+	}
+	rc = run_table_create(&st->table_fd, st->table_path, sizeof(st->table_path));
+	if (rc)
+		cli_error("run", "cannot create the checker's shared record table (memfd): %s",
+			  strerror(-rc));
 	return rc;
 }
 
@@ -632,6 +643,14 @@ static int report_check(const struct run_opts *o, const struct run_state *st, bo
 	rc = lseek(st->report_fd, 0, SEEK_SET) < 0 ? -errno :
 	     fileio_read_all(st->report_fd, REPORT_CAP, FILEIO_HEAD, &text, &len);
 	rc = rc ? rc : app_check_parse(text, len, &ac);
+	/* The table after the lines: it adds what killed processes could not write. */
+	if (!rc) {
+		free(text);
+		text = NULL;
+		rc = lseek(st->table_fd, 0, SEEK_SET) < 0 ? -errno :
+		     fileio_read_all(st->table_fd, REPORT_CAP, 0, &text, &len);
+		rc = rc ? rc : run_table_merge(text, len, &ac);
+	}
 	if (!rc)
 		app_check_symbolize(&ac);
 	rc = rc ? rc : (extras ? app_check_to_report(&ac, &ctx, &r, extras) : -ENOMEM);
@@ -738,6 +757,7 @@ static int run_execute(const struct run_opts *o)
 		return EXIT_USAGE;
 	}
 	st->report_fd = -1;
+	st->table_fd = -1;
 	/* Before ours is made: a killed rtready may have left some behind. */
 	run_cgroup_clean_stale(note_stale, NULL);
 	run_isolate_clean_stale(note_stale, NULL);
@@ -775,6 +795,8 @@ static int run_execute(const struct run_opts *o)
 		unlink(st->report_file);
 	if (st->report_fd >= 0)
 		close(st->report_fd);
+	if (st->table_fd >= 0)
+		close(st->table_fd);
 	free_env(st->envp);
 	free(st);
 	return code;

@@ -194,6 +194,14 @@ static int add_hello(struct app_check *c, json_t *o)
 		p->pid = pid;
 	}
 	/* A second hello for a pid is the image it exec'd: that one reports now. */
+	for (size_t i = 0; i < c->n_modules;) {
+		if (c->modules[i].pid == pid) {
+			free(c->modules[i].obj);
+			c->modules[i] = c->modules[--c->n_modules];
+		} else {
+			i++;
+		}
+	}
 	free(p->exe);
 	free(p->why);
 	p->why = NULL;
@@ -201,6 +209,9 @@ static int add_hello(struct app_check *c, json_t *o)
 	p->ppid = get_long(o, "ppid");
 	p->bye = false;
 	p->mlock_by_rtready = json_is_true(json_object_get(o, "mlock_by_rtready"));
+	p->table_entry = json_is_integer(json_object_get(o, "table_entry")) ?
+			 get_long(o, "table_entry") : -1;
+	p->table_seen = false;
 	return 0;
 }
 
@@ -301,6 +312,37 @@ static int add_finding(struct app_check *c, json_t *o)
 	return fill_rec(r, o);
 }
 
+static unsigned long long get_hex(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? strtoull(s, NULL, 16) : 0;
+}
+
+static int add_module(struct app_check *c, json_t *o)
+{
+	struct app_module *m;
+
+	if (!json_is_string(json_object_get(o, "obj"))) {
+		c->bad_lines++;
+		return 0;
+	}
+	m = realloc(c->modules, (c->n_modules + 1) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	c->modules = m;
+	m = &c->modules[c->n_modules];
+	m->pid = get_long(o, "pid");
+	m->base = get_hex(o, "base");
+	m->start = get_hex(o, "start");
+	m->end = get_hex(o, "end");
+	m->obj = dup_str(o, "obj");
+	if (!m->obj)
+		return -ENOMEM;
+	c->n_modules++;
+	return 0;
+}
+
 static int add_unjudged(struct app_check *c, json_t *o)
 {
 	long pid = get_long(o, "pid"), tid = get_long(o, "tid");
@@ -323,6 +365,27 @@ static int add_unjudged(struct app_check *c, json_t *o)
 	return 0;
 }
 
+int app_check_add(struct app_check *c, json_t *o)
+{
+	const char *type = json_string_value(json_object_get(o, "type"));
+
+	if (!type)
+		c->bad_lines++;
+	else if (strcmp(type, "hello") == 0)
+		return add_hello(c, o);
+	else if (strcmp(type, "bye") == 0)
+		return add_bye(c, o);
+	else if (strcmp(type, "finding") == 0)
+		return add_finding(c, o);
+	else if (strcmp(type, "unjudged") == 0)
+		return add_unjudged(c, o);
+	else if (strcmp(type, "module") == 0)
+		return add_module(c, o);
+	else
+		c->bad_lines++;
+	return 0;
+}
+
 int app_check_parse(const char *text, size_t len, struct app_check *out)
 {
 	size_t pos = 0;
@@ -333,20 +396,11 @@ int app_check_parse(const char *text, size_t len, struct app_check *out)
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t ll = nl ? (size_t)(nl - (text + pos)) : len - pos;
 		json_t *o = json_loadb(text + pos, ll, JSON_REJECT_DUPLICATES, NULL);
-		const char *type = json_string_value(json_object_get(o, "type"));
 
-		if (!o || !type)
+		if (!o)
 			out->bad_lines += ll > 0;
-		else if (strcmp(type, "hello") == 0)
-			rc = add_hello(out, o);
-		else if (strcmp(type, "bye") == 0)
-			rc = add_bye(out, o);
-		else if (strcmp(type, "finding") == 0)
-			rc = add_finding(out, o);
-		else if (strcmp(type, "unjudged") == 0)
-			rc = add_unjudged(out, o);
 		else
-			out->bad_lines++;
+			rc = app_check_add(out, o);
 		json_decref(o);
 		pos += ll + 1;
 	}
@@ -365,10 +419,62 @@ void app_check_free(struct app_check *c)
 		rec_free(&c->recs[i]);
 	for (size_t i = 0; i < c->n_unjudged; i++)
 		free(c->unjudged[i].thread);
+	for (size_t i = 0; i < c->n_modules; i++)
+		free(c->modules[i].obj);
+	free(c->modules);
 	free(c->unjudged);
 	free(c->procs);
 	free(c->recs);
 	memset(c, 0, sizeof(*c));
+}
+
+/* The module of process @pid, or of the parents it was forked from, holding @addr. */
+static const struct app_module *module_at(const struct app_check *c, long pid,
+					  unsigned long long addr)
+{
+	/* A bounded walk up the fork tree: a cycle of bad pids cannot hang it. */
+	for (size_t depth = 0; pid > 0 && depth < 64; depth++) {
+		const struct app_process *p = NULL;
+		bool any = false;
+
+		for (size_t i = 0; i < c->n_modules; i++) {
+			const struct app_module *m = &c->modules[i];
+
+			if (m->pid != pid)
+				continue;
+			any = true;
+			if (addr > m->start && addr <= m->end)	/* a return address follows its call */
+				return m;
+		}
+		if (any)
+			return NULL;	/* its own image: a parent's map is not this one */
+		for (size_t i = 0; i < c->n_procs; i++)
+			if (c->procs[i].pid == pid)
+				p = &c->procs[i];
+		pid = p ? p->ppid : 0;
+	}
+	return NULL;
+}
+
+/* Raw frames of the shared table: their object and offset, from the modules. */
+static void place_frames(const struct app_check *c, const struct app_record *r)
+{
+	for (size_t k = 0; k < json_array_size(r->frames); k++) {
+		json_t *f = json_array_get(r->frames, k);
+		const char *addr = json_string_value(json_object_get(f, "addr"));
+		unsigned long long a = addr ? strtoull(addr, NULL, 16) : 0;
+		const struct app_module *m;
+		char hex[32];
+
+		if (!a || json_object_get(f, "obj"))
+			continue;
+		m = module_at(c, r->pid, json_is_true(json_object_get(f, "exact")) ? a + 1 : a);
+		if (!m)
+			continue;
+		snprintf(hex, sizeof(hex), "%#llx", a - m->base);
+		json_object_set_new(f, "obj", json_string(m->obj));
+		json_object_set_new(f, "off", json_string(hex));
+	}
 }
 
 void app_check_symbolize(struct app_check *c)
@@ -376,6 +482,7 @@ void app_check_symbolize(struct app_check *c)
 	for (size_t i = 0; i < c->n_recs; i++) {
 		json_t *frames = c->recs[i].frames;
 
+		place_frames(c, &c->recs[i]);
 		for (size_t k = 0; k < json_array_size(frames); k++) {
 			json_t *f = json_array_get(frames, k);
 			const char *obj = json_string_value(json_object_get(f, "obj"));
@@ -595,7 +702,7 @@ static char *checker_gap(const struct app_check *c, const struct app_context *ct
 					 "environment");
 		return strbuf_take(&sb);
 	}
-	if (!p->bye) {
+	if (!p->bye && !p->table_seen) {
 		strbuf_puts(&sb, "attached, but the program ended before writing its records");
 		if (WIFSIGNALED(ctx->wait_status))
 			strbuf_printf(&sb, " (killed by signal %d)", WTERMSIG(ctx->wait_status));
@@ -610,10 +717,15 @@ static char *process_gap(const struct app_process *p)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (!p->bye)
+	if (!p->bye && !p->table_seen)
 		strbuf_printf(&sb, "process %ld (%s, child of %ld) ended before writing its records "
-			      "(killed, e.g. by SIGKILL, which cannot be caught): its findings are "
-			      "missing", p->pid, p->exe ? p->exe : "?", p->ppid);
+			      "(killed, e.g. by SIGKILL, which cannot be caught), and the shared "
+			      "record table had no entry for it: its findings are missing", p->pid,
+			      p->exe ? p->exe : "?", p->ppid);
+	else if (!p->bye && p->table_refused)
+		strbuf_printf(&sb, "process %ld (%s) was killed before writing its records, and %ld "
+			      "of them found the shared record table full: those findings are "
+			      "missing", p->pid, p->exe ? p->exe : "?", p->table_refused);
 	else if (p->dropped)
 		strbuf_printf(&sb, "attached, but %ld occurrences in process %ld found the record "
 			      "table full and are not listed", p->dropped, p->pid);
@@ -651,7 +763,7 @@ static int add_gaps(const struct app_check *c, const struct app_context *ctx, st
 		rc = add_gap(r, extras, gap, 0);
 	for (size_t i = 0; i < c->n_procs && !rc; i++) {
 		/* The program's own missing records are the gap above. */
-		if (c->procs[i].pid == ctx->pid && !c->procs[i].bye)
+		if (c->procs[i].pid == ctx->pid && !c->procs[i].bye && !c->procs[i].table_seen)
 			continue;
 		gap = process_gap(&c->procs[i]);
 		if (gap)

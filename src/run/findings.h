@@ -5,7 +5,9 @@
  * file: "hello" when it starts (proof the checker is attached), "finding"
  * per (thread, kind) with counts and a symbolised backtrace, and "bye" at
  * exit or exec. app_check_parse() merges them (a record written twice keeps
- * the larger count); app_check_to_report() turns them into findings shaped
+ * the larger count), and run_table_merge() (table.h) adds what the shared
+ * table kept of processes killed before their lines; app_check_to_report()
+ * turns them into findings shaped
  * like those of `rtready check`, with the thread, counts and backtrace in
  * the evidence, and the extra data kept for the JSON output.
  */
@@ -27,6 +29,16 @@ struct app_process {
 	long dropped;		/* records lost to a full table */
 	long rt_untracked;	/* realtime threads past the checker's table */
 	bool mlock_by_rtready;
+	long table_entry;	/* its image's PROC entry in the shared table; -1: none */
+	bool table_seen;	/* no last lines, but its counts are in the shared table */
+	long table_refused;	/* its records the full shared table refused */
+};
+
+/* A loaded object of a process, from its "module" lines: names raw frames. */
+struct app_module {
+	long pid;
+	unsigned long long base, start, end;
+	char *obj;
 };
 
 struct app_record {
@@ -53,7 +65,11 @@ struct app_check {
 	size_t n_unjudged;
 	struct app_record *recs;
 	size_t n_recs;
+	struct app_module *modules;
+	size_t n_modules;
 	size_t bad_lines;	/* lines that were not records (truncated, foreign) */
+	bool table;		/* the shared table was read */
+	unsigned long table_overflow;	/* entries the full shared table refused */
 };
 
 /* Parse @text (@len bytes of JSON lines). Return: 0 or -ENOMEM. */
@@ -62,9 +78,18 @@ int app_check_parse(const char *text, size_t len, struct app_check *out)
 void app_check_free(struct app_check *c);
 
 /*
+ * Add one record @o, of the shape of a JSON line ("hello", "finding",
+ * "unjudged", "module", "bye"), to @c; a finding told before keeps the
+ * larger count. Return: 0 or -ENOMEM.
+ */
+int app_check_add(struct app_check *c, json_t *o) __attribute__((warn_unused_result));
+
+/*
  * Name the frames dladdr() left unnamed from their files' symbol tables
  * (static functions, executables without -rdynamic): adds "sym" and
- * "symoff" to those frames. Files that cannot be read are left as they
+ * "symoff" to those frames. Raw frames (from the shared table) first get
+ * "obj" and "off" from the modules of their process, or of the parent it
+ * was forked from. Files that cannot be read are left as they
  * are. Relative object paths are taken from the current directory, which
  * is the program's starting one.
  */

@@ -31,6 +31,7 @@ def allowed(mod):
     if "include/rtready/" in cell:
         names.add("rtready")
     names |= {os.path.basename(h) for h in re.findall(r"`lib/([\w.]+)`", cell)}
+    names |= {os.path.basename(h) for h in re.findall(r"`preload/([\w.]+)`", cell)}
     names.add(mod)
     return names
 

@@ -59,6 +59,17 @@ if name == "pi_stress":
             for m in re.findall(r"mutex (0x[0-9a-f]+)", f["evidence"])}
     if len(muts) < 2:
         bad.append("one non-PI mutex named, expected shutdown_mtx and loop_mtx: %s" % muts)
+if name == "stress-ng-killed":
+    # The stressor SIGKILLs its RT child at the end of the run: the child's
+    # findings survive in the shared table (issue 25 item 6).
+    killed = {p["pid"] for p in r["checker"]["processes"] if p["ended_by"] == "killed"}
+    if not killed:
+        bad.append("no process ended killed (stress-ng did not SIGKILL its child?)")
+    for want in ("app.relative_sleep", "app.realtime_clock"):
+        if not any(f["id"] == want and f["pid"] in killed and f["count"] > 0 for f in found):
+            bad.append("%s of the killed child %s missing" % (want, sorted(killed)))
+    if any(f["id"] == "app.checker" for f in found):
+        bad.append("app.checker: the killed child's records were lost")
 if bad:
     print("FAIL %s: %s" % (name, "; ".join(bad)))
     for f in found:
@@ -101,6 +112,12 @@ judge pi_stress pi_stress app.mutex_no_pi,app.no_mlockall,app.no_mallopt \
 judge stress-ng-cyclic stress-ng app.no_mlockall,app.no_mallopt \
 	app.realtime_clock,app.relative_sleep,app.page_fault_in_rt,app.signal,app.prio99 \
 	app.no_mlockall -- --mlock stress-ng --cyclic 1 --cyclic-ops 100 -t 3 -q
+# Without --cyclic-ops the stressor runs until -t ends and then SIGKILLs its
+# RT child, which writes no records: what the child committed before comes
+# from rtready's shared table.
+judge stress-ng-killed stress-ng app.realtime_clock,app.relative_sleep,app.no_mlockall \
+	app.no_mallopt,app.page_fault_in_rt,app.signal,app.prio99 app.relative_sleep -- \
+	--mlock stress-ng --cyclic 1 -t 2 -q
 # The itimer method re-arms a relative POSIX timer each cycle and waits in
 # pause(); its handler runs on the RT thread (from a timer).
 judge stress-ng-itimer stress-ng app.relative_timer,app.signal,app.no_mlockall,app.no_mallopt \

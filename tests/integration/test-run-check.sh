@@ -36,11 +36,27 @@ for k in ("tid", "thread", "count", "backtrace", "evidence", "why", "fix"):
 assert r["program"]["exit_status"] == 0
 PY
 
-# Killed before exit: attached, but its records are missing -> app.checker (skip).
+# Killed before exit: its records survive in rtready's shared table (the
+# signal it sent itself), and the process is shown killed, no gap.
 "$RTREADY" run --check --format json --report "$tmp/k.json" -- sh -c 'kill -KILL $$'
 rc=$?
 [ $rc -eq 137 ] || fail "killed program: exit $rc, expected 137"
-python3 - "$tmp/k.json" <<'PY' || fail "killed program not reported as incomplete"
+python3 - "$tmp/k.json" <<'PY' || fail "killed program's records lost"
+import json, sys
+r = json.load(open(sys.argv[1]))
+ids = [f["id"] for f in r["findings"]]
+assert ids == ["app.signal"], ids
+assert "SIGKILL" in r["findings"][0]["evidence"], r["findings"][0]["evidence"]
+ends = [p["ended_by"] for p in r["checker"]["processes"]]
+assert ends == ["killed"], ends
+PY
+# Killed, and started without the table (an environment that dropped it):
+# attached, but its records are missing -> app.checker (skip).
+"$RTREADY" run --check --format json --report "$tmp/k2.json" -- \
+	env -u RTREADY_CHECK_TABLE sh -c 'kill -KILL $$'
+rc=$?
+[ $rc -eq 137 ] || fail "killed program: exit $rc, expected 137"
+python3 - "$tmp/k2.json" <<'PY' || fail "killed program not reported as incomplete"
 import json, sys
 r = json.load(open(sys.argv[1]))
 ids = [f["id"] for f in r["findings"]]

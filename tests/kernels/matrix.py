@@ -24,7 +24,9 @@ The last line says "kernels: N passed, N failed, N skipped".
 """
 import argparse
 import base64
+import glob
 import gzip
+import hashlib
 import io
 import json
 import lzma
@@ -97,11 +99,12 @@ SCENARIOS = [
      "smp": 2, "mem": 768, "cmdline": "preempt=full", "modules": [], "disk": False,
      "guest": "generic.sh", "timeout": 200},
     # A Debian userland with systemd as PID 1 (debootstrap, cached): the boot
-    # unit of `tune --emit-boot` and rtready-verify.service, run by systemd.
+    # unit of `tune --emit-boot` and rtready-verify.service, run by systemd,
+    # from the release tarball (boots 1-3) and then from the .deb (3-5).
     # Each boot runs the next step of the guest script and reboots.
     {"name": "x86_64-rt-systemd", "arch": "x86_64", "meta": "linux-image-6.12-rt-amd64",
      "smp": 4, "mem": 1024, "cmdline": RT_CMDLINE + " systemd.show_status=0",
-     "modules": ["virtio_blk", "crc32c_generic", "ext4"], "disk": False, "systemd": 3,
+     "modules": ["virtio_blk", "crc32c_generic", "ext4"], "disk": False, "systemd": 5,
      "guest": "systemd.sh", "timeout": 600},
 ]
 
@@ -274,12 +277,42 @@ def busybox(cache, debarch):
 # ---------------------------------------------------------------- Debian image
 
 # The userland of the systemd scenario: Debian's minimal base with systemd
-# as init, and irqbalance for the environment file tune edits (its service
-# masked: a running irqbalance would move the IRQs the test compares).
-IMAGE_PACKAGES = ["systemd-sysv", "udev", "procps", "irqbalance"]
+# as init, irqbalance for the environment file tune edits (its service
+# masked: a running irqbalance would move the IRQs the test compares), the
+# libraries the rtready package depends on (the guest installs it with
+# dpkg, offline), and the node exporter, whose textfile collector serves
+# what rtready-verify.service writes (where the registry has it).
+IMAGE_PACKAGES = ["systemd-sysv", "udev", "procps", "irqbalance",
+                  "libjansson4", "libtracefs1", "libtraceevent1", "zlib1g"]
+NODE_EXPORTER = "prometheus-node-exporter"
 IMAGE_MASKED = ["serial-getty@ttyS0.service", "getty.target", "irqbalance.service",
                 "apt-daily.timer", "apt-daily-upgrade.timer", "e2scrub_all.timer",
                 "fstrim.timer", "systemd-timesyncd.service"]
+# What the image is made of besides the packages; bump it with any change to
+# debian_image()'s own edits of the tree, so that the cache key says so.
+IMAGE_RECIPE = 2
+
+
+def registry_has(pkg):
+    """Whether the host's package index (the same suite as the image) has PKG."""
+    try:
+        p = subprocess.run(["apt-cache", "show", "--no-all-versions", pkg],
+                           capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return p.returncode == 0 and "Package: %s" % pkg in p.stdout
+
+
+def image_packages():
+    return IMAGE_PACKAGES + ([NODE_EXPORTER] if registry_has(NODE_EXPORTER) else [])
+
+
+def image_key(suite, debarch, packages):
+    """The cache key of an image: everything it is built from, so that a
+    change of the package list (or the recipe) builds a new image instead of
+    booting a stale one."""
+    text = json.dumps([IMAGE_RECIPE, suite, debarch, sorted(packages), sorted(IMAGE_MASKED)])
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def host_suite():
@@ -297,8 +330,10 @@ def debian_image(cache, debarch):
     with debootstrap from the package mirror ($RTREADY_DEBIAN_MIRROR, else
     deb.debian.org) and kept in the cache; each run boots a copy."""
     suite = host_suite()
+    packages = image_packages()
     d = os.path.join(cache, "images")
-    img = os.path.join(d, "debian-%s-systemd-%s.img" % (suite, debarch))
+    img = os.path.join(d, "debian-%s-systemd-%s-%s.img" % (
+        suite, debarch, image_key(suite, debarch, packages)))
     if os.path.exists(img):
         return img
     if os.geteuid() != 0:
@@ -317,7 +352,7 @@ def debian_image(cache, debarch):
     log("kernels: debootstrap %s (%s) into the cache, once" % (suite, debarch))
     try:
         p = subprocess.run([bs, "--variant=minbase", "--arch=" + debarch,
-                            "--include=" + ",".join(IMAGE_PACKAGES), suite, tree, mirror],
+                            "--include=" + ",".join(packages), suite, tree, mirror],
                            capture_output=True, text=True, timeout=1800)
     except (OSError, subprocess.TimeoutExpired) as e:
         shutil.rmtree(tree, ignore_errors=True)
@@ -547,10 +582,51 @@ def initramfs_systemd(kern, bb, inject):
     return c.close()
 
 
-def systemd_inject(dist, arch):
+def source_key():
+    """A hash of the source tree as git sees it (tracked and new files)."""
+    p = subprocess.run(["git", "-C", SRC, "ls-files", "-co", "--exclude-standard", "-z"],
+                       capture_output=True, check=True)
+    h = hashlib.sha256()
+    for name in sorted(n for n in p.stdout.decode().split("\0") if n):
+        path = os.path.join(SRC, name)
+        if os.path.isfile(path) and not os.path.islink(path):
+            h.update(name.encode() + b"\0")
+            h.update(open(path, "rb").read())
+    return h.hexdigest()[:16]
+
+
+def rtready_deb(build_prefix):
+    """The rtready .deb of this tree, as tools/build-deb.sh builds it
+    (dpkg-buildpackage), kept in BUILD_PREFIX-deb/KEY for the same sources."""
+    if not shutil.which("dpkg-buildpackage"):
+        raise Skip("no dpkg-buildpackage (apt-get install dpkg-dev debhelper)")
+    out = os.path.join(build_prefix + "-deb", source_key())
+    debs = glob.glob(os.path.join(out, "rtready_*.deb"))
+    if not debs:
+        log("kernels: building the Debian packages (tools/build-deb.sh)")
+        p = subprocess.run(["bash", os.path.join(SRC, "tools", "build-deb.sh"), out],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError("tools/build-deb.sh: %s" % (p.stdout + p.stderr).strip()[-600:])
+        debs = glob.glob(os.path.join(out, "rtready_*.deb"))
+    if not debs:
+        raise RuntimeError("tools/build-deb.sh made no rtready_*.deb in %s" % out)
+    return sorted(debs)[-1]
+
+
+def deb_depends(deb):
+    """The package names the .deb depends on (first of each alternative)."""
+    p = subprocess.run(["dpkg-deb", "-f", deb, "Depends"], capture_output=True, text=True,
+                       check=True)
+    return {d.split("|")[0].split("(")[0].split(":")[0].strip()
+            for d in p.stdout.split(",") if d.strip()}
+
+
+def systemd_inject(dist, arch, deb):
     """What the systemd guest gets besides the image: the release tarball as
-    `make dist` made it, the guest script and helpers, and rtready's own
-    rtready-verify.service/.timer with the tarball's binary for @bindir@."""
+    `make dist` made it, the rtready .deb, the guest script and helpers, and
+    rtready's own rtready-verify.service/.timer with the tarball's binary
+    for @bindir@ (the package brings its own)."""
     tars = sorted(f for f in os.listdir(dist) if f.startswith("rtready-")
                   and f.endswith("-%s.tar.gz" % arch)) if os.path.isdir(dist) else []
     if not tars:
@@ -560,6 +636,7 @@ def systemd_inject(dist, arch):
     unit = open(os.path.join(SRC, "data", "systemd", "rtready-verify.service.in")).read()
     return {
         "rtready.tar.gz": open(os.path.join(dist, tars[-1]), "rb").read(),
+        "rtready.deb": open(deb, "rb").read(),
         "step.sh": open(os.path.join(g, "systemd.sh"), "rb").read(),
         "common.sh": open(os.path.join(g, "common.sh"), "rb").read(),
         "rtr-step.service": open(os.path.join(g, "rtr-step.service"), "rb").read(),
@@ -574,12 +651,18 @@ def run_systemd(sc, opts, work, r, kern, bb):
     the guest script per boot, which reboots into the next."""
     try:
         base = debian_image(opts.cache, ARCHES[sc["arch"]]["deb"])
+        deb = rtready_deb(opts.build_prefix)
     except Skip as e:
         r.skip("scenario", str(e))
         return
+    # Installed offline with dpkg: every dependency must be in the image already.
+    missing = sorted(deb_depends(deb) - set(image_packages()) - {"libc6", "libgcc-s1"})
+    if not r.ok("the image holds what %s depends on" % os.path.basename(deb), not missing,
+                "add %s to IMAGE_PACKAGES" % ", ".join(missing)):
+        return
     disk = os.path.join(work, sc["name"] + ".img")
     subprocess.run(["cp", "--sparse=always", base, disk], check=True)
-    initrd = initramfs_systemd(kern, bb, systemd_inject(opts.dist, sc["arch"]))
+    initrd = initramfs_systemd(kern, bb, systemd_inject(opts.dist, sc["arch"], deb))
     blocks, rcs = {}, {}
     for n in range(1, sc["systemd"] + 1):
         logf = os.path.join(opts.keep or work, "%s-boot%d.console.log" % (sc["name"], n))
@@ -1079,115 +1162,144 @@ def unit_props(text):
     return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
 
 
-def judge_systemd(r, blocks, rcs, opts):
-    """The boot unit of tune --emit-boot and rtready-verify.service under
-    systemd (guest/systemd.sh)."""
+def judge_systemd_phase(r, blocks, rcs, p1, p2, p3, what, exe_re):
+    """One install of rtready (WHAT: the tarball or the .deb) under systemd
+    (guest/systemd.sh): its blocks P1- (apply), P2- (check), P3- (clean).
+    EXE_RE: the binary the emitted unit must run."""
     sysvals = lambda m: {k: v for k, v in m.items() if not k.startswith("task ")}
     same = lambda a, b: ["%s: %r -> %r" % (k, a[k], b[k]) for k in sorted(a)
                          if k in b and a[k] != b[k]]
-    boot1 = sysvals(tunable_map(blocks.get("s1-tunables-boot", "")))
-    applied = sysvals(tunable_map(blocks.get("s1-tunables-applied", "")))
-    ran(r, rcs, blocks, "s1-apply")
-    r.ok("tune --apply changed runtime values (%d)" % len(same(boot1, applied)),
+    boot1 = sysvals(tunable_map(blocks.get(p1 + "-tunables-boot", "")))
+    applied = sysvals(tunable_map(blocks.get(p1 + "-tunables-applied", "")))
+    ran(r, rcs, blocks, p1 + "-apply")
+    r.ok(what + ": " + "tune --apply changed runtime values (%d)" % len(same(boot1, applied)),
          bool(same(boot1, applied)))
-    ran(r, rcs, blocks, "s1-emit")
-    unit = blocks.get("s1-unit", "")
+    ran(r, rcs, blocks, p1 + "-emit")
+    unit = blocks.get(p1 + "-unit", "")
     exe = re.search(r"^ExecStart=(\S+) tune --apply --rt-cpus 2-3", unit, re.M)
-    r.ok("the emitted unit runs the tarball's binary (%s)" % (exe and exe.group(1)),
-         exe is not None and re.match(r"/opt/rtready-[^/]+/bin/rtready$", exe.group(1)), unit[:600])
-    r.ok("the emitted unit is sandboxed (ProtectSystem=strict)",
+    r.ok("%s: the emitted unit runs its binary (%s)" % (what, exe and exe.group(1)),
+         exe is not None and re.match(exe_re, exe.group(1)), unit[:600])
+    r.ok(what + ": " + "the emitted unit is sandboxed (ProtectSystem=strict)",
          "\nProtectSystem=strict\n" in unit, unit[-800:])
-    ran(r, rcs, blocks, "s1-enable")
-    if "s2-tunables-boot" not in blocks:
+    ran(r, rcs, blocks, p1 + "-enable")
+    if p2 + "-tunables-boot" not in blocks:
         return
     # Boot 2: the unit's apply at boot, then the verify service, then revert.
-    props = unit_props(blocks.get("s2-tune-unit", ""))
-    r.ok("rtready-tune.service ran at boot: %s/%s, result %s, status %s" % (
+    props = unit_props(blocks.get(p2 + "-tune-unit", ""))
+    r.ok(what + ": " + "rtready-tune.service ran at boot: %s/%s, result %s, status %s" % (
         props.get("ActiveState"), props.get("SubState"), props.get("Result"),
         props.get("ExecMainStatus")),
         props.get("ActiveState") == "active" and props.get("Result") == "success"
-        and props.get("ExecMainStatus") == "0", blocks.get("s2-tune-log", "")[-800:])
-    st = (load_json(blocks, "s2-status.out") or {}).get("journal") or {}
-    r.ok("tune --status: the journal was written in this boot (state %s)" % st.get("state"),
+        and props.get("ExecMainStatus") == "0", blocks.get(p2 + "-tune-log", "")[-800:])
+    st = (load_json(blocks, p2 + "-status.out") or {}).get("journal") or {}
+    r.ok(what + ": " + "tune --status: the journal was written in this boot (state %s)" % st.get("state"),
          st.get("this_boot") is True and st.get("state") == "applied",
-         blocks.get("s2-status.out", "")[:400])
-    boot2 = sysvals(tunable_map(blocks.get("s2-tunables-boot", "")))
+         blocks.get(p2 + "-status.out", "")[:400])
+    boot2 = sysvals(tunable_map(blocks.get(p2 + "-tunables-boot", "")))
     diff = same(applied, boot2)
-    r.ok("after the reboot the tuned values are back (%d compared)" % len(
+    r.ok(what + ": " + "after the reboot the tuned values are back (%d compared)" % len(
         set(applied) & set(boot2)), not diff and len(set(applied) & set(boot2)) > 10,
         "; ".join(diff[:10]))
-    r.ok("irqbalance's environment file is the tuned one after the reboot",
-         blocks.get("s2-irqbalance") == blocks.get("s1-irqbalance-applied") !=
-         blocks.get("s1-irqbalance"), blocks.get("s2-irqbalance", "")[-300:])
-    ran(r, rcs, blocks, "s2-verify")
-    props = unit_props(blocks.get("s2-verify-unit", ""))
-    r.ok("rtready-verify.service: result %s, verdict exit %s (1 is no unit failure)" % (
+    r.ok(what + ": " + "irqbalance's environment file is the tuned one after the reboot",
+         blocks.get(p2 + "-irqbalance") == blocks.get(p1 + "-irqbalance-applied") !=
+         blocks.get(p1 + "-irqbalance"), blocks.get(p2 + "-irqbalance", "")[-300:])
+    ran(r, rcs, blocks, p2 + "-verify")
+    props = unit_props(blocks.get(p2 + "-verify-unit", ""))
+    r.ok(what + ": " + "rtready-verify.service: result %s, verdict exit %s (1 is no unit failure)" % (
         props.get("Result"), props.get("ExecMainStatus")),
         props.get("Result") == "success" and props.get("ExecMainStatus") in ("0", "1"),
-        blocks.get("s2-verify-status", "")[-1200:])
-    files = blocks.get("s2-verify-files", "")
-    r.ok("the service wrote its report and the textfile",
+        blocks.get(p2 + "-verify-status", "")[-1200:])
+    scraped = blocks.get(p2 + "-scrape", "")
+    if scraped.startswith("no node exporter"):
+        r.skip(what + ": node exporter", "the image has no %s (not in the registry)" % NODE_EXPORTER)
+    else:
+        # Its textfile collector read rtready.prom without error, and serves the series.
+        m = re.search(r"^rtready series: (\d+)$", scraped, re.M)
+        r.ok(what + ": the node exporter serves the rtready series from the textfile (%s)" % (
+            m and m.group(1)),
+             "\nrtready_verdict" in "\n" + scraped and m is not None and int(m.group(1)) > 20 and
+             re.search(r"^node_textfile_scrape_error 0$", scraped, re.M) is not None,
+             scraped[:600])
+    files = blocks.get(p2 + "-verify-files", "")
+    r.ok(what + ": " + "the service wrote its report and the textfile",
          " verify.json" in files and " rtready.prom" in files, files)
-    r.ok("the textfile carries the verdict", "rtready_verdict" in blocks.get("s2-prom", ""),
-         blocks.get("s2-prom", "")[:300])
+    r.ok(what + ": " + "the textfile carries the verdict", "rtready_verdict" in blocks.get(p2 + "-prom", ""),
+         blocks.get(p2 + "-prom", "")[:300])
     # The sandbox hides nothing the checklist reads: same status for every check.
-    ran(r, rcs, blocks, "s2-check", (0, 1))
+    ran(r, rcs, blocks, p2 + "-check", (0, 1))
     try:  # verify.json's "check" member, as the guest cut it out
-        part = json.loads("{%s}" % blocks.get("s2-verify-checks", "").strip().rstrip(","))
+        part = json.loads("{%s}" % blocks.get(p2 + "-verify-checks", "").strip().rstrip(","))
     except ValueError:
         part = {}
     inside = {c["id"]: c for c in (part.get("check") or {}).get("checks", [])}
-    outside = checks_by_id(load_json(blocks, "s2-check.out"))
+    outside = checks_by_id(load_json(blocks, p2 + "-check.out"))
     diff = ["%s: %s in the unit (%s), %s outside" % (
         k, inside[k]["status"], inside[k]["evidence"][:160], outside[k]["status"])
         for k in sorted(inside) if k in outside and inside[k]["status"] != outside[k]["status"]]
     common = set(inside) & set(outside)  # verify runs the PI check its own way
-    r.ok("the checklist in the unit is the one outside it (%d checks)" % len(common),
+    r.ok(what + ": " + "the checklist in the unit is the one outside it (%d checks)" % len(common),
          len(common) > 20 and not diff, "; ".join(diff[:6]))
-    ran(r, rcs, blocks, "s2-verify-fail")
-    props = unit_props(blocks.get("s2-verify-fail-unit", ""))
-    seen = blocks.get("s2-verify-fail-exit", "").split()
-    r.ok("a failed verdict: systemd saw %s, unit result %s" % (" ".join(seen),
+    ran(r, rcs, blocks, p2 + "-verify-fail")
+    props = unit_props(blocks.get(p2 + "-verify-fail-unit", ""))
+    seen = blocks.get(p2 + "-verify-fail-exit", "").split()
+    r.ok(what + ": " + "a failed verdict: systemd saw %s, unit result %s" % (" ".join(seen),
                                                                props.get("Result")),
          seen[1:] == ["exited", "1"] and props.get("Result") == "success"
-         and 'status="fail"} 1' in blocks.get("s2-prom-fail", ""),
-         blocks.get("s2-verify-fail-unit", "") + blocks.get("s2-verify-dropin", ""))
-    ran(r, rcs, blocks, "s2-disable")
-    props = unit_props(blocks.get("s2-tune-stopped", ""))
-    r.ok("systemctl disable --now: the unit's revert ran (%s, result %s)" % (
+         and 'status="fail"} 1' in blocks.get(p2 + "-prom-fail", ""),
+         blocks.get(p2 + "-verify-fail-unit", "") + blocks.get(p2 + "-verify-dropin", ""))
+    ran(r, rcs, blocks, p2 + "-disable")
+    props = unit_props(blocks.get(p2 + "-tune-stopped", ""))
+    r.ok(what + ": " + "systemctl disable --now: the unit's revert ran (%s, result %s)" % (
         props.get("ActiveState"), props.get("Result")),
         props.get("ActiveState") == "inactive" and props.get("Result") == "success",
-        blocks.get("s2-tune-stopped", ""))
-    r.ok("the unit's revert put irqbalance's file back, in its sandbox",
-         blocks.get("s2-irqbalance-stopped") == blocks.get("s1-irqbalance"),
-         blocks.get("s2-irqbalance-stopped", "")[-300:])
-    ran(r, rcs, blocks, "s2-revert")
-    if "s3-tunables-boot" not in blocks:
+        blocks.get(p2 + "-tune-stopped", ""))
+    r.ok(what + ": " + "the unit's revert put irqbalance's file back, in its sandbox",
+         blocks.get(p2 + "-irqbalance-stopped") == blocks.get(p1 + "-irqbalance"),
+         blocks.get(p2 + "-irqbalance-stopped", "")[-300:])
+    ran(r, rcs, blocks, p2 + "-revert")
+    if p3 + "-tunables-boot" not in blocks:
         return
     # Boot 3: nothing is left behind.
-    boot3 = sysvals(tunable_map(blocks.get("s3-tunables-boot", "")))
+    boot3 = sysvals(tunable_map(blocks.get(p3 + "-tunables-boot", "")))
     diff = same(boot1, boot3)
-    r.ok("after revert, disable and a reboot every value is the first boot's (%d compared)" %
+    r.ok(what + ": " + "after revert, disable and a reboot every value is the first boot's (%d compared)" %
          len(set(boot1) & set(boot3)), not diff and len(set(boot1) & set(boot3)) > 10,
          "; ".join(diff[:10]))
-    r.ok("irqbalance's environment file is the original again",
-         blocks.get("s3-irqbalance") == blocks.get("s1-irqbalance"),
-         blocks.get("s3-irqbalance", "")[-300:])
-    props = unit_props(blocks.get("s3-tune-unit", ""))
-    r.ok("rtready-tune.service is gone (%s)" % props.get("LoadState"),
-         props.get("LoadState") == "not-found", blocks.get("s3-tune-unit", ""))
-    left = blocks.get("s3-leftovers", "")
-    r.ok("no unit link or sysctl file is left", "rtready" not in left, left)
-    st = (load_json(blocks, "s3-status.out") or {}).get("journal") or {}
-    r.ok("tune --status: the last apply was reverted (state %s)" % st.get("state"),
-         st.get("state") == "reverted", blocks.get("s3-status.out", "")[:400])
-    errs = [l for l in blocks.get("s3-errors", "").splitlines() if l and not l.startswith("--")]
-    r.ok("the journal has no error from either unit (%s boots)" % len(
-        [l for l in blocks.get("s3-boots", "").splitlines()[1:] if l.strip()]),
+    r.ok(what + ": " + "irqbalance's environment file is the original again",
+         blocks.get(p3 + "-irqbalance") == blocks.get(p1 + "-irqbalance"),
+         blocks.get(p3 + "-irqbalance", "")[-300:])
+    props = unit_props(blocks.get(p3 + "-tune-unit", ""))
+    r.ok(what + ": " + "rtready-tune.service is gone (%s)" % props.get("LoadState"),
+         props.get("LoadState") == "not-found", blocks.get(p3 + "-tune-unit", ""))
+    left = blocks.get(p3 + "-leftovers", "")
+    r.ok(what + ": " + "no unit link or sysctl file is left", "rtready" not in left, left)
+    st = (load_json(blocks, p3 + "-status.out") or {}).get("journal") or {}
+    r.ok(what + ": " + "tune --status: the last apply was reverted (state %s)" % st.get("state"),
+         st.get("state") == "reverted", blocks.get(p3 + "-status.out", "")[:400])
+    errs = [l for l in blocks.get(p3 + "-errors", "").splitlines() if l and not l.startswith("--")]
+    r.ok(what + ": " + "the journal has no error from either unit (%s boots)" % len(
+        [l for l in blocks.get(p3 + "-boots", "").splitlines()[1:] if l.strip()]),
          not errs, "; ".join(errs[:8]))
-    failed = [l for l in blocks.get("s3-unit-log", "").splitlines()
+    failed = [l for l in blocks.get(p3 + "-unit-log", "").splitlines()
               if "systemd[1]:" in l and re.search(r"[Ff]ailed|status=[1-9]", l)]
-    r.ok("systemd reports no failure of either unit", not failed, "; ".join(failed[:8]))
+    r.ok(what + ": " + "systemd reports no failure of either unit", not failed, "; ".join(failed[:8]))
+
+
+def judge_systemd(r, blocks, rcs, opts):
+    """The boot unit of tune --emit-boot and rtready-verify.service under
+    systemd (guest/systemd.sh): from the release tarball, then the .deb."""
+    judge_systemd_phase(r, blocks, rcs, "s1", "s2", "s3", "tarball",
+                        r"/opt/rtready-[^/]+/bin/rtready$")
+    if "d1-dpkg.out" not in blocks and "d1-dpkg.err" not in blocks:
+        return
+    ran(r, rcs, blocks, "d1-dpkg")
+    r.ok("deb: dpkg -i installed rtready (%s)" % blocks.get("d1-package", "").strip(),
+         blocks.get("d1-package", "").strip().endswith(" installed"),
+         blocks.get("d1-dpkg.err", "")[-600:])
+    r.ok("deb: rtready-verify.service is the package's (%s)" %
+         blocks.get("d2-verify-fragment", "").strip(),
+         blocks.get("d2-verify-fragment", "").strip() == "/lib/systemd/system/rtready-verify.service")
+    judge_systemd_phase(r, blocks, rcs, "d1", "d2", "d3", "deb", r"/usr/bin/rtready$")
 
 
 def judge_isolate(r, blocks, rcs, opts):

@@ -14,8 +14,12 @@
  *   semtimed     sem_timedwait (CLOCK_REALTIME by definition: app.sem_timedwait too)
  *   timerfd      read() of a CLOCK_MONOTONIC timerfd armed once with an interval
  *   epoll_timer  epoll_wait(-1) on that timerfd, then read()
+ *   poll_timer, select_timer, epoll_pwait_timer
+ *                that timerfd waited on with a fixed 100 ms timeout, which the
+ *                timer's expiry always beats (a safety net), then read()
  *   poll, ppoll, select, pselect, epoll, epoll_pwait
- *                a 1 ms timeout on an empty pipe
+ *                a 1 ms timeout on an empty pipe: the same relative timeout
+ *                expires every period, a relative sleep (app.relative_sleep)
  *   mq           mq_timedreceive on an empty queue, 1 ms deadline
  */
 #ifndef RTR_TESTS_PRELOAD_WAITS_H
@@ -48,7 +52,7 @@ static void waits_setup(struct rt_job *job)
 {
 	(void)job;
 	clock_gettime(CLOCK_MONOTONIC, &w.next);
-	if (strcmp(w.mode, "timerfd") == 0 || strcmp(w.mode, "epoll_timer") == 0) {
+	if (strcmp(w.mode, "timerfd") == 0 || strstr(w.mode, "_timer")) {
 		/* A relative first expiry with an interval, armed once before the loop. */
 		struct itimerspec its = { { 0, PERIOD_NS }, { 0, PERIOD_NS } };
 
@@ -91,6 +95,23 @@ static void one_wait(void)
 
 		rc = epoll_wait(w.ep, &ev, 1, -1) == 1 && read(w.tfd, &n, sizeof(n)) == sizeof(n) ?
 			     0 : -1;
+	} else if (strcmp(m, "poll_timer") == 0) {
+		struct pollfd p = { w.tfd, POLLIN, 0 };
+
+		rc = poll(&p, 1, 100) == 1 && read(w.tfd, &n, sizeof(n)) == sizeof(n) ? 0 : -1;
+	} else if (strcmp(m, "select_timer") == 0) {
+		fd_set r;
+		struct timeval tv = { 0, 100000 };
+
+		FD_ZERO(&r);
+		FD_SET(w.tfd, &r);
+		rc = select(w.tfd + 1, &r, NULL, NULL, &tv) == 1 &&
+			     read(w.tfd, &n, sizeof(n)) == sizeof(n) ? 0 : -1;
+	} else if (strcmp(m, "epoll_pwait_timer") == 0) {
+		struct epoll_event ev;
+
+		rc = epoll_pwait(w.ep, &ev, 1, 100, NULL) == 1 &&
+			     read(w.tfd, &n, sizeof(n)) == sizeof(n) ? 0 : -1;
 	} else if (strcmp(m, "poll") == 0) {
 		struct pollfd p = { w.pipe_rd, POLLIN, 0 };
 
@@ -166,7 +187,8 @@ static void waits_init(const char *mode)
 	{
 		struct epoll_event ev = { .events = EPOLLIN };
 
-		ev.data.fd = strcmp(mode, "epoll_timer") == 0 ? w.tfd : w.pipe_rd;
+		ev.data.fd = strcmp(mode, "epoll_timer") == 0 ||
+			     strcmp(mode, "epoll_pwait_timer") == 0 ? w.tfd : w.pipe_rd;
 		if (epoll_ctl(w.ep, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
 			die("epoll_ctl", errno);
 	}
