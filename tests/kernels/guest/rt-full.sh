@@ -14,6 +14,10 @@ run pi 120 rtready pi --format json --rounds 10 --cs 20ms --medium 60ms
 # 100 us buckets: the JSON histogram stays small on a slow serial console.
 run latency 60 rtready latency -D 3s -q --format json --bucket 100000
 run load 60 rtready load -D 3s --cpu 1 -g 2 -f 4 -l 20 -q
+# The difference the boot line makes (issue 27): rtready noise at once on
+# CPU 1 (housekeeping) and CPU 2 (isolcpus, nohz_full, rcu_nocbs).
+run noise-boot 90 rtready noise -a 1-2 -D 5s --format json -o /tmp/noise.json
+nohist noise-boot.json /tmp/noise.json
 # isolcpus=domain leaves init on 0-1: the app is started on the RT CPUs.
 taskset -c 2-3 /opt/progs/rt-app -D 10s -c 3 -q >/tmp/rt-app.out 2>&1 &
 app=$!
