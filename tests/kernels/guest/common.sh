@@ -60,6 +60,15 @@ tunables() {
 	done
 }
 
+# The cgroup tree as `tune --isolate` and `run --isolate` may change it.
+cgtree() {
+	echo "subtree=$(cat /sys/fs/cgroup/cgroup.subtree_control)"
+	echo "isolated=$(cat /sys/fs/cgroup/cpuset.cpus.isolated 2>/dev/null || echo none)"
+	for d in /sys/fs/cgroup/*/; do
+		[ -d "$d" ] && echo "group=${d%/}"
+	done
+}
+
 # snapshot NAME: `rtready snapshot` of this guest, as a base64 tar.gz block.
 snapshot() {
 	rm -rf /tmp/snap

@@ -8,15 +8,6 @@
 # partition, in this boot, and `rtready noise` on 2-3 under the same load
 # without and with the partition. Judged by matrix.py.
 
-# The cgroup tree as tune and run may change it.
-cgtree() {
-	echo "subtree=$(cat /sys/fs/cgroup/cgroup.subtree_control)"
-	echo "isolated=$(cat /sys/fs/cgroup/cpuset.cpus.isolated 2>/dev/null || echo none)"
-	for d in /sys/fs/cgroup/*/; do
-		[ -d "$d" ] && echo "group=${d%/}"
-	done
-}
-
 capture cg-before cgtree
 capture tunables-before tunables
 run check-before 180 rtready check --rt-cpus 2-3 --only cpu.isolation --format json
