@@ -1251,6 +1251,12 @@ def judge_isolate(r, blocks, rcs, opts):
          blocks.get("partition-applied", "").strip() == "isolated",
          blocks.get("partition-applied", ""))
     judge_check(r, rcs, blocks, "check-iso", None, ["cpu.isolation"])
+    ran(r, rcs, blocks, "check-iso-default", (0, 1))
+    d = load_json(blocks, "check-iso-default.out") or {}
+    c = checks_by_id(d).get("cpu.isolation") or {}
+    r.ok("check without --rt-cpus takes the partition's CPUs (%s)" % d.get("host", {}).get(
+        "rt_cpus"), d.get("host", {}).get("rt_cpus") == "2-3" and c.get("status") == "pass"
+         and "from isolated partition" in c.get("evidence", ""), c.get("evidence"))
     # Workqueue rescuers (kworker/R-*) are bound by the kernel (PF_NO_SETAFFINITY:
     # nobody can set them); 6.12 recomputes their mask from the unbound cpumask and
     # the isolated CPUs, lazily. Shown, not compared.

@@ -52,6 +52,8 @@ capture cg-applied cgtree
 capture partition-applied cat /sys/fs/cgroup/rtready-isolated/cpuset.cpus.partition
 capture tunables-applied tunables
 run check-iso 180 rtready check --rt-cpus 2-3 --only cpu.isolation --format json
+# Without --rt-cpus the partition's CPUs are the RT CPUs.
+run check-iso-default 180 rtready check --only cpu.isolation --format json
 # The latency threads join the partition: its CPUs are no one else's.
 measure lat-iso "echo \$\$ > /sys/fs/cgroup/rtready-isolated/cgroup.procs && "
 measure_noise noise-iso "echo \$\$ > /sys/fs/cgroup/rtready-isolated/cgroup.procs && "
