@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "probe/cpu.h"
+#include "probe/partition.h"
 #include "util/parse.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
@@ -401,8 +402,21 @@ static void probe_cpus(const struct rootfs *fs, struct cpu_facts *out, char *buf
 	}
 }
 
+/* The partitions' isolated CPUs: from @part where probe_partition() read them, else read. */
+static void probe_partitioned(const struct rootfs *fs, const struct partition_facts *part,
+			      struct cpu_facts *out)
+{
+	if (!part) {
+		out->partitioned_err = partition_read_isolated(fs, &out->partitioned);
+		return;
+	}
+	out->partitioned_err = part->isolated_err;
+	if (!part->isolated_err)
+		out->partitioned_err = rtr_cpuset_copy(&out->partitioned, &part->isolated);
+}
+
 static void probe_sets(const struct rootfs *fs, const struct cmdline *cl, int cl_err,
-		       struct cpu_facts *out, bool per_cpu)
+		       const struct partition_facts *part, struct cpu_facts *out, bool per_cpu)
 {
 	char *buf;
 	int64_t v;
@@ -420,6 +434,7 @@ static void probe_sets(const struct rootfs *fs, const struct cmdline *cl, int cl
 	out->possible_err = read_one(fs, SYS_CPU "/possible", false, buf, &out->possible);
 	out->isolated_err = read_list(fs, SYS_CPU "/isolated", buf, &out->isolated);
 	out->nohz_full_err = read_list(fs, SYS_CPU "/nohz_full", buf, &out->nohz_full);
+	probe_partitioned(fs, part, out);
 	if (rootfs_read_int64(fs, SYS_CPU "/smt/active", &v) == 0 && (v == 0 || v == 1))
 		out->smt_active = (int)v;
 	if (rootfs_read_str(fs, SYS_CPU "/smt/control", buf, LIST_CAP) == 0)
@@ -442,18 +457,18 @@ static void probe_sets(const struct rootfs *fs, const struct cmdline *cl, int cl
 
 void probe_cpu(const struct rootfs *fs, struct cpu_facts *out)
 {
-	probe_sets(fs, NULL, 0, out, true);
+	probe_sets(fs, NULL, 0, NULL, out, true);
 }
 
 void probe_cpu_cmdline(const struct rootfs *fs, const struct cmdline *cl, int cl_err,
-		       struct cpu_facts *out)
+		       const struct partition_facts *part, struct cpu_facts *out)
 {
-	probe_sets(fs, cl, cl_err, out, true);
+	probe_sets(fs, cl, cl_err, part, out, true);
 }
 
 void probe_cpu_sets(const struct rootfs *fs, struct cpu_facts *out)
 {
-	probe_sets(fs, NULL, 0, out, false);
+	probe_sets(fs, NULL, 0, NULL, out, false);
 }
 
 void probe_cpu_nodes(const struct rootfs *fs, struct cpu_facts *out)
@@ -480,6 +495,7 @@ void probe_cpu_free(struct cpu_facts *out)
 	rtr_cpuset_free(&out->possible);
 	rtr_cpuset_free(&out->isolated);
 	rtr_cpuset_free(&out->nohz_full);
+	rtr_cpuset_free(&out->partitioned);
 	rtr_cpuset_free(&out->workqueue);
 	free_boot_list(&out->isolcpus);
 	free_boot_list(&out->nohz_full_param);

@@ -98,6 +98,13 @@ struct cpu_facts {
 	struct rtr_cpuset isolated;
 	int nohz_full_err;		/* /sys/devices/system/cpu/nohz_full (-ENOENT: no NO_HZ_FULL) */
 	struct rtr_cpuset nohz_full;
+	/*
+	 * CPUs isolated without a reboot, by cgroup v2 isolated partitions: the
+	 * cgroup2 root's cpuset.cpus.isolated (-ENOENT: no cgroup2 with cpuset,
+	 * or a kernel before 6.8).
+	 */
+	int partitioned_err;
+	struct rtr_cpuset partitioned;
 	int smt_active;			/* smt/active: 1, 0, or -1 unknown */
 	char smt_control[32];		/* smt/control: on, off, notsupported, ... */
 
@@ -150,11 +157,13 @@ int cpu_read_set(const struct rootfs *fs, const char *list_path, const char *mas
 void probe_cpu(const struct rootfs *fs, struct cpu_facts *out);
 /*
  * As probe_cpu(), with the kernel command line already read and parsed
- * (@cl, or its error @cl_err) by probe_kernel(): facts_gather() reads
- * /proc/cmdline once for both.
+ * (@cl, or its error @cl_err) by probe_kernel(), and the partitions by
+ * probe_partition() (@part): facts_gather() reads /proc/cmdline and
+ * cpuset.cpus.isolated once for both.
  */
+struct partition_facts;
 void probe_cpu_cmdline(const struct rootfs *fs, const struct cmdline *cl, int cl_err,
-		       struct cpu_facts *out);
+		       const struct partition_facts *part, struct cpu_facts *out);
 /*
  * As probe_cpu() without the per-CPU details (n_cpus is 0): the CPU sets,
  * boot parameters and global knobs only, for commands that need to know

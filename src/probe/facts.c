@@ -14,9 +14,13 @@ int facts_gather(const struct rootfs *fs, struct facts *f)
 	probe_sched(fs, &f->sched);
 	probe_tasks(fs, &f->tasks);
 	probe_dlbw(fs, &f->tasks, &f->dlbw);
-	/* /proc/cmdline once: the kernel's copy, also parsed for the CPU boot parameters. */
-	probe_cpu_cmdline(fs, &f->kernel.cmdline, f->kernel.cmdline_err, &f->cpu);
 	probe_partition(fs, &f->partition);
+	/*
+	 * /proc/cmdline and cpuset.cpus.isolated once: the kernel's copy of the
+	 * one, also parsed for the CPU boot parameters; the partitions' copy of
+	 * the other, also the CPU facts' partitioned set.
+	 */
+	probe_cpu_cmdline(fs, &f->kernel.cmdline, f->kernel.cmdline_err, &f->partition, &f->cpu);
 	probe_irq(fs, &f->irq);
 	probe_memory(fs, &f->memory);
 	probe_platform(fs, &f->platform);

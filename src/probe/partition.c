@@ -56,6 +56,28 @@ int partition_parse_state(const char *text, char *type, size_t tlen, bool *valid
 	return 0;
 }
 
+int partition_read_isolated(const struct rootfs *fs, struct rtr_cpuset *out)
+{
+	struct cgroup_mounts *m = calloc(1, sizeof(*m));
+	char *buf = malloc(LIST_CAP);
+	int err = m && buf ? 0 : -ENOMEM;
+
+	rtr_cpuset_clear(out);
+	err = err ?: cgroup_read_mounts(fs, m);
+	if (err == -EINVAL)
+		err = -ENOENT; /* no cgroup in the mount table */
+	/* A cpuset mounted on v1 is unavailable to cgroup2, as in probe_partition(). */
+	if (!err && (m->v1_cpuset[0] || !m->v2[0]))
+		err = -ENOENT;
+	err = err ?: cgroupfs_read(fs, m->v2, "cpuset.cpus.isolated", buf, LIST_CAP);
+	err = err ?: rtr_cpuset_parse_list(out, buf);
+	if (err)
+		rtr_cpuset_clear(out);
+	free(buf);
+	free(m);
+	return err;
+}
+
 bool partition_supported(const struct partition_facts *p)
 {
 	return p->hier == PARTITION_HIER_V2 && p->isolated_err == 0;

@@ -71,6 +71,17 @@ void probe_partition_free(struct partition_facts *p);
 int partition_parse_state(const char *text, char *type, size_t tlen, bool *valid, char *reason,
 			  size_t rlen);
 
+/*
+ * The CPUs that isolated partitions hold: the cgroup2 root's
+ * cpuset.cpus.isolated, found through the mount table, into @out (cleared
+ * first). For the RT CPUs of commands that read no other partition fact.
+ * Return: 0; -ENOENT when no cgroup2 is mounted, cpuset is on cgroup v1,
+ * or the kernel has no such file (before 6.8); -ENOMEM; -errno of a read;
+ * -EINVAL for a list the kernel would not write.
+ */
+int partition_read_isolated(const struct rootfs *fs, struct rtr_cpuset *out)
+	__attribute__((warn_unused_result));
+
 /* Whether the kernel has isolated partitions and lists their CPUs (6.8+). */
 bool partition_supported(const struct partition_facts *p);
 

@@ -9,9 +9,13 @@
 /*
  * What the kernel isolates is what the user meant for realtime work. The
  * order: isolated (domain isolation in effect), isolcpus= (asked for, where
- * the file is missing), nohz_full (tick isolation in effect), nohz_full=.
- * A kernel booted with only nohz_full= has an empty isolated file, and its
- * RT CPUs are the nohz_full ones.
+ * the file is missing), the CPUs of isolated partitions (domain isolation
+ * made at run time: `tune --isolate`, cpuset.cpus.isolated), nohz_full
+ * (tick isolation in effect), nohz_full=. A kernel booted with only
+ * nohz_full= has an empty isolated file, and its RT CPUs are the nohz_full
+ * ones. The boot's isolation comes before a partition: the sysfs isolated
+ * file does not list partitions, so a machine with both keeps the CPUs its
+ * boot line set apart.
  */
 int rtcpus_resolve(const struct cpu_facts *c, const struct rtr_cpuset *given, struct rtcpus *out)
 {
@@ -29,6 +33,9 @@ int rtcpus_resolve(const struct cpu_facts *c, const struct rtr_cpuset *given, st
 		   !rtr_cpuset_is_empty(&c->isolcpus.cpus)) {
 		pick = &c->isolcpus.cpus;
 		out->source = RTCPUS_ISOLCPUS;
+	} else if (!c->partitioned_err && !rtr_cpuset_is_empty(&c->partitioned)) {
+		pick = &c->partitioned;
+		out->source = RTCPUS_PARTITION;
 	} else if (!c->nohz_full_err && !rtr_cpuset_is_empty(&c->nohz_full)) {
 		pick = &c->nohz_full;
 		out->source = RTCPUS_NOHZ_FULL;
@@ -73,6 +80,8 @@ const char *rtcpus_source_name(enum rtcpus_source s)
 		return "isolated CPUs";
 	case RTCPUS_ISOLCPUS:
 		return "isolcpus=";
+	case RTCPUS_PARTITION:
+		return "isolated partition";
 	case RTCPUS_NOHZ_FULL:
 		return "nohz_full";
 	case RTCPUS_NOHZ_FULL_PARAM:

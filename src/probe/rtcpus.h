@@ -3,7 +3,8 @@
  * Which CPUs are meant for realtime work, decided once for every command.
  * The user's --rt-cpus wins; else what the kernel isolates (the sysfs files
  * show what is in effect), else the command line that asked for it (on
- * kernels or snapshots without those files). check, tune, latency, verify
+ * kernels or snapshots without those files); CPUs isolated at run time by
+ * cgroup v2 isolated partitions count as the boot's domain isolation does. check, tune, latency, verify
  * and inspect all take the RT CPUs from here, so they cannot disagree.
  */
 #ifndef RTR_PROBE_RTCPUS_H
@@ -19,6 +20,7 @@ enum rtcpus_source {
 	RTCPUS_GIVEN,		/* --rt-cpus */
 	RTCPUS_ISOLATED,	/* /sys/devices/system/cpu/isolated */
 	RTCPUS_ISOLCPUS,	/* isolcpus= on the command line */
+	RTCPUS_PARTITION,	/* cpuset.cpus.isolated: cgroup v2 isolated partitions */
 	RTCPUS_NOHZ_FULL,	/* /sys/devices/system/cpu/nohz_full */
 	RTCPUS_NOHZ_FULL_PARAM,	/* nohz_full= on the command line */
 	RTCPUS_PLANNED,		/* --rt-cpus auto: the choice of rtready plan */
@@ -51,7 +53,10 @@ int rtcpus_resolve_planned(const struct cpu_facts *c, const struct rtr_cpuset *g
  */
 size_t rtcpus_format(const struct rtcpus *r, char *buf, size_t len);
 
-/* "--rt-cpus", "isolated CPUs", "isolcpus=", "nohz_full", "nohz_full=", "rtready plan", or NULL for none. */
+/*
+ * "--rt-cpus", "isolated CPUs", "isolcpus=", "isolated partition", "nohz_full",
+ * "nohz_full=", "rtready plan", or NULL for none.
+ */
 const char *rtcpus_source_name(enum rtcpus_source s);
 
 void rtcpus_free(struct rtcpus *r);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The target context on fixture trees, one case per kind of RT request:
- * none (what the kernel isolates), a list, auto and auto:N (the planner),
+ * none (what the kernel isolates, at boot or by a cgroup v2 isolated
+ * partition), a list, auto and auto:N (the planner),
  * and a plan that cannot be made. Also the parser of the request.
  */
 #include <errno.h>
@@ -109,6 +110,85 @@ static void test_none_nothing(void **state)
 	done(t);
 }
 
+/*
+ * Not given, isolated only by a cgroup v2 partition (no isolcpus=, an empty
+ * sysfs isolated file): the partition's CPUs, with the host facts alone and
+ * with every fact (read once there, by the partition probe); --rt-cpus wins.
+ */
+static void test_none_partition(void **state)
+{
+	static const unsigned int wants[] = { TARGET_HOST, TARGET_FACTS };
+	struct rt_request r = RT_REQUEST_INIT;
+	struct target *t;
+	char list[64], err[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(wants) / sizeof(wants[0]); i++) {
+		t = open_ok("partition/v2-isolated", NULL, wants[i]);
+		assert_int_equal(t->rt.source, RTCPUS_PARTITION);
+		assert_string_equal(rtcpus_source_name(t->rt.source), "isolated partition");
+		assert_string_equal(t->rt_list, "2-3");
+		rtr_cpuset_format_list(&t->housekeeping, list, sizeof(list));
+		assert_string_equal(list, "0-1");
+		done(t);
+	}
+	assert_int_equal(rt_request_parse("--rt-cpus", "1", &r, err, sizeof(err)), 0);
+	t = open_ok("partition/v2-isolated", &r, TARGET_HOST);
+	assert_int_equal(t->rt.source, RTCPUS_GIVEN);
+	assert_string_equal(t->rt_list, "1");
+	done(t);
+	rt_request_free(&r);
+	/* No partition (v2-none), cpuset on v1 (hybrid-v1), no cpuset.cpus.isolated (5.15). */
+	static const char *const none[] = { "partition/v2-none", "partition/hybrid-v1",
+					    "partition/old-kernel" };
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		t = open_ok(none[i], NULL, TARGET_HOST);
+		assert_int_equal(t->rt.source, RTCPUS_NONE);
+		assert_string_equal(t->rt_list, "");
+		done(t);
+	}
+}
+
+/* The order: the boot's isolated CPUs, then a partition's, then nohz_full. */
+static void test_partition_order(void **state)
+{
+	struct rtcpus rt = RTCPUS_INIT;
+	struct cpu_facts c;
+	char buf[64];
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.isolated_err = c.nohz_full_err = -ENOENT;
+	assert_int_equal(rtr_cpuset_parse_list(&c.partitioned, "4-5"), 0);
+	assert_int_equal(rtr_cpuset_parse_list(&c.nohz_full, "1-5"), 0);
+	c.nohz_full_err = 0;
+	assert_int_equal(rtcpus_resolve(&c, NULL, &rt), 0);
+	assert_int_equal(rt.source, RTCPUS_PARTITION);
+	rtr_cpuset_format_list(&rt.cpus, buf, sizeof(buf));
+	assert_string_equal(buf, "4-5");
+	/* An empty cpuset.cpus.isolated (no partition): nohz_full. */
+	rtr_cpuset_clear(&c.partitioned);
+	assert_int_equal(rtcpus_resolve(&c, NULL, &rt), 0);
+	assert_int_equal(rt.source, RTCPUS_NOHZ_FULL);
+	/* A partition's file that could not be read counts for nothing, whatever it held. */
+	assert_int_equal(rtr_cpuset_parse_list(&c.partitioned, "4-5"), 0);
+	c.partitioned_err = -EACCES;
+	assert_int_equal(rtcpus_resolve(&c, NULL, &rt), 0);
+	assert_int_equal(rt.source, RTCPUS_NOHZ_FULL);
+	/* The boot's domain isolation comes first. */
+	c.partitioned_err = 0;
+	c.isolated_err = 0;
+	assert_int_equal(rtr_cpuset_parse_list(&c.isolated, "2-3"), 0);
+	assert_int_equal(rtcpus_resolve(&c, NULL, &rt), 0);
+	assert_int_equal(rt.source, RTCPUS_ISOLATED);
+	rtr_cpuset_format_list(&rt.cpus, buf, sizeof(buf));
+	assert_string_equal(buf, "2-3");
+	rtcpus_free(&rt);
+	rtr_cpuset_free(&c.isolated);
+	rtr_cpuset_free(&c.nohz_full);
+	rtr_cpuset_free(&c.partitioned);
+}
+
 static void test_list(void **state)
 {
 	struct rt_request r = RT_REQUEST_INIT;
@@ -204,6 +284,8 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_none_isolated),
 		cmocka_unit_test(test_none_nothing),
+		cmocka_unit_test(test_none_partition),
+		cmocka_unit_test(test_partition_order),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_list_offline),
 		cmocka_unit_test(test_auto),

@@ -60,6 +60,15 @@ tunables() {
 	done
 }
 
+# The cgroup tree as `tune --isolate` and `run --isolate` may change it.
+cgtree() {
+	echo "subtree=$(cat /sys/fs/cgroup/cgroup.subtree_control)"
+	echo "isolated=$(cat /sys/fs/cgroup/cpuset.cpus.isolated 2>/dev/null || echo none)"
+	for d in /sys/fs/cgroup/*/; do
+		[ -d "$d" ] && echo "group=${d%/}"
+	done
+}
+
 # snapshot NAME: `rtready snapshot` of this guest, as a base64 tar.gz block.
 snapshot() {
 	rm -rf /tmp/snap
@@ -69,4 +78,14 @@ snapshot() {
 	else
 		block "$1.snapshot.err" /tmp/rtr.snap
 	fi
+}
+
+# nohist NAME FILE: the JSON of `rtready noise` in FILE as block NAME, without
+# the per-CPU histograms (up to 1024 buckets each, four lines a bucket: too
+# much for a slow serial console, and the host judges the rest).
+nohist() {
+	awk '/"histogram": \{$/ { skip = 1; ind = index($0, "\""); next }
+		skip { if (index($0, "}") == ind && $0 ~ /^ *\},?$/) skip = 0; next }
+		{ print }' "$2" >/tmp/rtr.nohist
+	block "$1" /tmp/rtr.nohist
 }

@@ -5,16 +5,8 @@
 # cgroup tree compared too); run --isolate leaves nothing behind, also when
 # its program or rtready itself is killed; a partition the kernel refuses
 # midway is undone whole; latency on 2-3 under load, without and with the
-# partition, in this boot. Judged by matrix.py.
-
-# The cgroup tree as tune and run may change it.
-cgtree() {
-	echo "subtree=$(cat /sys/fs/cgroup/cgroup.subtree_control)"
-	echo "isolated=$(cat /sys/fs/cgroup/cpuset.cpus.isolated 2>/dev/null || echo none)"
-	for d in /sys/fs/cgroup/*/; do
-		[ -d "$d" ] && echo "group=${d%/}"
-	done
-}
+# partition, in this boot, and `rtready noise` on 2-3 under the same load
+# without and with the partition. Judged by matrix.py.
 
 capture cg-before cgtree
 capture tunables-before tunables
@@ -31,6 +23,23 @@ measure() {
 }
 measure lat-plain ""
 
+# rtready noise on 2-3 under the same load. --policy other: the loop takes
+# turns with whatever else may run there, so every event names the task that
+# ran (at FIFO a normal task only gets in through the fair server, and the
+# cause is then rt_throttling without its name). Under TCG noise takes 10 s
+# or more around its 5 s: the load runs until it is done.
+measure_noise() {
+	rtready load -D 120s -g 2 -f 4 -c 4 -q >/dev/null 2>&1 &
+	_load=$!
+	sleep 1
+	run "$1" 90 sh -c "${2}exec rtready noise -a 2-3 -D 5s --policy other --format json -o /tmp/noise.json"
+	nohist "$1.json" /tmp/noise.json
+	rm -f /tmp/noise.json
+	kill "$_load"
+	wait "$_load"
+}
+measure_noise noise-plain ""
+
 # A process someone pinned to CPU 3 would lose its CPU: refused, named.
 taskset -c 3 sleep 60 &
 pinned=$!
@@ -43,8 +52,11 @@ capture cg-applied cgtree
 capture partition-applied cat /sys/fs/cgroup/rtready-isolated/cpuset.cpus.partition
 capture tunables-applied tunables
 run check-iso 180 rtready check --rt-cpus 2-3 --only cpu.isolation --format json
+# Without --rt-cpus the partition's CPUs are the RT CPUs.
+run check-iso-default 180 rtready check --only cpu.isolation --format json
 # The latency threads join the partition: its CPUs are no one else's.
 measure lat-iso "echo \$\$ > /sys/fs/cgroup/rtready-isolated/cgroup.procs && "
+measure_noise noise-iso "echo \$\$ > /sys/fs/cgroup/rtready-isolated/cgroup.procs && "
 # A process left in the partition: the group cannot go (exit 1, said so);
 # once it is moved out, a second --revert finishes.
 sleep 120 &

@@ -29,6 +29,10 @@ run run-dl-busy 30 rtready run --policy deadline --runtime 990ms --period 1s -- 
 kill "$dl1" "$dl2"
 wait "$dl1" "$dl2" 2>/dev/null
 run load 60 rtready load -D 3s --cpu 1 -g 2 -f 4 -l 20 -q
+# The difference the boot line makes (issue 27): rtready noise at once on
+# CPU 1 (housekeeping) and CPU 2 (isolcpus, nohz_full, rcu_nocbs).
+run noise-boot 90 rtready noise -a 1-2 -D 5s --format json -o /tmp/noise.json
+nohist noise-boot.json /tmp/noise.json
 # isolcpus=domain leaves init on 0-1: the app is started on the RT CPUs.
 taskset -c 2-3 /opt/progs/rt-app -D 10s -c 3 -q >/tmp/rt-app.out 2>&1 &
 app=$!
