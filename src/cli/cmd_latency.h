@@ -35,6 +35,7 @@ struct latency_opts {
 	enum latency_load_kind load;
 	bool trace;			/* --trace: explain a threshold hit from the kernel trace */
 	const char *trace_file;		/* --trace-file FILE (implies --trace) */
+	bool trace_all;			/* --trace-all: go on past the threshold, explain every hit */
 	bool help;
 	bool version;
 };

@@ -68,6 +68,10 @@ struct worker {
 	uint64_t hit_ns;
 	int64_t hit_expected_ns;
 	int64_t hit_woken_ns;
+	struct latency_hit_rec *hits;	/* threshold_all: [0, n_hits) published */
+	size_t n_hits_own;		/* the worker's count (n_hits is its published copy) */
+	uint64_t hits_over;		/* every wake-up over the threshold */
+	_Atomic size_t n_hits;
 	int err;
 	/* Read by the main thread while the worker runs: a line of its own. */
 	struct live live __attribute__((aligned(64)));
@@ -107,6 +111,9 @@ struct latency_run {
 	bool finished;
 	void (*on_hit)(void *ctx, const struct latency_hit *hit);
 	void *on_hit_ctx;
+	void (*on_poll)(void *ctx, int64_t now_ns);
+	void *on_poll_ctx;
+	uint64_t poll_ns;
 };
 
 void latency_config_init(struct latency_config *cfg)
@@ -162,6 +169,7 @@ void latency_result_free(struct latency_result *r)
 	for (size_t i = 0; i < r->n_cpus; i++) {
 		rtr_hist_free(&r->cpus[i].hist);
 		free(r->cpus[i].ovf_cycles);
+		free(r->cpus[i].causes);
 	}
 	free(r->cpus);
 	rtr_hist_free(&r->total);
@@ -219,6 +227,8 @@ static void *worker_main(void *arg)
 	rtr_hist_reset(&w->hist);
 	if (w->cap_ovf)
 		memset(w->ovf_cycles, 0, w->cap_ovf * sizeof(*w->ovf_cycles));
+	if (w->hits)
+		memset(w->hits, 0, LATENCY_MAX_HITS * sizeof(*w->hits));
 	for (size_t i = 0; ring && i < LATENCY_SAMPLE_RING; i++)
 		atomic_store_explicit(&ring[i], 0, memory_order_relaxed);
 
@@ -267,7 +277,16 @@ static void *worker_main(void *arg)
 		store(&w->live.sum_ns, sum);
 		/* Release: latency_run_drain() reads the ring up to this count. */
 		atomic_store_explicit(&w->live.cycles, cycle, memory_order_release);
-		if (threshold && v > threshold) {
+		if (threshold && v > threshold && w->hits) {
+			/* Keep it and go on (--trace-all): the main thread reads the published ones. */
+			w->hits_over++;
+			if (w->n_hits_own < LATENCY_MAX_HITS) {
+				w->hits[w->n_hits_own++] = (struct latency_hit_rec){
+					cycle - 1, v, rtr_ts_to_ns(next), rtr_ts_to_ns(now) };
+				atomic_store_explicit(&w->n_hits, w->n_hits_own,
+						      memory_order_release);
+			}
+		} else if (threshold && v > threshold) {
 			int none = -1;
 
 			w->hit_cycle = cycle - 1;
@@ -428,6 +447,11 @@ static int setup_workers(struct latency_run *run, char *why, size_t len)
 		if (run->cfg.sample_log) {
 			w->ring = calloc(LATENCY_SAMPLE_RING, sizeof(*w->ring));
 			if (!w->ring)
+				return -ENOMEM;
+		}
+		if (run->cfg.threshold_all && run->cfg.threshold_ns) {
+			w->hits = calloc(LATENCY_MAX_HITS, sizeof(*w->hits));
+			if (!w->hits)
 				return -ENOMEM;
 		}
 		err = rtr_cpuset_set(&w->pin, cpu);
@@ -689,6 +713,25 @@ void latency_run_on_threshold(struct latency_run *run,
 	run->on_hit_ctx = ctx;
 }
 
+void latency_run_on_poll(struct latency_run *run, uint64_t period_ns,
+			 void (*fn)(void *ctx, int64_t now_ns), void *ctx)
+{
+	run->on_poll = fn;
+	run->on_poll_ctx = ctx;
+	run->poll_ns = period_ns ? period_ns : 1;
+}
+
+size_t latency_run_hits(struct latency_run *run, size_t i, const struct latency_hit_rec **hits,
+			pid_t *tid)
+{
+	struct worker *w = &run->w[i];
+
+	*hits = w->hits;
+	*tid = (pid_t)atomic_load_explicit(&w->live.tid, memory_order_relaxed);
+	/* Acquire: the records below the count were written before it. */
+	return w->hits ? atomic_load_explicit(&w->n_hits, memory_order_acquire) : 0;
+}
+
 /* The worker wrote its hit fields before publishing run->hit (seq_cst), so they are visible. */
 static void call_on_hit(struct latency_run *run)
 {
@@ -712,7 +755,7 @@ void latency_run_wait(struct latency_run *run, uint64_t tick_ns,
 {
 	struct latency_live_view *views = NULL;
 	int64_t end = run->has_end ? rtr_ts_to_ns(run->end) : INT64_MAX;
-	int64_t next_tick = now_ns() + (int64_t)tick_ns;
+	int64_t next_tick = now_ns() + (int64_t)tick_ns, next_poll = 0;
 	sigset_t set;
 
 	if (tick && tick_ns)
@@ -753,10 +796,16 @@ void latency_run_wait(struct latency_run *run, uint64_t tick_ns,
 			tick(ctx, views, run->n);
 			next_tick = now + (int64_t)tick_ns;
 		}
+		if (run->on_poll && now >= next_poll) {
+			run->on_poll(run->on_poll_ctx, now);
+			next_poll = now + (int64_t)run->poll_ns;
+		}
 		if (end - now < wait)
 			wait = end - now;
 		if (views && next_tick - now < wait)
 			wait = next_tick - now;
+		if (run->on_poll && next_poll - now < wait)
+			wait = next_poll - now > 0 ? next_poll - now : 0;
 		/* Without an end or a tick, still look at the flags once a second. */
 		if (wait > RTR_NSEC_PER_SEC)
 			wait = RTR_NSEC_PER_SEC;
@@ -843,6 +892,7 @@ int latency_run_finish(struct latency_run *run, struct latency_result *res)
 		c->n_ovf_cycles = w->n_ovf;
 		w->ovf_cycles = NULL;
 		c->missed = w->missed;
+		c->over_threshold = w->hits_over;
 		c->last_ns = load(&w->live.act_ns);
 		if (w->err && !res->error)
 			res->error = w->err;
@@ -874,6 +924,7 @@ void latency_run_free(struct latency_run *run)
 		rtr_hist_free(&run->w[i].hist);
 		free(run->w[i].ovf_cycles);
 		free(run->w[i].ring);
+		free(run->w[i].hits);
 		rtr_cpuset_free(&run->w[i].pin);
 	}
 	free(run->w);
