@@ -31,7 +31,7 @@
 enum {
 	OPT_POLICY = 256, OPT_NO_MLOCK, OPT_BUCKET, OPT_HISTFILE, OPT_DMA, OPT_LOAD,
 	OPT_OUTPUT, OPT_LAPTOP, OPT_HELP, OPT_TRACE, OPT_TRACE_FILE, OPT_HIST_MAX,
-	OPT_JSON, OPT_PRETTY, OPT_RUNTIME, OPT_DEADLINE, OPT_PERIOD,
+	OPT_JSON, OPT_PRETTY, OPT_RUNTIME, OPT_DEADLINE, OPT_PERIOD, OPT_TRACE_ALL,
 };
 
 static const struct cli_opt latency_opts[] = {
@@ -88,6 +88,10 @@ static const struct cli_opt latency_opts[] = {
 	  "with --threshold: record a kernel trace (scheduler, IRQs,\n"
 	  "timers), stop it at the hit and explain what delayed the\n"
 	  "thread (root; needs tracefs)", NULL, CLI_OWN },
+	{ "trace-all", OPT_TRACE_ALL, CLI_NOARG, NULL,
+	  "with --threshold: do not stop at a hit; trace the whole\n"
+	  "run and give every wake-up later than US a cause, as\n"
+	  "rtready noise names them, in a table per CPU (root)", NULL, CLI_OWN },
 	{ "trace-file", OPT_TRACE_FILE, CLI_ARG, "FILE",
 	  "save the trace around the hit there (implies --trace;\n"
 	  "default: latency-trace.txt beside --output, or here)", "@file", CLI_OWN },
@@ -264,6 +268,16 @@ static int opts_check(struct latency_opts *o, char *err, size_t errlen)
 			 LATENCY_MAX_BUCKETS);
 		return -EINVAL;
 	}
+	if (o->trace_all && !c->threshold_ns) {
+		snprintf(err, errlen, "--trace-all needs --threshold US: every wake-up later than "
+			 "that is explained");
+		return -EINVAL;
+	}
+	if (o->trace_all && o->trace_file) {
+		snprintf(err, errlen, "--trace-all keeps no trace file (--trace-file saves the window "
+			 "around the one hit of --trace)");
+		return -EINVAL;
+	}
 	if (o->trace && !c->threshold_ns) {
 		snprintf(err, errlen,
 			 "--trace needs --threshold US: the trace is stopped and explained at the "
@@ -419,6 +433,10 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 			break;
 		case OPT_PRETTY:
 			o->pretty = true;
+			break;
+		case OPT_TRACE_ALL:
+			o->trace_all = true;
+			o->cfg.threshold_all = true;
 			break;
 		case OPT_TRACE_FILE:
 			if (!optarg[0]) {
@@ -622,6 +640,10 @@ static int render(const struct latency_opts *o, const struct latency_result *r,
 /* The exit status and, for a failed run, the reason on stderr. */
 static int outcome(const struct latency_result *r)
 {
+	uint64_t over = 0;
+
+	for (size_t i = 0; r->cfg.threshold_all && i < r->n_cpus; i++)
+		over += r->cpus[i].over_threshold;
 	switch (r->stop) {
 	case LATENCY_STOP_THRESHOLD:
 		cli_error("latency", "threshold %.1f us exceeded on CPU %d at wake-up %llu: %.1f us",
@@ -639,6 +661,13 @@ static int outcome(const struct latency_result *r)
 	case LATENCY_STOP_SIGNAL:
 	case LATENCY_STOP_LOOPS:
 		break;
+	}
+	/* --trace-all went on past the threshold: passing it still fails the run. */
+	if (over) {
+		cli_error("latency", "threshold %.1f us exceeded by %llu wake-up%s",
+			  (double)r->cfg.threshold_ns / 1000.0, (unsigned long long)over,
+			  over == 1 ? "" : "s");
+		return EXIT_FINDINGS;
 	}
 	return EXIT_OK;
 }
@@ -669,13 +698,13 @@ static int measure(const struct latency_opts *o, const struct target *t,
 				 .in_ns = o->in_ns };
 	struct latency_session s = { &o->cfg, o->dma_us, o->has_load, o->load, NULL,
 				     (unsigned int)rtr_cpuset_count(&t->facts.cpu.online),
-				     o->trace, o->trace_file, LIVE_REFRESH_NS, NULL, live_started,
-				     &live };
+				     o->trace && !o->trace_all, o->trace_file, LIVE_REFRESH_NS, NULL,
+				     live_started, &live, o->trace_all };
 	struct session_outcome so;
 	char file[4096];
 	int err;
 
-	if (o->trace && !o->trace_file) {
+	if (s.trace && !o->trace_file) {
 		if (trace_default_file(o->output, file, sizeof(file))) {
 			cli_error("latency", "--trace: the --output name is too long for a trace file");
 			return -ENAMETOOLONG;
@@ -730,7 +759,7 @@ static int check_collisions(const struct latency_opts *o)
 	};
 	char trace[4096];
 
-	if (o->trace && !o->trace_file) {
+	if (o->trace && !o->trace_all && !o->trace_file) {
 		if (trace_default_file(o->output, trace, sizeof(trace)) == 0)
 			outs[3] = (struct output_file){ "the trace file", trace };
 	}

@@ -37,6 +37,7 @@ struct latency_opts {
 	const char *trace_file;		/* --trace-file FILE (implies --trace) */
 	bool prio_given;		/* -p given (refused with --policy deadline) */
 	bool interval_given;		/* -i given (with deadline: must equal --period) */
+	bool trace_all;			/* --trace-all: go on past the threshold, explain every hit */
 	bool help;
 	bool version;
 };

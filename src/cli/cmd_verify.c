@@ -431,7 +431,7 @@ static int run_latency(const struct verify_opts *o, struct verify_run *v, enum r
 		&cfg, -1, ph == PHASE_LOAD, o->load, o->load_cpus_given ? &o->load_cpus : NULL,
 		(unsigned int)rtr_cpuset_count(o->load_cpus_given ? &o->load_cpus :
 					       &v->t->facts.cpu.online),
-		o->trace, NULL, 250000000ULL, pr->tty ? progress_tick : NULL, NULL, pr,
+		o->trace, NULL, 250000000ULL, pr->tty ? progress_tick : NULL, NULL, pr, false,
 	};
 	struct session_outcome so;
 	char done[96], tfile[PATH_MAX];

@@ -74,6 +74,10 @@ struct worker {
 	uint64_t hit_ns;
 	int64_t hit_expected_ns;
 	int64_t hit_woken_ns;
+	struct latency_hit_rec *hits;	/* threshold_all: [0, n_hits) published */
+	size_t n_hits_own;		/* the worker's count (n_hits is its published copy) */
+	uint64_t hits_over;		/* every wake-up over the threshold */
+	_Atomic size_t n_hits;
 	int err;
 	/* Read by the main thread while the worker runs: a line of its own. */
 	struct live live __attribute__((aligned(64)));
@@ -113,6 +117,9 @@ struct latency_run {
 	bool finished;
 	void (*on_hit)(void *ctx, const struct latency_hit *hit);
 	void *on_hit_ctx;
+	void (*on_poll)(void *ctx, int64_t now_ns);
+	void *on_poll_ctx;
+	uint64_t poll_ns;
 };
 
 void latency_config_init(struct latency_config *cfg)
@@ -169,6 +176,7 @@ void latency_result_free(struct latency_result *r)
 		rtr_hist_free(&r->cpus[i].hist);
 		free(r->cpus[i].ovf_cycles);
 		rtr_cpuset_free(&r->cpus[i].cpus_seen);
+		free(r->cpus[i].causes);
 	}
 	free(r->cpus);
 	rtr_hist_free(&r->total);
@@ -219,6 +227,8 @@ static void prepare(struct worker *w)
 		atomic_store_explicit(&w->ring[i], 0, memory_order_relaxed);
 	if (w->seen_words)
 		memset(w->seen, 0, w->seen_words * sizeof(*w->seen));
+	if (w->hits)
+		memset(w->hits, 0, LATENCY_MAX_HITS * sizeof(*w->hits));
 }
 
 /*
@@ -252,7 +262,15 @@ static inline __attribute__((always_inline)) bool record(struct worker *w, struc
 	store(&w->live.sum_ns, acc->sum);
 	/* Release: latency_run_drain() reads the ring up to this count. */
 	atomic_store_explicit(&w->live.cycles, acc->cycle, memory_order_release);
-	if (threshold && v > threshold) {
+	if (threshold && v > threshold && w->hits) {
+		/* Keep it and go on (--trace-all): the main thread reads the published ones. */
+		w->hits_over++;
+		if (w->n_hits_own < LATENCY_MAX_HITS) {
+			w->hits[w->n_hits_own++] = (struct latency_hit_rec){
+				acc->cycle - 1, v, expected_ns, woken_ns };
+			atomic_store_explicit(&w->n_hits, w->n_hits_own, memory_order_release);
+		}
+	} else if (threshold && v > threshold) {
 		int none = -1;
 
 		w->hit_cycle = acc->cycle - 1;
@@ -638,6 +656,11 @@ static int setup_workers(struct latency_run *run, char *why, size_t len)
 		} else {
 			err = rtr_cpuset_set(&w->pin, cpu);
 		}
+		if (!err && run->cfg.threshold_all && run->cfg.threshold_ns) {
+			w->hits = calloc(LATENCY_MAX_HITS, sizeof(*w->hits));
+			if (!w->hits)
+				err = -ENOMEM;
+		}
 		if (err)
 			goto out;
 	}
@@ -911,6 +934,25 @@ void latency_run_on_threshold(struct latency_run *run,
 	run->on_hit_ctx = ctx;
 }
 
+void latency_run_on_poll(struct latency_run *run, uint64_t period_ns,
+			 void (*fn)(void *ctx, int64_t now_ns), void *ctx)
+{
+	run->on_poll = fn;
+	run->on_poll_ctx = ctx;
+	run->poll_ns = period_ns ? period_ns : 1;
+}
+
+size_t latency_run_hits(struct latency_run *run, size_t i, const struct latency_hit_rec **hits,
+			pid_t *tid)
+{
+	struct worker *w = &run->w[i];
+
+	*hits = w->hits;
+	*tid = (pid_t)atomic_load_explicit(&w->live.tid, memory_order_relaxed);
+	/* Acquire: the records below the count were written before it. */
+	return w->hits ? atomic_load_explicit(&w->n_hits, memory_order_acquire) : 0;
+}
+
 /* The worker wrote its hit fields before publishing run->hit (seq_cst), so they are visible. */
 static void call_on_hit(struct latency_run *run)
 {
@@ -934,7 +976,7 @@ void latency_run_wait(struct latency_run *run, uint64_t tick_ns,
 {
 	struct latency_live_view *views = NULL;
 	int64_t end = run->has_end ? rtr_ts_to_ns(run->end) : INT64_MAX;
-	int64_t next_tick = now_ns() + (int64_t)tick_ns;
+	int64_t next_tick = now_ns() + (int64_t)tick_ns, next_poll = 0;
 	sigset_t set;
 
 	if (tick && tick_ns)
@@ -975,10 +1017,16 @@ void latency_run_wait(struct latency_run *run, uint64_t tick_ns,
 			tick(ctx, views, run->n);
 			next_tick = now + (int64_t)tick_ns;
 		}
+		if (run->on_poll && now >= next_poll) {
+			run->on_poll(run->on_poll_ctx, now);
+			next_poll = now + (int64_t)run->poll_ns;
+		}
 		if (end - now < wait)
 			wait = end - now;
 		if (views && next_tick - now < wait)
 			wait = next_tick - now;
+		if (run->on_poll && next_poll - now < wait)
+			wait = next_poll - now > 0 ? next_poll - now : 0;
 		/* Without an end or a tick, still look at the flags once a second. */
 		if (wait > RTR_NSEC_PER_SEC)
 			wait = RTR_NSEC_PER_SEC;
@@ -1073,6 +1121,7 @@ int latency_run_finish(struct latency_run *run, struct latency_result *res)
 				err = rtr_cpuset_set(&c->cpus_seen, (int)b);
 		if (err)
 			return err;
+		c->over_threshold = w->hits_over;
 		c->last_ns = load(&w->live.act_ns);
 		if (w->err && !res->error)
 			res->error = w->err;
@@ -1110,6 +1159,7 @@ void latency_run_free(struct latency_run *run)
 		free(run->w[i].ovf_cycles);
 		free(run->w[i].ring);
 		free(run->w[i].seen);
+		free(run->w[i].hits);
 		rtr_cpuset_free(&run->w[i].pin);
 	}
 	free(run->w);

@@ -41,6 +41,7 @@
 #define LATENCY_OUTLIERS 64	/* largest overflowing values kept exactly, per CPU */
 #define LATENCY_OVF_CYCLES_MAX 4096	/* overflow cycle numbers kept for the histfile */
 #define LATENCY_SAMPLE_RING (1u << 16)	/* -v: samples per CPU waiting to be printed */
+#define LATENCY_MAX_HITS (1u << 14)	/* threshold_all: wake-ups over it kept per CPU */
 
 /*
  * What to measure. Plain data, filled by the CLI; the engine copies it.
@@ -60,6 +61,9 @@
  *              while admission control is on): one per CPU of @cpus, each
  *              bound to that CPU's root domain (the isolcpus CPUs, or the
  *              other online CPUs) and placed there by the kernel.
+ * @threshold_all: with @threshold_ns, do not stop at a wake-up over it:
+ *                 keep each (at most LATENCY_MAX_HITS per CPU, the rest
+ *                 counted) for latency_run_hits() (--trace-all).
  */
 struct latency_config {
 	struct rtr_cpuset cpus;
@@ -76,6 +80,7 @@ struct latency_config {
 	uint64_t dl_runtime_ns;
 	uint64_t dl_deadline_ns;
 	uint64_t dl_period_ns;
+	bool threshold_all;
 };
 
 /* Fill @cfg with the defaults (cpus left empty). */
@@ -117,6 +122,15 @@ void latency_stats_compute(const struct rtr_hist *h, uint64_t missed, struct lat
  */
 uint64_t latency_dl_job(int64_t *period_start_ns, int64_t now_ns, uint64_t period_ns,
 			uint64_t deadline_ns, uint64_t *missed);
+/* One wake-up over the threshold (CLOCK_MONOTONIC ns). */
+struct latency_hit_rec {
+	uint64_t cycle;
+	uint64_t late_ns;
+	int64_t expected_ns;
+	int64_t woken_ns;
+};
+
+struct noise_cause;
 
 /* The result of one CPU. */
 struct latency_cpu_result {
@@ -130,6 +144,11 @@ struct latency_cpu_result {
 	uint64_t throttled;	/* DEADLINE: jobs longer than the runtime */
 	struct rtr_cpuset cpus_seen;	/* DEADLINE: the CPUs its jobs ran on */
 	struct latency_stats stats;
+	/* threshold_all: the wake-ups over the threshold and, with --trace-all, their causes. */
+	uint64_t over_threshold;	/* every one, kept or not */
+	struct noise_cause *causes;	/* (measure/noise.h) largest total first; owned */
+	size_t n_causes;
+	uint64_t steal_ticks;		/* steal time of the CPU during the run (USER_HZ) */
 };
 
 enum latency_stop {
@@ -171,6 +190,9 @@ struct latency_result {
 	int64_t hit_expected_ns;	/* with a threshold hit: the deadline (CLOCK_MONOTONIC) */
 	int64_t hit_woken_ns;		/* and the clock read after the wake-up */
 	struct trace_result *trace;	/* --trace: what the kernel trace shows (owned; may be NULL) */
+	bool trace_all;			/* --trace-all: every wake-up over the threshold attributed */
+	uint64_t trace_all_lost;	/* events the trace dropped (or rtready could not keep) */
+	char trace_all_note[200];	/* why some could not be attributed; "" */
 	int64_t elapsed_ns;		/* from the first deadline to the stop */
 	int error;			/* with LATENCY_STOP_ERROR: -errno of the sleep */
 	struct dma_latency_state dma;	/* /dev/cpu_dma_latency during the run */
@@ -259,6 +281,23 @@ struct latency_hit {
  */
 void latency_run_on_threshold(struct latency_run *run,
 			      void (*fn)(void *ctx, const struct latency_hit *hit), void *ctx);
+
+/*
+ * latency_run_on_poll() - have latency_run_wait() call @fn every @period_ns
+ * (with CLOCK_MONOTONIC now), in the calling thread: --trace samples steal
+ * time and drains the kernel trace there. Call before latency_run_wait().
+ */
+void latency_run_on_poll(struct latency_run *run, uint64_t period_ns,
+			 void (*fn)(void *ctx, int64_t now_ns), void *ctx);
+
+/*
+ * latency_run_hits() - with cfg.threshold_all, the wake-ups over the
+ * threshold that thread @i (index in the run) has published so far, in
+ * time order, while it runs or after; *@tid: that thread's tid (0 before
+ * it started). Return: their number.
+ */
+size_t latency_run_hits(struct latency_run *run, size_t i, const struct latency_hit_rec **hits,
+			pid_t *tid);
 
 /* Free @run (NULL: no-op); restores the signal mask of latency_run_start(). */
 void latency_run_free(struct latency_run *run);

@@ -227,6 +227,38 @@ void noise_match(const struct noise_match_input *in, const struct noise_gap *gap
 		 struct noise_attr *out);
 
 /*
+ * noise_match_wakeup() - the cause of one late wake-up of `latency
+ * --trace` from @tr, trace_analyze() of its window [expected, woken], and
+ * what @in knows besides (its events are not used). Largest share first:
+ * another task (thread: a higher priority, or a normal task the kernel did
+ * not preempt; never rt_throttling, which a thread that sleeps does not
+ * reach); the idle task or the timer coming late, with steal time rising
+ * around it: hypervisor (the vCPU was not running; its trace shows idle,
+ * not a cause); the idle task without steal: hardware (idle-state exit, or
+ * a VM exit the host did not count); an interrupt context (irq, softirq,
+ * or the timer interrupt coming late while a task kept interrupts off);
+ * else unknown. Pure.
+ */
+void noise_match_wakeup(const struct noise_match_input *in, const struct trace_result *tr,
+			struct noise_attr *out);
+
+/*
+ * noise_match_wakeups() - as noise_match() for late wake-ups: each window
+ * [start_ns = deadline, end_ns = wake-up] of @wakeups (in time order) is
+ * explained by trace_analyze() over @in's events and judged by
+ * noise_match_wakeup(). Pure.
+ */
+void noise_match_wakeups(const struct noise_match_input *in, const struct noise_gap *wakeups,
+			 size_t n, struct noise_attr *out);
+
+/*
+ * noise_steal_delta() - how many steal ticks (USER_HZ) the samples of @in
+ * show around [@a, @b], one sample more on each side (steal counts in
+ * ticks). 0 without samples. Pure.
+ */
+uint64_t noise_steal_delta(const struct noise_match_input *in, int64_t a, int64_t b);
+
+/*
  * noise_causes_add() - count one gap of @ns under @a in the table
  * *@causes of *@n entries (grown). Return: 0 or -ENOMEM.
  */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "measure/latency_attr.h"
 #include "measure/session.h"
 #include "measure/trace.h"
 
@@ -41,6 +42,7 @@ int latency_session_run(const struct latency_session *s, struct latency_result *
 	struct trace_options to = { s->trace_file, &s->cfg->cpus };
 	struct latency_run *run = NULL;
 	struct trace_session *ts = NULL;
+	struct latency_attr *attr = NULL;
 	struct load *load = NULL;
 	const char *kind = latency_load_name(s->load_kind);
 	char why[512] = "";
@@ -56,11 +58,14 @@ int latency_session_run(const struct latency_session *s, struct latency_result *
 				      kind, strerror(-err));
 	}
 	/* Stop signals wait until the trace is put back (the run takes them meanwhile). */
-	if (s->trace) {
+	if (s->trace || s->trace_all) {
 		trace_signals_hold(&held);
-		err = trace_session_start(&to, &ts, why, sizeof(why));
+		/* --trace-all: a whole-run trace of its own; --trace: stopped at the hit. */
+		err = s->trace_all ? 0 : trace_session_start(&to, &ts, why, sizeof(why));
+		err = err ?: latency_attr_start(s->cfg, s->trace_all, &attr, why, sizeof(why));
 		if (err) {
-			failed(o, SESSION_TRACE, err, "--trace: %s", why[0] ? why : strerror(-err));
+			failed(o, SESSION_TRACE, err, "%s: %s", s->trace_all ? "--trace-all" : "--trace",
+			       why[0] ? why : strerror(-err));
 			goto out;
 		}
 	}
@@ -72,10 +77,18 @@ int latency_session_run(const struct latency_session *s, struct latency_result *
 	}
 	if (ts)
 		latency_run_on_threshold(run, trace_session_hit, ts);
+	if (attr) {
+		latency_attr_attach(attr, run);
+		latency_run_on_poll(run, LATENCY_ATTR_POLL_NS, latency_attr_poll, attr);
+	}
 	if (s->started)
 		s->started(s->ctx, run);
 	latency_run_wait(run, s->tick ? s->tick_ns : 0, s->tick, s->ctx);
 	err = latency_run_finish(run, res);
+	/* --trace-all reads the run's wake-ups: before it is freed. */
+	if (!err && s->trace_all && attr && latency_attr_finish(attr, res))
+		snprintf(o->trace_note, sizeof(o->trace_note),
+			 "--trace-all: out of memory: some wake-ups are not attributed");
 	latency_run_free(run);
 	if (err) {
 		failed(o, SESSION_COLLECT, err, "cannot collect the results: %s", strerror(-err));
@@ -91,6 +104,8 @@ int latency_session_run(const struct latency_session *s, struct latency_result *
 		else if (res->trace->file_error[0])
 			snprintf(o->trace_note, sizeof(o->trace_note), "--trace: cannot write %.300s: %.200s",
 				 res->trace->file, res->trace->file_error);
+		if (!terr && attr && latency_attr_finish(attr, res))
+			snprintf(o->trace_note, sizeof(o->trace_note), "--trace: out of memory");
 	}
 	if (load) {
 		int lerr = latency_load_end(s->load_kind, load, &res->load);
@@ -103,8 +118,9 @@ int latency_session_run(const struct latency_session *s, struct latency_result *
 	stop_reason(res, o);
 	err = o->err;
 out:
-	if (s->trace) {
+	if (s->trace || s->trace_all) {
 		trace_session_free(ts);
+		latency_attr_free(attr);
 		trace_signals_release(&held);
 	}
 	if (load) {

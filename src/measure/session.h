@@ -31,6 +31,7 @@ struct latency_session {
 	void (*tick)(void *ctx, const struct latency_live_view *v, size_t n);
 	void (*started)(void *ctx, struct latency_run *run);	/* NULL; for -v's drain */
 	void *ctx;				/* of tick and started */
+	bool trace_all;				/* with cfg->threshold_all: every hit, a cause table */
 };
 
 /* The step that failed, in the order they run. */

@@ -40,6 +40,8 @@
 #define TRACE_COMM_LEN 16		/* the kernel's TASK_COMM_LEN */
 #define TRACE_NAME_LEN 32
 #define TRACE_DEFAULT_FILE "latency-trace.txt"
+/* The contributor (TRACE_KIND_TIMER) of task time before our timer fired. */
+#define TRACE_TIMER_LATE "timer interrupt late"
 
 /* What took the time. Names ("task", ...) are part of the JSON. */
 enum trace_kind {
@@ -158,6 +160,11 @@ struct trace_result {
 	bool osnoise_available;
 	char missing_events[160];	/* optional events this kernel lacks */
 	char error[160];		/* why there is no analysis ("" with triggered) */
+	/* The cause as `rtready noise` names it (noise_match_wakeup()); "" not judged. */
+	char cause_kind[16];
+	char cause_name[48];
+	int cause_id;			/* pid, IRQ number, vector; -1 none */
+	int64_t steal_ticks;		/* steal of the CPU around the wake-up (USER_HZ); -1 unread */
 };
 
 /*

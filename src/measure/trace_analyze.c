@@ -200,7 +200,7 @@ static void add_task_time(struct walk *k, int64_t a, int64_t b)
 	if (k->fire_ns >= 0 && a < k->fire_ns) {
 		int64_t m = b < k->fire_ns ? b : k->fire_ns;
 
-		add(&k->acc, TRACE_KIND_TIMER, "timer interrupt late", -1, -1, false,
+		add(&k->acc, TRACE_KIND_TIMER, TRACE_TIMER_LATE, -1, -1, false,
 		    (uint64_t)(m - a));
 		a = m;
 		if (b <= a)

@@ -20,6 +20,7 @@
 
 #include "render/exceed.h"
 #include "render/html.h"
+#include "render/html_noise.h"
 #include "render/markup.h"
 #include "render/overview.h"
 #include "rtready/cpuset.h"
@@ -1199,6 +1200,8 @@ int html_write(FILE *out, const struct result *const *rs, size_t n)
 			break;
 		}
 	}
+	if (html_noise_any(rs, n))
+		fputs(" \xc2\xb7 <a href=\"#noise\">Noise</a>", out);
 	fputs(" \xc2\xb7 <a href=\"#system\">System</a></nav>\n", out);
 	/* The answer first: the verdict, what failed, then which CPUs are bad. */
 	err = write_verdicts(out, rs, n);
@@ -1206,6 +1209,7 @@ int html_write(FILE *out, const struct result *const *rs, size_t n)
 	err = err ?: write_latency(out, rs, n);
 	if (err)
 		return err;
+	html_noise_write(out, rs, n);
 	write_facts(out, rs, n);
 	fprintf(out, "</main>\n<footer><p class=\"muted\">Written by rtready " RTR_VERSION
 		". Self-contained: nothing is fetched; one inline script sorts the CPU table, and "

@@ -8,7 +8,8 @@
  * every CPU (overview.h); per-CPU plots folded in <details>, each a
  * histogram on a logarithmic count scale with the idle and loaded runs
  * overlaid and its exceedance plot (log-log; exceed.h), all on one scale
- * with axes drawn once; the system facts. Several results are shown side
+ * with axes drawn once; the noise runs, availability and cause table per
+ * CPU (html_noise.h); the system facts. Several results are shown side
  * by side, in the order given (before/after). It displays struct result
  * and decides nothing.
  */

@@ -44,4 +44,14 @@ json_t *latency_trace_to_json(const struct trace_result *t);
 /* The --trace explanation: a paragraph and the table of contributors. Return: 0 or -EIO. */
 int latency_trace_text_write(FILE *out, const struct trace_result *t, bool color);
 
+/*
+ * --trace-all: the "trace_all" object (source, lost events, note) and, in
+ * each entry of @threads (one per CPU, in order), "over_threshold" and
+ * "causes". Return: 0 or -ENOMEM.
+ */
+int latency_trace_all_to_json(const struct latency_result *r, json_t *root, json_t *threads);
+
+/* --trace-all: every CPU's cause table of the wake-ups over the threshold. Return: 0 or -EIO. */
+int latency_trace_all_text_write(FILE *out, const struct latency_result *r, bool color);
+
 #endif

@@ -198,5 +198,9 @@ json_t *latency_to_json(const struct latency_result *r, const struct host_info *
 	json_object_set_new(root, "stop", stop(r));
 	if (r->trace)
 		json_object_set_new(root, "trace", latency_trace_to_json(r->trace));
+	if (r->trace_all && latency_trace_all_to_json(r, root, threads)) {
+		json_decref(root);
+		return NULL;
+	}
 	return root;
 }

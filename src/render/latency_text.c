@@ -182,5 +182,7 @@ int latency_text_write(FILE *out, const struct latency_result *r, bool color, bo
 			us(r->hit_ns));
 	if (r->trace)
 		latency_trace_text_write(out, r->trace, color);
+	if (r->trace_all)
+		latency_trace_all_text_write(out, r, color);
 	return ferror(out) ? -EIO : 0;
 }

@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/noise.h"
 #include "measure/trace.h"
 #include "render/json.h"
 #include "render/latency.h"
+#include "render/noise.h"
 
 static double us(int64_t ns)
 {
@@ -119,6 +121,18 @@ json_t *latency_trace_to_json(const struct trace_result *t)
 	json_object_set_new(o, "events", json_integer((json_int_t)t->n_events));
 	json_object_set_new(o, "lost_events", json_integer((json_int_t)t->lost_events));
 	json_object_set_new(o, "stop_delay_ns", ns_or_null(t->stop_delay_ns));
+	/* The cause, named as rtready noise names it, with the steal around the wake-up. */
+	if (t->cause_kind[0]) {
+		json_t *cause = json_object();
+
+		json_object_set_new(cause, "kind", json_text(t->cause_kind));
+		json_object_set_new(cause, "name", json_text(t->cause_name));
+		if (t->cause_id >= 0)
+			json_object_set_new(cause, "id", json_integer(t->cause_id));
+		json_object_set_new(cause, "steal_ticks", t->steal_ticks >= 0 ?
+				    json_integer(t->steal_ticks) : json_null());
+		json_object_set_new(o, "cause", cause);
+	}
 	return o;
 }
 
@@ -204,7 +218,11 @@ static void paragraph(FILE *out, const struct trace_result *t)
 			"interrupts disabled, or the host delivered the interrupt late");
 		break;
 	case TRACE_PHASE_WAIT:
-		if (b) {
+		if (!strcmp(t->cause_kind, "hypervisor")) {
+			fprintf(out, "  Most of the latency was spent runnable but not running while the "
+				"CPU's idle task was current: the host was not running this virtual "
+				"CPU (its steal time rose).\n");
+		} else if (b) {
 			fprintf(out, "  Most of the latency was spent runnable but not running: ");
 			who(out, b);
 			fprintf(out, " held the CPU for %.1f us of it.\n", us((int64_t)b->duration_ns));
@@ -297,6 +315,16 @@ int latency_trace_text_write(FILE *out, const struct trace_result *t, bool color
 	if (t->lost_events)
 		fprintf(out, "; the trace lost %" PRIu64 " events", t->lost_events);
 	fputc('\n', out);
+	if (t->cause_kind[0]) {
+		fprintf(out, "  cause: %s: %s", t->cause_kind, t->cause_name);
+		if (t->cause_id >= 0)
+			fprintf(out, " (%s %d)", !strcmp(t->cause_kind, "thread") ? "pid" :
+				!strcmp(t->cause_kind, "softirq") ? "vector" : "irq", t->cause_id);
+		if (t->steal_ticks >= 0)
+			fprintf(out, "; steal time of CPU %d around it: +%lld tick%s", t->cpu,
+				(long long)t->steal_ticks, t->steal_ticks == 1 ? "" : "s");
+		fputc('\n', out);
+	}
 	if (t->error[0])
 		fprintf(out, "  note: %s\n", t->error);
 tail:
@@ -314,5 +342,58 @@ tail:
 		"not in this kernel");
 	if (t->missing_events[0])
 		fprintf(out, "  events this kernel lacks: %s\n", t->missing_events);
+	return ferror(out) ? -EIO : 0;
+}
+
+int latency_trace_all_to_json(const struct latency_result *r, json_t *root, json_t *threads)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return -ENOMEM;
+	json_object_set_new(o, "source", json_string("events"));
+	json_object_set_new(o, "threshold_ns", json_integer((json_int_t)r->cfg.threshold_ns));
+	json_object_set_new(o, "lost_events", json_integer((json_int_t)r->trace_all_lost));
+	json_object_set_new(o, "note", r->trace_all_note[0] ? json_text(r->trace_all_note) :
+			    json_null());
+	json_object_set_new(root, "trace_all", o);
+	for (size_t i = 0; threads && i < r->n_cpus && i < json_array_size(threads); i++) {
+		const struct latency_cpu_result *c = &r->cpus[i];
+		json_t *t = json_array_get(threads, i), *causes = json_array();
+
+		if (!causes)
+			return -ENOMEM;
+		for (size_t k = 0; k < c->n_causes; k++)
+			json_array_append_new(causes, noise_cause_to_json(&c->causes[k]));
+		json_object_set_new(t, "over_threshold", json_integer((json_int_t)c->over_threshold));
+		json_object_set_new(t, "steal_ticks", json_integer((json_int_t)c->steal_ticks));
+		json_object_set_new(t, "causes", causes);
+	}
+	return 0;
+}
+
+int latency_trace_all_text_write(FILE *out, const struct latency_result *r, bool color)
+{
+	const char *bold = color ? "\033[1m" : "", *reset = color ? "\033[0m" : "";
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < r->n_cpus; i++)
+		total += r->cpus[i].over_threshold;
+	fprintf(out, "\n%swake-ups over %.1f us, by cause%s (each one explained from the kernel "
+		"trace): %" PRIu64 "\n", bold, us((int64_t)r->cfg.threshold_ns), reset, total);
+	for (size_t i = 0; i < r->n_cpus; i++) {
+		const struct latency_cpu_result *c = &r->cpus[i];
+
+		if (!c->over_threshold)
+			continue;
+		fprintf(out, "\nCPU %d: %" PRIu64 " wake-up%s over the threshold", c->cpu,
+			c->over_threshold, c->over_threshold == 1 ? "" : "s");
+		if (c->steal_ticks)
+			fprintf(out, ", steal time +%" PRIu64 " ticks during the run", c->steal_ticks);
+		fputc('\n', out);
+		noise_causes_text_write(out, c->causes, c->n_causes);
+	}
+	if (r->trace_all_note[0])
+		fprintf(out, "  note: %s\n", r->trace_all_note);
 	return ferror(out) ? -EIO : 0;
 }

@@ -54,7 +54,7 @@ static json_t *attribution(const struct noise_result *r)
 	return o;
 }
 
-static json_t *cause_json(const struct noise_cause *c)
+json_t *noise_cause_to_json(const struct noise_cause *c)
 {
 	json_t *o = json_object();
 
@@ -97,7 +97,7 @@ static json_t *cpu_json(const struct noise_cpu_result *c)
 	json_object_set_new(o, "max_ns", u64(c->max_ns));
 	json_object_set_new(o, "histogram", histogram(c));
 	for (size_t i = 0; causes && i < c->n_causes; i++)
-		json_array_append_new(causes, cause_json(&c->causes[i]));
+		json_array_append_new(causes, noise_cause_to_json(&c->causes[i]));
 	json_object_set_new(o, "causes", causes);
 	for (size_t i = 0; top && i < c->n_top; i++)
 		json_array_append_new(top, json_pack("{s:I, s:I, s:s, s:s}", "start_ns",
@@ -137,6 +137,28 @@ json_t *noise_to_json(const struct noise_result *r, const struct host_info *host
 	return root;
 }
 
+void noise_causes_text_write(FILE *out, const struct noise_cause *causes, size_t n)
+{
+	if (!n)
+		return;
+	fprintf(out, "  %-14s %-44s %8s %12s %10s\n", "kind", "name", "count", "total us",
+		"max us");
+	for (size_t k = 0; k < n; k++) {
+		const struct noise_cause *c = &causes[k];
+		char name[64];
+
+		if (c->kind == NOISE_THREAD && c->id >= 0)
+			snprintf(name, sizeof(name), "%s/%d", c->name, c->id);
+		else if (c->kind == NOISE_IRQ && c->id >= 0)
+			snprintf(name, sizeof(name), "%d %s", c->id, c->name);
+		else
+			snprintf(name, sizeof(name), "%s", c->name);
+		fprintf(out, "  %-14s %-44s %8llu %12.1f %10.1f\n", noise_kind_name(c->kind), name,
+			(unsigned long long)c->count, (double)c->total_ns / 1e3,
+			(double)c->max_ns / 1e3);
+	}
+}
+
 int noise_text_write(FILE *out, const struct noise_result *r)
 {
 	char cpus[4096];
@@ -168,25 +190,7 @@ int noise_text_write(FILE *out, const struct noise_result *r)
 			"%llu events, max %.1f us\n", c->cpu, loops_per_s(c),
 			(double)c->noise_ns / 1e6, noise_availability(c),
 			(unsigned long long)c->events, (double)c->max_ns / 1e3);
-		if (c->n_causes) {
-			fprintf(out, "  %-14s %-44s %8s %12s %10s\n", "kind", "name", "count",
-				"total us", "max us");
-			for (size_t k = 0; k < c->n_causes; k++) {
-				const struct noise_cause *n = &c->causes[k];
-				char name[64];
-
-				if (n->kind == NOISE_THREAD && n->id >= 0)
-					snprintf(name, sizeof(name), "%s/%d", n->name, n->id);
-				else if (n->kind == NOISE_IRQ && n->id >= 0)
-					snprintf(name, sizeof(name), "%d %s", n->id, n->name);
-				else
-					snprintf(name, sizeof(name), "%s", n->name);
-				fprintf(out, "  %-14s %-44s %8llu %12.1f %10.1f\n",
-					noise_kind_name(n->kind), name,
-					(unsigned long long)n->count, (double)n->total_ns / 1e3,
-					(double)n->max_ns / 1e3);
-			}
-		}
+		noise_causes_text_write(out, c->causes, c->n_causes);
 		/*
 		 * oslat's -z layout: one line per non-empty 1 us bucket, labelled by
 		 * its upper edge ("001 (us)" holds gaps under 1 us); the last one

@@ -25,6 +25,16 @@ int noise_text_write(FILE *out, const struct noise_result *r);
  */
 int noise_gaps_write(FILE *out, const struct noise_result *r);
 
+/*
+ * A cause table, as `rtready noise` prints it (kind, name with the pid or
+ * IRQ number, count, total and max in us), indented by two; nothing when
+ * @n is 0. Also latency --trace-all's.
+ */
+void noise_causes_text_write(FILE *out, const struct noise_cause *causes, size_t n);
+
+/* One line of a cause table: {kind, name, id (when there is one), count, total_ns, max_ns}. */
+json_t *noise_cause_to_json(const struct noise_cause *c);
+
 /* NULL on ENOMEM. */
 json_t *noise_to_json(const struct noise_result *r, const struct host_info *host);
 

@@ -610,10 +610,69 @@ static int load_host(struct ld *ld, const json_t *h, struct result *r)
 	return err;
 }
 
-/* A noise document (`rtready noise`, or verify's "noise"): per CPU the figures the metrics show. */
+/* One line of a CPU's cause table: {kind, name, id?, count, total_ns, max_ns}. */
+static int load_noise_cause(struct ld *ld, const json_t *o, const char *where,
+			    struct result_noise_cause *c)
+{
+	const json_t *id;
+	int err;
+
+	c->id = -1;
+	if (!json_is_object(o))
+		return bad(ld, "%s: not an object", where);
+	err = get_str(ld, o, where, "kind", true, &c->kind) ?:
+	      get_str(ld, o, where, "name", false, &c->name) ?:
+	      get_count(ld, o, where, "count", true, &c->count) ?:
+	      get_count(ld, o, where, "total_ns", true, &c->total_ns) ?:
+	      get_count(ld, o, where, "max_ns", false, &c->max_ns);
+	if (err)
+		return err;
+	id = json_object_get(o, "id");
+	if (id && !json_is_null(id)) {
+		if (!json_is_integer(id) || json_integer_value(id) < -1 ||
+		    json_integer_value(id) > INT32_MAX)
+			return bad(ld, "%s.id: not an IRQ, vector or pid number", where);
+		c->id = json_integer_value(id);
+	}
+	return 0;
+}
+
+static int load_noise_causes(struct ld *ld, const json_t *arr, const char *where,
+			     struct result_noise_cpu *nc)
+{
+	const json_t *v;
+	char w[96];
+	size_t i;
+	int err = 0;
+
+	if (!arr || json_is_null(arr))
+		return 0;
+	if (!json_is_array(arr))
+		return bad(ld, "%s.causes: not an array", where);
+	if (json_array_size(arr) > RESULT_MAX_NOISE_CAUSES)
+		return bad(ld, "%s.causes: more than %u causes", where, RESULT_MAX_NOISE_CAUSES);
+	nc->causes = calloc(json_array_size(arr) + 1, sizeof(*nc->causes));
+	if (!nc->causes)
+		return -ENOMEM;
+	json_array_foreach(arr, i, v) {
+		snprintf(w, sizeof(w), "%s.causes[%zu]", where, i);
+		nc->n_causes = i + 1;
+		err = load_noise_cause(ld, v, w, &nc->causes[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * A noise document (`rtready noise`, or verify's "noise"): per CPU the
+ * figures the metrics show and the cause table the page shows; the
+ * threshold and the source of the attribution.
+ */
 static int load_noise(struct ld *ld, const json_t *j, const char *where, struct result *r)
 {
-	const json_t *cpus = json_object_get(j, "cpus"), *c;
+	const json_t *cpus = json_object_get(j, "cpus"), *c, *att;
+	char w[64];
 	size_t i;
 	int err = 0;
 
@@ -630,11 +689,15 @@ static int load_noise(struct ld *ld, const json_t *j, const char *where, struct 
 
 		if (!json_is_object(c))
 			return bad(ld, "%s.cpus[%zu]: not an object", where, i);
-		err = get_count(ld, c, where, "cpu", true, &cpu) ?:
-		      get_count(ld, c, where, "events", true, &nc->events) ?:
-		      get_count(ld, c, where, "max_ns", true, &nc->max_ns) ?:
-		      get_count(ld, c, where, "noise_ns", false, &nc->noise_ns) ?:
-		      get_num(ld, c, where, "availability_pct", false, &nc->availability_pct);
+		/* Counted first, so that result_free() frees a table half read. */
+		r->noise.n_cpus++;
+		snprintf(w, sizeof(w), "%s.cpus[%zu]", where, i);
+		err = get_count(ld, c, w, "cpu", true, &cpu) ?:
+		      get_count(ld, c, w, "events", true, &nc->events) ?:
+		      get_count(ld, c, w, "max_ns", true, &nc->max_ns) ?:
+		      get_count(ld, c, w, "noise_ns", false, &nc->noise_ns) ?:
+		      get_num(ld, c, w, "availability_pct", false, &nc->availability_pct) ?:
+		      load_noise_causes(ld, json_object_get(c, "causes"), w, nc);
 		if (err)
 			return err;
 		if (cpu >= RTR_CPUSET_MAX_CPUS)
@@ -642,9 +705,17 @@ static int load_noise(struct ld *ld, const json_t *j, const char *where, struct 
 				   (unsigned long long)cpu);
 		if (nc->availability_pct > 100)
 			return bad(ld, "%s.cpus[%zu].availability_pct: above 100", where, i);
+		nc->has_availability = json_object_get(c, "availability_pct") != NULL;
 		nc->cpu = (int)cpu;
-		r->noise.n_cpus++;
 	}
+	err = get_count(ld, json_object_get(j, "config"), "noise.config", "threshold_ns", false,
+			&r->noise.threshold_ns);
+	att = json_object_get(j, "attribution");
+	if (!err && att && !json_is_object(att))
+		err = bad(ld, "%s.attribution: not an object", where);
+	err = err ?: get_str(ld, att, "noise.attribution", "source", false, &r->noise.source);
+	if (err)
+		return err;
 	r->noise.present = true;
 	return 0;
 }
@@ -868,7 +939,15 @@ void result_free(struct result *r)
 	for (int p = 0; p < PHASE_COUNT; p++)
 		latency_free(&r->lat[p]);
 	result_verdict_free(&r->verdict);
+	for (size_t i = 0; i < r->noise.n_cpus; i++) {
+		for (size_t k = 0; k < r->noise.cpus[i].n_causes; k++) {
+			free(r->noise.cpus[i].causes[k].kind);
+			free(r->noise.cpus[i].causes[k].name);
+		}
+		free(r->noise.cpus[i].causes);
+	}
 	free(r->noise.cpus);
+	free(r->noise.source);
 	free(r->label);
 	free(r->command);
 	free(r->version);
@@ -993,6 +1072,8 @@ int result_merge(struct result *dst, struct result *src, char *err, size_t errle
 	for (int p = 0; p < PHASE_COUNT; p++)
 		if (dst->lat[p].present && src->lat[p].present)
 			return -EEXIST;
+	if (dst->noise.present && src->noise.present)
+		return -EEXIST;
 	if (!same_host(dst, src, err, errlen))
 		return -EXDEV;
 	for (int f = 0; f < HOST_FACTS && !rc; f++)
@@ -1014,6 +1095,11 @@ int result_merge(struct result *dst, struct result *src, char *err, size_t errle
 			continue;
 		dst->lat[p] = src->lat[p];
 		memset(&src->lat[p], 0, sizeof(src->lat[p]));
+	}
+	/* A noise run beside a check or latency result of the same host (it was dropped). */
+	if (src->noise.present) {
+		dst->noise = src->noise;
+		memset(&src->noise, 0, sizeof(src->noise));
 	}
 	take_if_empty(&dst->version, &src->version);
 	take_if_empty(&dst->rt_cpus, &src->rt_cpus);

@@ -28,6 +28,7 @@
 #define RESULT_MAX_CHECKS 100000u
 #define RESULT_MAX_THREADS 8192u
 #define RESULT_MAX_NOISE_CPUS 8192u
+#define RESULT_MAX_NOISE_CAUSES 4096u	/* lines of one CPU's cause table */
 #define RESULT_MAX_BUCKETS (1u << 20)
 #define RESULT_MAX_THRESHOLDS 100000u
 /*
@@ -70,6 +71,16 @@ struct result_latency {
 	bool has_summary;
 };
 
+/* A line of a noise cause table: the gaps given one cause. */
+struct result_noise_cause {
+	char *kind;		/* "irq", "thread", ... (shown as given: a newer rtready may add kinds) */
+	char *name;
+	int64_t id;		/* irq number, softirq vector, pid; -1: none */
+	uint64_t count;
+	uint64_t total_ns;
+	uint64_t max_ns;
+};
+
 /* One CPU of a noise run (`rtready noise`, verify --max-noise). */
 struct result_noise_cpu {
 	int cpu;
@@ -77,11 +88,16 @@ struct result_noise_cpu {
 	uint64_t max_ns;	/* largest gap */
 	uint64_t noise_ns;	/* their sum */
 	double availability_pct;
+	bool has_availability;	/* availability_pct was given */
+	struct result_noise_cause *causes;	/* largest total first, as written */
+	size_t n_causes;
 };
 
 struct result_noise {
 	bool present;
 	double max_noise_us;	/* the limit (verify --max-noise), 0: none */
+	uint64_t threshold_ns;	/* a gap counts past it; 0: not given */
+	char *source;		/* attribution: "trace" (per event), "window", "" not given */
 	struct result_noise_cpu *cpus;
 	size_t n_cpus;
 };

@@ -150,4 +150,40 @@ expect_rc 2 "$RTREADY" report
 expect_rc 2 "$RTREADY" report "$FIX/check.json" -o "$T/a" --junit "$T/a"
 expect_rc 2 "$RTREADY" report "$FIX/check.json" --max-latency soon
 expect_rc 2 "$RTREADY" report "$FIX/check.json" -o /nonexistent/dir/r.html
+# A live noise run with a known cause (noise-inject, SCHED_FIFO 98, 50 us every
+# 5 ms on the measured CPU): the page shows its availability and its cause table,
+# the injector named; and it lints where python3-html5lib is installed.
+ncpu=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+if [ -n "${NOISE_INJECT:-}" ] && [ "$ncpu" -gt 0 ] &&
+	"$RTREADY" noise -a "$ncpu" -D 50ms >/dev/null 2>&1; then
+	timeout 60 "$RTREADY" noise -a "$ncpu" -D 2s -f json -o "$T/noise.json" 2>"$T/nerr" &
+	npid=$!
+	# The injections must fall inside the run: wait (at most 10 s) for its spinner.
+	for i in $(seq 1 200); do
+		child=$(pgrep -P "$npid" | head -1)
+		grep -qx "rtr-noise/$ncpu" /proc/"${child:-0}"/task/*/comm 2>/dev/null && break
+		sleep 0.05
+	done
+	sleep 0.1
+	"$NOISE_INJECT" "$ncpu" 5000 50 800 >/dev/null || fail "noise-inject failed"
+	wait "$npid" || { cat "$T/nerr"; fail "rtready noise failed"; }
+	expect_rc 0 "$RTREADY" report "$T/noise.json" -o "$T/noise.html"
+	grep -q '<section id="noise">' "$T/noise.html" || fail "no noise section"
+	grep -q "<td><a href=\"#noise-0-cpu-$ncpu\">CPU $ncpu</a></td><td class=\"n\">[0-9]*\.[0-9]\{5\}</td>" \
+		"$T/noise.html" || fail "no availability with 5 decimals for CPU $ncpu"
+	if grep -q '"source": *"trace"' "$T/noise.json"; then
+		grep -q '<tr><td>thread</td><td>noise-inject/[0-9]*</td><td class="n">[0-9]' \
+			"$T/noise.html" || fail "the injector is not in the cause table"
+	fi
+	for p in /usr/bin/python3 python3; do
+		if "$p" -c 'import html5lib' 2>/dev/null; then
+			"$p" "$SRCDIR/tests/integration/html-lint.py" "$T/noise.html" ||
+				fail "the noise page does not lint"
+			break
+		fi
+	done
+	echo "noise: $(grep -c '<tr><td>' "$T/noise.html") cause lines on the page"
+else
+	echo "noise: cannot run here, its page not tested"
+fi
 echo ok

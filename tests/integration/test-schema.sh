@@ -22,6 +22,11 @@ done
 "$R" latency -D 200ms -i 1000 --format json >doc-latency.json || true
 "$R" latency -D 200ms --policy deadline --runtime 100 --period 1000 --format json \
 	>doc-latency-deadline.json || true
+# --trace and --trace-all (a 1 us threshold: every wake-up is a hit), where tracing works.
+"$R" latency -D 200ms -b 1 --trace --trace-file "$T/tr.txt" --format json \
+	>doc-latency-trace.json 2>/dev/null || true
+"$R" latency -D 200ms -b 1 --trace-all --format json >doc-latency-trace-all.json 2>/dev/null ||
+	true
 "$R" inspect --all -w 0 --format json >doc-inspect.json 2>/dev/null || true
 "$R" pi --format json >doc-pi.json || true
 "$R" run --check --format json -- /bin/true 2>doc-run.json || true

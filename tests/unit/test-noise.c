@@ -204,6 +204,157 @@ static void test_nothing_ran(void **state)
 	noise_match(&in, g2, 0, a);
 }
 
+static struct trace_ev waking(int64_t ts, int pid, int prio, const char *comm)
+{
+	struct trace_ev e = { .ts_ns = ts, .type = TEV_WAKING, .pid = pid, .prio = prio };
+
+	snprintf(e.comm, sizeof(e.comm), "%s", comm);
+	return e;
+}
+
+/*
+ * A late wake-up of `latency --trace`: the thread (FIFO 80) sleeps, the CPU
+ * idles; its timer fires at 1005 us (deadline 1000), wakes it at 1006 and
+ * then the idle task "runs" until 5466 us: 4.46 ms that this VM's trace
+ * showed as "swapper/1 ran". With steal rising then, the host had taken
+ * the vCPU away: hypervisor.
+ */
+static void test_wakeup_vcpu_stall(void **state)
+{
+	const struct trace_ev e[] = {
+		sw(0, TID, "rtr-lat/1", 19, 0, "swapper/1", 120),
+		ev(10 * US, TEV_IDLE, 1, 0, NULL),
+		ev(1005 * US, TEV_IDLE, -1, 0, NULL),
+		ev(1005 * US, TEV_HRTIMER_ENTRY, 0, 0xabc, "hrtimer_wakeup"),
+		waking(1006 * US, TID, 19, "rtr-lat/1"),
+		ev(1007 * US, TEV_HRTIMER_EXIT, 0, 0xabc, NULL),
+		sw(5466 * US, 0, "swapper/1", 120, TID, "rtr-lat/1", 19),
+	};
+	const struct noise_steal_sample steal[] = {
+		{ 0, 100 }, { 2000 * US, 100 }, { 4000 * US, 100 }, { 6000 * US, 101 },
+		{ 8000 * US, 101 }, { 20000 * US, 101 },
+	};
+	const struct noise_gap w[] = { { 1000 * US, 5470 * US } };
+	struct noise_match_input in = input(e, sizeof(e) / sizeof(e[0]));
+	struct noise_attr a;
+
+	(void)state;
+	in.virtual_machine = true;
+	/* What the trace alone says: the idle task took the time, woken in time. */
+	{
+		struct trace_window tw = { .tid = TID, .expected_ns = 1000 * US,
+					   .woken_ns = 5470 * US, .ev = e,
+					   .n = sizeof(e) / sizeof(e[0]) };
+		struct trace_result tr;
+
+		memset(&tr, 0, sizeof(tr));
+		trace_analyze(&tw, &tr);
+		assert_int_equal(tr.phase, TRACE_PHASE_WAIT);
+		assert_int_equal(tr.contrib[0].kind, TRACE_KIND_TASK);
+		assert_int_equal(tr.contrib[0].id, 0);
+		assert_string_equal(tr.contrib[0].name, "swapper/1");
+	}
+	in.steal = steal;
+	in.n_steal = sizeof(steal) / sizeof(steal[0]);
+	noise_match_wakeups(&in, w, 1, &a);
+	assert_int_equal(a.kind, NOISE_HYPERVISOR);
+	assert_string_equal(noise_kind_name(a.kind), "hypervisor");
+	assert_int_equal(noise_steal_delta(&in, w[0].start_ns, w[0].end_ns), 1);
+	/* No steal: in a guest a VM exit the host did not count; never "swapper ran". */
+	in.steal = NULL;
+	in.n_steal = 0;
+	noise_match_wakeups(&in, w, 1, &a);
+	assert_int_equal(a.kind, NOISE_HARDWARE);
+	assert_string_equal(a.name, "vCPU idle, no steal (host or VM exit)");
+	assert_int_equal(noise_steal_delta(&in, w[0].start_ns, w[0].end_ns), 0);
+	/* On bare metal, idle at the deadline and the timer late: leaving the idle state. */
+	{
+		const struct trace_ev e2[] = {
+			sw(0, TID, "rtr-lat/1", 19, 0, "swapper/1", 120),
+			ev(10 * US, TEV_IDLE, 3, 0, NULL),
+			ev(1300 * US, TEV_HRTIMER_ENTRY, 0, 0xabc, "hrtimer_wakeup"),
+			waking(1301 * US, TID, 19, "rtr-lat/1"),
+			ev(1302 * US, TEV_HRTIMER_EXIT, 0, 0xabc, NULL),
+			sw(1304 * US, 0, "swapper/1", 120, TID, "rtr-lat/1", 19),
+		};
+		const struct noise_gap w2[] = { { 1000 * US, 1306 * US } };
+		struct noise_match_input in2 = input(e2, sizeof(e2) / sizeof(e2[0]));
+
+		noise_match_wakeups(&in2, w2, 1, &a);
+		assert_int_equal(a.kind, NOISE_HARDWARE);
+		assert_string_equal(a.name, "leaving idle state 3");
+	}
+}
+
+/* Another task, throttling, an interrupt; two wake-ups in one pass, each its own cause. */
+static void test_wakeup_causes(void **state)
+{
+	const struct trace_ev e[] = {
+		sw(0, TID, "rtr-lat/1", 19, 0, "swapper/1", 120),
+		/* 1: woken in time, a FIFO 90 task runs 300 us first. */
+		ev(1000 * US, TEV_HRTIMER_ENTRY, 0, 0xabc, "hrtimer_wakeup"),
+		waking(1001 * US, TID, 19, "rtr-lat/1"),
+		ev(1002 * US, TEV_HRTIMER_EXIT, 0, 0xabc, NULL),
+		sw(1003 * US, 0, "swapper/1", 120, 55, "hog", 9),
+		sw(1303 * US, 55, "hog", 9, TID, "rtr-lat/1", 19),
+		sw(1310 * US, TID, "rtr-lat/1", 19, 0, "swapper/1", 120),
+		/* 2: an IRQ handler of 200 us holds the timer back. */
+		ev(1999 * US, TEV_IRQ_ENTRY, 24, 0, "eth0"),
+		ev(2199 * US, TEV_IRQ_EXIT, 24, 0, NULL),
+		ev(2200 * US, TEV_HRTIMER_ENTRY, 0, 0xabc, "hrtimer_wakeup"),
+		waking(2200 * US, TID, 19, "rtr-lat/1"),
+		ev(2201 * US, TEV_HRTIMER_EXIT, 0, 0xabc, NULL),
+		sw(2202 * US, 0, "swapper/1", 120, TID, "rtr-lat/1", 19),
+	};
+	const struct noise_gap w[] = { { 1000 * US, 1305 * US }, { 2000 * US, 2204 * US } };
+	struct noise_match_input in = input(e, sizeof(e) / sizeof(e[0]));
+	struct noise_attr a[2];
+	struct trace_ev e2[sizeof(e) / sizeof(e[0])];
+
+	(void)state;
+	noise_match_wakeups(&in, w, 2, a);
+	assert_int_equal(a[0].kind, NOISE_THREAD);
+	assert_string_equal(a[0].name, "hog");
+	assert_int_equal(a[0].id, 55);
+	assert_int_equal(a[1].kind, NOISE_IRQ);
+	assert_string_equal(a[1].name, "eth0");
+	assert_int_equal(a[1].id, 24);
+	/*
+	 * A normal task keeping the woken FIFO thread waiting (a section the
+	 * kernel did not preempt): that task, never throttling, which a thread
+	 * that sleeps does not reach.
+	 */
+	memcpy(e2, e, sizeof(e));
+	e2[4].prio = 120;
+	e2[5].prev_prio = 120;
+	in.ev = e2;
+	noise_match_wakeups(&in, w, 1, a);
+	assert_int_equal(a[0].kind, NOISE_THREAD);
+	assert_string_equal(a[0].name, "hog");
+	/* The timer late while a task ran, steal rising: the host; without steal, the timer. */
+	{
+		const struct trace_ev e3[] = {
+			sw(0, TID, "rtr-lat/1", 19, 66, "make", 120),
+			ev(3800 * US, TEV_HRTIMER_ENTRY, 0, 0xabc, "hrtimer_wakeup"),
+			waking(3801 * US, TID, 19, "rtr-lat/1"),
+			ev(3802 * US, TEV_HRTIMER_EXIT, 0, 0xabc, NULL),
+			sw(3803 * US, 66, "make", 120, TID, "rtr-lat/1", 19),
+		};
+		const struct noise_steal_sample steal[] = { { 0, 7 }, { 2000 * US, 7 },
+							    { 4000 * US, 8 }, { 6000 * US, 8 } };
+		const struct noise_gap w3[] = { { 1000 * US, 3805 * US } };
+		struct noise_match_input in3 = input(e3, sizeof(e3) / sizeof(e3[0]));
+
+		noise_match_wakeups(&in3, w3, 1, a);
+		assert_int_equal(a[0].kind, NOISE_IRQ);
+		assert_string_equal(a[0].name, "timer interrupt late");
+		in3.steal = steal;
+		in3.n_steal = 4;
+		noise_match_wakeups(&in3, w3, 1, a);
+		assert_int_equal(a[0].kind, NOISE_HYPERVISOR);
+	}
+}
+
 static void test_causes(void **state)
 {
 	struct noise_cause *c = NULL;
@@ -345,6 +496,8 @@ int main(void)
 		cmocka_unit_test(test_throttling),
 		cmocka_unit_test(test_interrupts),
 		cmocka_unit_test(test_nothing_ran),
+		cmocka_unit_test(test_wakeup_vcpu_stall),
+		cmocka_unit_test(test_wakeup_causes),
 		cmocka_unit_test(test_causes),
 		cmocka_unit_test(test_default_cpus),
 		cmocka_unit_test(test_options),

@@ -519,6 +519,129 @@ static void test_html(void **state)
 	free(load);
 }
 
+/*
+ * A noise result of CPUs 2 and 3 (as `rtready noise -f json` writes it):
+ * CPU 2 has a cause table with an IRQ, a thread with markup in its name and
+ * throttling; CPU 3 had no gap.
+ */
+static const char noise_json[] =
+	"{\"tool\":\"rtready\",\"version\":\"0.1.0\",\"command\":\"noise\","
+	"\"host\":{\"hostname\":\"rig\",\"kernel\":\"6.12\"},"
+	"\"config\":{\"cpus\":\"2-3\",\"threshold_ns\":5000},"
+	"\"attribution\":{\"source\":\"trace\",\"per_event\":true},"
+	"\"cpus\":["
+	"{\"cpu\":2,\"events\":7,\"max_ns\":50250,\"noise_ns\":130000,"
+	"\"availability_pct\":99.99870,\"causes\":["
+	"{\"kind\":\"rt_throttling\",\"name\":\"sched_rt_runtime_us\",\"count\":1,"
+	"\"total_ns\":50250,\"max_ns\":50250},"
+	"{\"kind\":\"thread\",\"name\":\"<hog>\",\"id\":4242,\"count\":5,"
+	"\"total_ns\":70000,\"max_ns\":20000},"
+	"{\"kind\":\"irq\",\"name\":\"eth0\",\"id\":24,\"count\":1,"
+	"\"total_ns\":9750,\"max_ns\":9750}]},"
+	"{\"cpu\":3,\"events\":0,\"max_ns\":800,\"noise_ns\":0,"
+	"\"availability_pct\":100,\"causes\":[]}]}";
+
+static void test_noise(void **state)
+{
+	struct result a, b;
+	const struct result *rs[1] = { &a };
+	char *html, *sec;
+	json_t *v;
+
+	(void)state;
+	load_ok(noise_json, &a);
+	assert_true(a.noise.present);
+	assert_int_equal(a.noise.n_cpus, 2);
+	assert_int_equal(a.noise.threshold_ns, 5000);
+	assert_string_equal(a.noise.source, "trace");
+	assert_int_equal(a.noise.cpus[0].n_causes, 3);
+	assert_string_equal(a.noise.cpus[0].causes[1].kind, "thread");
+	assert_string_equal(a.noise.cpus[0].causes[1].name, "<hog>");
+	assert_int_equal(a.noise.cpus[0].causes[1].id, 4242);
+	assert_int_equal(a.noise.cpus[0].causes[0].id, -1);
+	assert_int_equal(a.noise.cpus[0].causes[2].total_ns, 9750);
+
+	html = render(html_write, rs, 1);
+	sec = strstr(html, "<section id=\"noise\">");
+	assert_non_null(sec);
+	assert_non_null(strstr(html, "<a href=\"#noise\">Noise</a>"));
+	/* Before the system facts; no latency plots for a noise result. */
+	assert_true(sec < strstr(html, "id=\"system\""));
+	assert_null(strstr(html, "<svg class=\"hist\""));
+	/* Availability with 5 decimals and the largest gap, per CPU, each linked to its table. */
+	assert_non_null(strstr(sec, "<td><a href=\"#noise-0-cpu-2\">CPU 2</a></td>"
+				    "<td class=\"n\">99.99870</td><td class=\"n\">7</td>"
+				    "<td class=\"n\">130.0</td><td class=\"n\">50.2</td>"));
+	assert_int_equal(count(html, "id=\"noise-0-cpu-2\""), 1);
+	assert_int_equal(count(html, "id=\"noise-0-cpu-3\""), 1);
+	/* The cause table: kind, name (escaped, with the pid or IRQ number), count, total, max. */
+	assert_int_equal(count(sec, "<table class=\"causes\">"), 1);
+	assert_non_null(strstr(sec, "<tr><td>thread</td><td>&lt;hog&gt;/4242</td><td class=\"n\">5"
+				    "</td><td class=\"n\">70.0</td><td class=\"n\">20.0</td></tr>"));
+	assert_non_null(strstr(sec, "<tr><td>irq</td><td>24 eth0</td><td class=\"n\">1</td>"));
+	assert_non_null(strstr(sec, "<td>rt_throttling</td><td>sched_rt_runtime_us</td>"));
+	assert_null(strstr(html, "<hog>"));
+	assert_non_null(strstr(sec, "No gap over the threshold."));
+	assert_non_null(strstr(sec, "from the kernel trace"));
+	/* No limit: nothing marked over it. */
+	assert_null(strstr(sec, "class=\"n over\""));
+	assert_null(strstr(sec, "class=\"over\""));
+	free(html);
+	result_free(&a);
+
+	/* In a verify result with --max-noise 20: CPU 2's 50.2 us gap is marked. */
+	v = json_loads(noise_json, 0, NULL);
+	assert_non_null(v);
+	{
+		json_t *doc = json_pack("{s:s, s:s, s:{s:f}, s:O}", "tool", "rtready", "command",
+					"verify", "config", "max_noise_us", 20.0, "noise", v);
+		char err[256] = "";
+
+		assert_non_null(doc);
+		assert_int_equal(result_from_json(doc, "verify.json", &a, err, sizeof(err)), 0);
+		json_decref(doc);
+	}
+	json_decref(v);
+	assert_true(a.noise.present && a.noise.cpus[0].n_causes == 3);
+	html = render(html_write, rs, 1);
+	assert_non_null(strstr(html, "<td class=\"n over\">50.2</td>"));
+	assert_non_null(strstr(html, "largest gap <span class=\"over\">50.2 \xc2\xb5s</span>"));
+	assert_non_null(strstr(html, "Limit on the largest gap: 20 \xc2\xb5s."));
+	free(html);
+	result_free(&a);
+
+	/* Beside a check result of the same host, the noise run is kept (it was dropped). */
+	load_ok(check_json, &a);
+	load_ok(noise_json, &b);
+	assert_int_equal(merge(&a, &b), 0);
+	assert_true(a.has_checks && a.noise.present && !b.noise.present);
+	assert_int_equal(a.noise.cpus[0].n_causes, 3);
+	result_free(&b);
+	load_ok(noise_json, &b);
+	assert_int_equal(merge(&a, &b), -EEXIST);	/* two noise runs: side by side */
+	result_free(&b);
+	html = render(html_write, rs, 1);
+	assert_non_null(strstr(html, "<section id=\"noise\">"));
+	assert_non_null(strstr(html, "id=\"checks\""));
+	free(html);
+	result_free(&a);
+
+	/* Refusals name the member. */
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"noise\",\"cpus\":[{\"cpu\":0,"
+		       "\"events\":1,\"max_ns\":1,\"causes\":{}}]}", "noise.cpus[0].causes: not an array");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"noise\",\"cpus\":[{\"cpu\":0,"
+		       "\"events\":1,\"max_ns\":1,\"causes\":[{\"name\":\"x\",\"count\":1,"
+		       "\"total_ns\":1}]}]}", "noise.cpus[0].causes[0]: member \"kind\" is missing");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"noise\",\"cpus\":[{\"cpu\":0,"
+		       "\"events\":1,\"max_ns\":1,\"causes\":[{\"kind\":\"irq\",\"id\":\"7\","
+		       "\"count\":1,\"total_ns\":1}]}]}", "noise.cpus[0].causes[0].id");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"noise\",\"cpus\":[{\"cpu\":0,"
+		       "\"events\":1,\"max_ns\":1,\"causes\":[{\"kind\":\"irq\",\"count\":-1,"
+		       "\"total_ns\":1}]}]}", "noise.cpus[0].causes[0].count");
+	expect_refused("{\"tool\":\"rtready\",\"command\":\"noise\",\"attribution\":[],"
+		       "\"cpus\":[]}", "noise.attribution: not an object");
+}
+
 static void test_histogram_svg(void **state)
 {
 	uint64_t counts[] = { 0, 3, 1000000, 2, 0, 1 };
@@ -1016,6 +1139,7 @@ int main(void)
 		cmocka_unit_test(test_merge_hosts),
 		cmocka_unit_test(test_unmeasured),
 		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_noise),
 		cmocka_unit_test(test_histogram_svg),
 		cmocka_unit_test(test_exceedance_svg),
 		cmocka_unit_test(test_junit),
