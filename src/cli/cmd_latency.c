@@ -95,6 +95,10 @@ static const struct cli_opt latency_opts[] = {
 	{ "trace-file", OPT_TRACE_FILE, CLI_ARG, "FILE",
 	  "save the trace around the hit there (implies --trace;\n"
 	  "default: latency-trace.txt beside --output, or here)", "@file", CLI_OWN },
+	{ "aligned", 'A', CLI_ARG, "US",
+	  "every thread on one grid, US after the start: every CPU\n"
+	  "wakes at the same instant, as cyclictest -A (default: each\n"
+	  "thread its own grid from when it started, as cyclictest)", NULL, CLI_OWN },
 	{ "dma-latency", OPT_DMA, CLI_ARG, "US",
 	  "hold /dev/cpu_dma_latency at US for the run (default:\n"
 	  "leave it alone and report its state)", NULL, CLI_OWN },
@@ -223,6 +227,11 @@ static int opts_check_deadline(struct latency_opts *o, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		return 0;
+	}
+	if (c->aligned) {
+		snprintf(err, errlen, "--aligned does not apply to --policy deadline: the kernel "
+			 "starts each DEADLINE thread's periods");
+		return -EINVAL;
 	}
 	if (o->prio_given) {
 		snprintf(err, errlen, "--priority does not apply to --policy deadline: a "
@@ -394,6 +403,11 @@ int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err,
 		case 'b':
 			rc = opt_duration("--threshold", optarg, 1000, 1, UINT64_MAX / 2,
 					  &o->cfg.threshold_ns, err, errlen);
+			break;
+		case 'A':
+			rc = opt_duration("--aligned", optarg, 1000, 0, LATENCY_MAX_INTERVAL_NS,
+					  &o->cfg.align_offset_ns, err, errlen);
+			o->cfg.aligned = true;
 			break;
 		case OPT_DMA:
 			if (parse_int64(optarg, 0, 2000000000, &v)) {

@@ -320,12 +320,24 @@ static void *worker_main(void *arg)
 	prepare(w);
 
 	/*
-	 * The grid is start + k * interval, k >= 1. Join it at its first point
-	 * ahead of now: a late start is not a late wake-up.
+	 * Aligned (-A): one grid for every thread, start + offset + k *
+	 * interval, k >= 1, joined at its first point ahead of now (a late
+	 * start is not a late wake-up). Else, as cyclictest: the thread's own
+	 * grid, one interval after the moment it is ready, so that the CPUs do
+	 * not all wake at the same instant.
 	 */
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	late = rtr_ts_diff_ns(now, next);
-	next = rtr_ts_add_ns(next, (late >= 0 ? late / interval + 1 : 1) * interval);
+	if (run->cfg.aligned) {
+		next = rtr_ts_add_ns(next, (int64_t)run->cfg.align_offset_ns);
+		late = rtr_ts_diff_ns(now, next);
+		next = rtr_ts_add_ns(next, (late >= 0 ? late / interval + 1 : 1) * interval);
+	} else {
+		/* The thread's own phase, its first point at or after the run's start. */
+		next = rtr_ts_add_ns(now, interval);
+		late = rtr_ts_diff_ns(run->start, next);
+		if (late > 0)
+			next = rtr_ts_add_ns(next, (late + interval - 1) / interval * interval);
+	}
 
 	for (;;) {
 		uint64_t v;

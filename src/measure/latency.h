@@ -61,6 +61,12 @@
  *              while admission control is on): one per CPU of @cpus, each
  *              bound to that CPU's root domain (the isolcpus CPUs, or the
  *              other online CPUs) and placed there by the kernel.
+ * @aligned: every thread on one grid, run start + @align_offset_ns + k *
+ *           interval, so that every CPU wakes at the same instant
+ *           (cyclictest's -A); without it each thread keeps its own grid from
+ *           the moment it starts, as cyclictest does by default. Many
+ *           control loops wake every core on one tick: that is the harder
+ *           case (on a VM, p50 about 1.5 times the per-thread one here).
  * @threshold_all: with @threshold_ns, do not stop at a wake-up over it:
  *                 keep each (at most LATENCY_MAX_HITS per CPU, the rest
  *                 counted) for latency_run_hits() (--trace-all).
@@ -81,6 +87,8 @@ struct latency_config {
 	uint64_t dl_deadline_ns;
 	uint64_t dl_period_ns;
 	bool threshold_all;
+	bool aligned;
+	uint64_t align_offset_ns;
 };
 
 /* Fill @cfg with the defaults (cpus left empty). */

@@ -83,6 +83,10 @@ static json_t *config(const struct latency_result *r)
 	json_object_set_new(o, "threshold_ns", c->threshold_ns ? u64(c->threshold_ns) : json_null());
 	json_object_set_new(o, "loops", c->loops ? u64(c->loops) : json_null());
 	json_object_set_new(o, "mlock", json_boolean(c->mlock));
+	/* Added in schema_version 2's lifetime: absent means the old aligned grid. */
+	json_object_set_new(o, "aligned", json_boolean(c->aligned));
+	if (c->aligned)
+		json_object_set_new(o, "align_offset_ns", u64(c->align_offset_ns));
 	json_object_set_new(o, "clock", json_string("CLOCK_MONOTONIC"));
 	json_object_set_new(o, "load", r->load.kind ? json_text(r->load.kind) : json_null());
 	if (c->policy == RTR_SCHED_DEADLINE) {

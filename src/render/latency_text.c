@@ -154,6 +154,12 @@ int latency_text_write(FILE *out, const struct latency_result *r, bool color, bo
 			latency_stop_name(r->stop));
 	fprintf(out, "memory %s; /dev/cpu_dma_latency: %s\n",
 		r->cfg.mlock ? "locked and prefaulted" : "NOT locked (--no-mlock)", dma);
+	if (!dl && r->cfg.aligned)
+		fprintf(out, "grid: aligned (-A %.0f us): every CPU wakes at the same instant\n",
+			us(r->cfg.align_offset_ns));
+	else if (!dl)
+		fprintf(out, "grid: each thread its own, from when it started (cyclictest's "
+			"default; -A aligns them)\n");
 	if (r->load.kind)
 		fprintf(out, "load: %s at SCHED_OTHER on every CPU: %" PRIu64 " messaging runs (%" PRIu64
 			" messages), %" PRIu64 " CPU work units, %" PRIu64 " memory cycles%s%s\n",
