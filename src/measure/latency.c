@@ -497,8 +497,8 @@ static void say(char *why, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Why creating a realtime thread was refused, when the library did not say. */
-static void explain_sched_eperm(const struct latency_config *cfg, char *why, size_t len)
+void latency_explain_eperm(enum rtr_policy policy, int priority, const char *instead, char *why,
+			   size_t len)
 {
 	struct rlimit rl;
 	char lim[32] = "unknown";
@@ -512,8 +512,9 @@ static void explain_sched_eperm(const struct latency_config *cfg, char *why, siz
 	say(why, len,
 	    "SCHED_%s priority %d was refused: it needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d "
 	    "(RLIMIT_RTPRIO is %s; as root, RT group scheduling refuses it in a cgroup "
-	    "without an RT budget: see rtready check --only sched.rt_group)",
-	    rtr_policy_name(cfg->policy), cfg->priority, cfg->priority, lim);
+	    "without an RT budget: see rtready check --only sched.rt_group)%s%s",
+	    rtr_policy_name(policy), priority, priority, lim, instead ? "; " : "",
+	    instead ? instead : "");
 }
 
 static void explain_mlock(int err, char *why, size_t len)
@@ -773,7 +774,7 @@ static int start_workers(struct latency_run *run, char *why, size_t len)
 				say(why, len, "cannot start the measuring thread on CPU %d: %s", w->cpu,
 				    lib);
 			else
-				explain_sched_eperm(&run->cfg, why, len);
+				latency_explain_eperm(run->cfg.policy, run->cfg.priority, NULL, why, len);
 			return err;
 		}
 		if (err) {

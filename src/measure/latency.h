@@ -91,6 +91,15 @@ struct latency_config {
 	uint64_t align_offset_ns;
 };
 
+/*
+ * Why creating a thread at @policy/@priority was refused (EPERM), when the
+ * library did not say: the privilege, RLIMIT_RTPRIO, and RT group
+ * scheduling; @instead (or NULL) adds what the user may do instead.
+ * Also used by noise.
+ */
+void latency_explain_eperm(enum rtr_policy policy, int priority, const char *instead, char *why,
+			   size_t len);
+
 /* Fill @cfg with the defaults (cpus left empty). */
 void latency_config_init(struct latency_config *cfg);
 void latency_config_free(struct latency_config *cfg);

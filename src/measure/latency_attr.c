@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/grow.h"
 #include "measure/latency_attr.h"
 #include "measure/noise.h"
 #include "measure/trace.h"
@@ -51,26 +52,6 @@ struct latency_attr {
 	bool oom;
 };
 
-static int grow(void **p, size_t *cap, size_t n, size_t size, size_t max)
-{
-	size_t c;
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	if (*cap >= max)
-		return -ENOSPC;
-	c = *cap ? *cap * 2 : 256;
-	if (c > max)
-		c = max;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 static void on_event(void *ctx, int cpu, const struct trace_ev *ev, long long missed)
 {
 	struct latency_attr *a = ctx;
@@ -86,7 +67,7 @@ static void on_event(void *ctx, int cpu, const struct trace_ev *ev, long long mi
 	    ev->type == TEV_IRQ_ENTRY || ev->type == TEV_IRQ_EXIT ||
 	    ev->type == TEV_SOFTIRQ_ENTRY || ev->type == TEV_SOFTIRQ_EXIT ||
 	    ev->type == TEV_VECTOR_ENTRY || ev->type == TEV_VECTOR_EXIT) {
-		if (grow((void **)&c->ev, &c->cap_ev, c->n_ev, sizeof(*c->ev), ATTR_MAX_EVENTS)) {
+		if (grow_array((void **)&c->ev, &c->cap_ev, c->n_ev, sizeof(*c->ev), ATTR_MAX_EVENTS)) {
 			c->lost++;
 			return;
 		}
@@ -110,7 +91,7 @@ static void sample_steal(struct latency_attr *a, int64_t t)
 			c->steal_first = steal;
 		c->has_steal = true;
 		c->steal_last = steal;
-		if (grow((void **)&c->steal, &c->cap_steal, c->n_steal, sizeof(*c->steal),
+		if (grow_array((void **)&c->steal, &c->cap_steal, c->n_steal, sizeof(*c->steal),
 			 ATTR_MAX_STEAL))
 			continue;
 		c->steal[c->n_steal].t_ns = t;

@@ -28,6 +28,8 @@
 #include <x86intrin.h>
 #endif
 
+#include "util/grow.h"
+#include "measure/latency.h"
 #include "measure/noise.h"
 #include "probe/interrupts.h"
 #include "probe/noisesrc.h"
@@ -391,26 +393,6 @@ static void *spin_main(void *arg)
 
 /* ---- sampling in the main thread ---- */
 
-static int grow(void **p, size_t *cap, size_t n, size_t size, size_t max)
-{
-	size_t c;
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	if (*cap >= max)
-		return -ENOSPC;
-	c = *cap ? *cap * 2 : 256;
-	if (c > max)
-		c = max;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 static bool kept_type(enum trace_ev_type t)
 {
 	switch (t) {
@@ -440,7 +422,7 @@ static void on_event(void *ctx, int cpu, const struct trace_ev *ev, long long mi
 		w->lost += missed > 0 ? (uint64_t)missed : 1;
 	if (!kept_type(ev->type))
 		return;
-	if (grow((void **)&w->ev, &w->cap_ev, w->n_ev, sizeof(*w->ev), NOISE_MAX_EVENTS)) {
+	if (grow_array((void **)&w->ev, &w->cap_ev, w->n_ev, sizeof(*w->ev), NOISE_MAX_EVENTS)) {
 		w->ev_dropped++;
 		return;
 	}
@@ -459,7 +441,7 @@ static void sample_steal(struct noise_run *run, int64_t t)
 
 		if (noisesrc_parse_steal(run->buf, len, w->cpu, &steal))
 			continue;
-		if (grow((void **)&w->steal, &w->cap_steal, w->n_steal, sizeof(*w->steal),
+		if (grow_array((void **)&w->steal, &w->cap_steal, w->n_steal, sizeof(*w->steal),
 			 1u << 22))
 			continue;
 		w->steal[w->n_steal].t_ns = t;
@@ -552,7 +534,7 @@ static void sample_window(struct noise_run *run, int64_t t)
 		win.steal_delta = w->have_prev && steal > w->steal_prev ? steal - w->steal_prev : 0;
 		w->nvcsw_prev = nvcsw;
 		w->steal_prev = steal;
-		if (w->have_prev && !grow((void **)&w->win, &w->cap_win, w->n_win, sizeof(*w->win),
+		if (w->have_prev && !grow_array((void **)&w->win, &w->cap_win, w->n_win, sizeof(*w->win),
 					  1u << 22))
 			w->win[w->n_win++] = win;
 		w->have_prev = true;
@@ -698,23 +680,6 @@ static void free_run(struct noise_run *run)
 	free(run);
 }
 
-static void explain_eperm(const struct noise_config *cfg, char *why, size_t len)
-{
-	struct rlimit rl;
-	char lim[32] = "unknown";
-
-	if (getrlimit(RLIMIT_RTPRIO, &rl) == 0) {
-		if (rl.rlim_cur == RLIM_INFINITY)
-			snprintf(lim, sizeof(lim), "unlimited");
-		else
-			snprintf(lim, sizeof(lim), "%llu", (unsigned long long)rl.rlim_cur);
-	}
-	say(why, len,
-	    "SCHED_%s priority %d was refused: it needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d "
-	    "(RLIMIT_RTPRIO is %s); or measure with --policy other",
-	    rtr_policy_name(cfg->policy), cfg->priority, cfg->priority, lim);
-}
-
 static int start_spinners(struct noise_run *run, char *why, size_t len)
 {
 	char name[16];
@@ -737,7 +702,8 @@ static int start_spinners(struct noise_run *run, char *why, size_t len)
 			const char *lib = rtr_last_error();
 
 			if (err == -EPERM && !(lib && *lib))
-				explain_eperm(&run->cfg, why, len);
+				latency_explain_eperm(run->cfg.policy, run->cfg.priority,
+						      "or measure with --policy other", why, len);
 			else
 				say(why, len, "cannot start the spinning thread on CPU %d: %s",
 				    w->cpu, lib && *lib ? lib : strerror(-err));
