@@ -25,24 +25,10 @@ enum {
 
 enum output_format { FORMAT_TEXT, FORMAT_JSON };
 
-/* Each subcommand's options, help and completion (src/cli/opt.h). */
+/* Each subcommand: its options, help, completion and entry (src/cli/opt.h, cli_main()). */
 struct cli_cmd;
 extern const struct cli_cmd check_cmd, snapshot_cmd, latency_cmd, load_cmd, inspect_cmd,
 	run_cmd, tune_cmd, report_cmd, verify_cmd, pi_cmd, plan_cmd, noise_cmd;
-
-/* Subcommand entry points: argv[0] is the subcommand name. */
-int cmd_check(int argc, char **argv);
-int cmd_snapshot(int argc, char **argv);
-int cmd_latency(int argc, char **argv);
-int cmd_load(int argc, char **argv);
-int cmd_inspect(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_tune(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_verify(int argc, char **argv);
-int cmd_pi(int argc, char **argv);
-int cmd_noise(int argc, char **argv);
-int cmd_plan(int argc, char **argv);
 
 /* "rtready: CMD: message" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -52,19 +38,13 @@ void cli_warn(const char *cmd, const char *fmt, ...) __attribute__((format(print
 void cli_version(void);
 
 /*
- * The common end of option parsing: on a parse error (@parse_rc != 0)
- * print "rtready: CMD: @err" and a hint, and return EXIT_USAGE; for --help
- * print the help of @c, for --version the version, and return EXIT_OK. Return: -1
- * when the command should run.
- */
-int cli_parsed(const struct cli_cmd *c, int parse_rc, const char *err, bool help, bool version);
-
-/*
  * Option helpers: fill *out from @arg, or write a message into @err
  * (size @errlen) and return -EINVAL. They never print or exit.
  */
 int cli_parse_format(const char *arg, enum output_format *out, char *err, size_t errlen);
 int cli_parse_root(const char *arg, const char **out, char *err, size_t errlen);
+/* Refuse an empty file name: "@opt: the name is empty". */
+int cli_nonempty(const char *opt, const char *arg, char *err, size_t errlen);
 
 /*
  * Before anything is written: output_collisions() (src/util/output.h), its

@@ -5,7 +5,6 @@
  * that never exits, so the parser is unit-tested.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +20,8 @@
 /* Keys of the options without a short letter. */
 enum { OPT_ONLY = 256, OPT_SKIP };
 
+static int check_main(void *opts);
+
 static const struct cli_opt check_opts[] = {
 	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
 			"CPUs meant for realtime work (default: the isolated CPUs);\n"
@@ -29,16 +30,14 @@ static const struct cli_opt check_opts[] = {
 	CLI_OPT_FORMAT('f'),
 	CLI_OPT_OUTPUT('o',
 		       "write the result to FILE instead of standard output"),
-	{ "strict", 's', CLI_NOARG, NULL,
-	  "exit 1 on warnings too", NULL, CLI_OWN },
+	CLI_OPT_SET("strict", 's', struct check_opts, strict, "exit 1 on warnings too"),
 	{ "only", OPT_ONLY, CLI_ARG, "AREA|ID",
-	  "run only these checks (repeatable, or comma-separated)", "@check", CLI_OWN },
+	  "run only these checks (repeatable, or comma-separated)", "@check", CLI_OWN, 0 },
 	{ "skip", OPT_SKIP, CLI_ARG, "ID|AREA",
-	  "leave these checks out (repeatable, or comma-separated)", "@check", CLI_OWN },
-	{ "verbose", 'v', CLI_NOARG, NULL,
-	  "also show passing checks and all evidence", NULL, CLI_OWN },
-	{ "list", 'l', CLI_NOARG, NULL,
-	  "list the check ids and exit", NULL, CLI_OWN },
+	  "leave these checks out (repeatable, or comma-separated)", "@check", CLI_OWN, 0 },
+	CLI_OPT_SET("verbose", 'v', struct check_opts, verbose,
+		    "also show passing checks and all evidence"),
+	CLI_OPT_SET("list", 'l', struct check_opts, list, "list the check ids and exit"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
 };
@@ -55,10 +54,13 @@ const struct cli_cmd check_cmd = {
 	"Exit status: 0 nothing failed, 1 a check failed (or warned with --strict),\n"
 	"2 usage error or the checks could not run.\n",
 	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct check_opts), check_opts_parse, check_main, check_opts_free,
 };
 
-void check_opts_free(struct check_opts *o)
+void check_opts_free(void *opts)
 {
+	struct check_opts *o = opts;
+
 	rt_request_free(&o->rt);
 	free(o->only);
 	free(o->skip);
@@ -105,39 +107,25 @@ static int add_selectors(struct check_opts *o, const char *opt, const char *arg,
 	return 0;
 }
 
-int check_opts_parse(int argc, char **argv, struct check_opts *o, char *err, size_t errlen)
+static int check_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 {
-	struct cli_parse p;
+	struct check_opts *o = p->dst;
+
+	if (key == OPT_ONLY)
+		return add_selectors(o, "--only", p->arg, &o->only, &o->n_only, err, errlen);
+	return add_selectors(o, "--skip", p->arg, &o->skip, &o->n_skip, err, errlen);
+}
+
+int check_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+{
+	struct check_opts *o = opts;
 	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, &o->root, &o->rt };
-	int c, rc = 0;
+	struct cli_parse p;
 
 	memset(o, 0, sizeof(*o));
 	o->root = "/";
-	cli_parse_begin(&p, &check_cmd, &com, argc, argv);
-	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
-		switch (c) {
-		case 's':
-			o->strict = true;
-			break;
-		case OPT_ONLY:
-			rc = add_selectors(o, "--only", optarg, &o->only, &o->n_only, err, errlen);
-			break;
-		case OPT_SKIP:
-			rc = add_selectors(o, "--skip", optarg, &o->skip, &o->n_skip, err, errlen);
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case 'l':
-			o->list = true;
-			break;
-		}
-	}
-	if (rc == 0 && c < 0)
-		rc = c;
-	if (rc == -ENOMEM)
-		snprintf(err, errlen, "out of memory");
-	return rc;
+	cli_parse_begin(&p, &check_cmd, &com, o, argc, argv);
+	return cli_parse(&p, check_opt, err, errlen);
 }
 
 static void list_checks(FILE *out)
@@ -193,27 +181,21 @@ static int check_execute(const struct check_opts *o, struct report *r)
 	return err;
 }
 
-int cmd_check(int argc, char **argv)
+static int check_main(void *opts)
 {
-	struct check_opts o;
+	const struct check_opts *o = opts;
 	struct report r;
-	char err[512] = "";
 	int rc;
 
-	rc = check_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed(&check_cmd, rc, err, o.help, o.version);
-	if (rc >= 0 || o.list) {
-		if (rc < 0)
-			list_checks(stdout);
-		check_opts_free(&o);
-		return rc >= 0 ? rc : EXIT_OK;
+	if (o->list) {
+		list_checks(stdout);
+		return EXIT_OK;
 	}
 	report_init(&r, "check");
-	if (check_execute(&o, &r) || render(&o, &r))
+	if (check_execute(o, &r) || render(o, &r))
 		rc = EXIT_USAGE;
 	else
-		rc = report_exit_code(&r, o.strict);
+		rc = report_exit_code(&r, o->strict);
 	report_free(&r);
-	check_opts_free(&o);
 	return rc;
 }

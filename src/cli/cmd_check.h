@@ -25,7 +25,7 @@ struct check_opts {
 };
 
 /* Parse argv (argv[0] = "check"). Return: 0, or -EINVAL with a message in @err. */
-int check_opts_parse(int argc, char **argv, struct check_opts *o, char *err, size_t errlen);
-void check_opts_free(struct check_opts *o);
+int check_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
+void check_opts_free(void *opts);
 
 #endif

@@ -5,7 +5,6 @@
  * counters in between), judge them, render.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,26 +21,27 @@
 /* Keys of the options without a short letter. */
 enum { OPT_NO_PERF = 256 };
 
+static int inspect_main(void *opts);
+
 static const struct cli_opt inspect_opts[] = {
-	{ "all", 'a', CLI_NOARG, NULL,
-	  "every user process (those with RT threads are judged)", NULL, CLI_OWN },
+	CLI_OPT_SET("all", 'a', struct inspect_opts, all,
+		    "every user process (those with RT threads are judged)"),
 	{ "name", 'n', CLI_ARG, "COMM",
-	  "the processes whose name is COMM", "@comm", CLI_OWN },
+	  "the processes whose name is COMM", "@comm", CLI_OWN, 0 },
 	{ "window", 'w', CLI_ARG, "DURATION",
-	  "measure deltas over this time (default 1s; 0: one look)", NULL, CLI_OWN },
+	  "measure deltas over this time (default 1s; 0: one look)", NULL, CLI_OWN, 0 },
 	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
 			"CPUs meant for realtime work (default: the isolated CPUs);\n"
 			"auto or auto:N: the choice of rtready plan (N CPUs)"),
 	CLI_OPT_ROOT("read DIR/proc and DIR/sys instead of the live system"),
 	{ "no-perf", OPT_NO_PERF, CLI_NOARG, NULL,
-	  "do not open perf counters", NULL, CLI_OWN },
+	  "do not open perf counters", NULL, CLI_OWN, 0 },
 	CLI_OPT_FORMAT('f'),
 	CLI_OPT_OUTPUT('o',
 		       "write the result to FILE"),
-	{ "strict", 's', CLI_NOARG, NULL,
-	  "exit 1 on warnings too", NULL, CLI_OWN },
-	{ "verbose", 'v', CLI_NOARG, NULL,
-	  "show passing findings and processes without RT threads", NULL, CLI_OWN },
+	CLI_OPT_SET("strict", 's', struct inspect_opts, strict, "exit 1 on warnings too"),
+	CLI_OPT_SET("verbose", 'v', struct inspect_opts, verbose,
+		    "show passing findings and processes without RT threads"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
 };
@@ -62,10 +62,13 @@ const struct cli_cmd inspect_cmd = {
 	"Exit status: 0 nothing failed, 1 a finding failed (or warned with --strict),\n"
 	"2 usage error, no such process, or /proc could not be read.\n",
 	CLI_OPERANDS,
+	CLI_CMD_STRUCT(struct inspect_opts), inspect_opts_parse, inspect_main, inspect_opts_free,
 };
 
-void inspect_opts_free(struct inspect_opts *o)
+void inspect_opts_free(void *opts)
 {
+	struct inspect_opts *o = opts;
+
 	rt_request_free(&o->rt);
 }
 
@@ -85,55 +88,47 @@ static int add_pid(struct inspect_opts *o, const char *arg, char *err, size_t er
 	return 0;
 }
 
-int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err, size_t errlen)
+static int inspect_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 {
-	struct cli_parse p;
+	struct inspect_opts *o = p->dst;
+	int rc;
+
+	switch (key) {
+	case 'n':
+		o->name = p->arg;
+		if (*p->arg)
+			return 0;
+		snprintf(err, errlen, "--name: empty name");
+		return -EINVAL;
+	case 'w':
+		o->window_given = true;
+		rc = parse_duration_ns(p->arg, 1000000000, &o->window_ns);
+		if (rc == 0 && o->window_ns <= 3600LL * 1000000000)
+			return 0;
+		snprintf(err, errlen, "--window: '%s' is not a duration from 0 to 1h (like 500ms, 2s)",
+			 p->arg);
+		return -EINVAL;
+	case OPT_NO_PERF:
+		o->perf = false;
+		return 0;
+	}
+	return 0;
+}
+
+int inspect_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+{
+	struct inspect_opts *o = opts;
 	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, &o->root, &o->rt };
-	int c, rc = 0;
+	struct cli_parse p;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->window_ns = 1000000000;
 	o->perf = true;
 	o->root = "/";
-	cli_parse_begin(&p, &inspect_cmd, &com, argc, argv);
-	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
-		switch (c) {
-		case 'a':
-			o->all = true;
-			break;
-		case 'n':
-			if (!*optarg) {
-				snprintf(err, errlen, "--name: empty name");
-				rc = -EINVAL;
-			}
-			o->name = optarg;
-			break;
-		case 'w':
-			rc = parse_duration_ns(optarg, 1000000000, &o->window_ns);
-			if (rc == 0 && o->window_ns > 3600LL * 1000000000) {
-				rc = -ERANGE;
-			}
-			if (rc) {
-				snprintf(err, errlen, "--window: '%s' is not a duration from 0 to 1h "
-					 "(like 500ms, 2s)", optarg);
-				rc = -EINVAL;
-			}
-			o->window_given = true;
-			break;
-		case OPT_NO_PERF:
-			o->perf = false;
-			break;
-		case 's':
-			o->strict = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		}
-	}
-	if (rc == 0 && c < 0)
-		rc = c;
-	for (int i = optind; rc == 0 && i < argc; i++)
+	cli_parse_begin(&p, &inspect_cmd, &com, o, argc, argv);
+	rc = cli_parse(&p, inspect_opt, err, errlen);
+	for (int i = p.operand; rc == 0 && i < argc; i++)
 		rc = add_pid(o, argv[i], err, errlen);
 	if (rc || o->help || o->version)
 		return rc;
@@ -177,8 +172,9 @@ static int render(const struct inspect_opts *o, const struct inspect_result *res
 	return err;
 }
 
-static int run(const struct inspect_opts *o)
+static int inspect_main(void *opts)
 {
+	const struct inspect_opts *o = opts;
 	struct inspect_request req = { o->root, o->pids, o->n_pids, o->name,
 				       o->all, o->window_ns, o->perf };
 	const volatile sig_atomic_t *stop = cli_stop_catch(NULL);
@@ -229,22 +225,5 @@ static int run(const struct inspect_opts *o)
 	report_free(&r);
 	inspect_result_free(&res);
 	cli_target_free(t);
-	return rc;
-}
-
-int cmd_inspect(int argc, char **argv)
-{
-	struct inspect_opts o;
-	char err[512] = "";
-	int rc;
-
-	rc = inspect_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed(&inspect_cmd, rc, err, o.help, o.version);
-	if (rc >= 0) {
-		inspect_opts_free(&o);
-		return rc;
-	}
-	rc = run(&o);
-	inspect_opts_free(&o);
 	return rc;
 }

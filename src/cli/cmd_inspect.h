@@ -28,7 +28,7 @@ struct inspect_opts {
 };
 
 /* Parse argv (argv[0] = "inspect"). Return: 0, or -EINVAL with a message in @err. */
-int inspect_opts_parse(int argc, char **argv, struct inspect_opts *o, char *err, size_t errlen);
-void inspect_opts_free(struct inspect_opts *o);
+int inspect_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
+void inspect_opts_free(void *opts);
 
 #endif

@@ -34,97 +34,98 @@ enum {
 	OPT_JSON, OPT_PRETTY, OPT_RUNTIME, OPT_DEADLINE, OPT_PERIOD, OPT_TRACE_ALL,
 };
 
+static int latency_main(void *opts);
+
 static const struct cli_opt latency_opts[] = {
 	/* cyclictest's spellings of -p and -b */
-	{ "prio", 'p', CLI_ARG, NULL, NULL, NULL, CLI_OWN },
-	{ "breaktrace", 'b', CLI_ARG, NULL, NULL, NULL, CLI_OWN },
+	{ "prio", 'p', CLI_ARG, NULL, NULL, NULL, CLI_OWN, 0 },
+	{ "breaktrace", 'b', CLI_ARG, NULL, NULL, NULL, CLI_OWN, 0 },
 	CLI_OPT_RT_CPUS("affinity", 'a', "LIST",
 			"measure on these CPUs (default: every online CPU we may\n"
 			"use, the RT CPUs of the boot line included); auto or\n"
 			"auto:N: the RT CPUs rtready plan chooses (N of them)"),
 	{ "threads", 't', CLI_OPTARG, "N",
-	  "only the first N of those CPUs (without N: all of them)", NULL, CLI_OWN },
+	  "only the first N of those CPUs (without N: all of them)", NULL, CLI_OWN, 0 },
 	{ "smp", 'S', CLI_NOARG, NULL,
-	  "one thread per CPU (the default; for cyclictest habits)", NULL, CLI_OWN },
+	  "one thread per CPU (the default; for cyclictest habits)", NULL, CLI_OWN, 0 },
 	{ "priority", 'p', CLI_ARG, "PRIO",
-	  "realtime priority 1..98 (default 80; 99 is refused)", NULL, CLI_OWN },
+	  "realtime priority 1..98 (default 80; 99 is refused)", NULL, CLI_OWN, 0 },
 	{ "policy", OPT_POLICY, CLI_ARG, "NAME",
 	  "fifo (default), rr or deadline: SCHED_DEADLINE threads\n"
 	  "(one per CPU, placed by the kernel) that end each job\n"
 	  "with sched_yield; each job's start is measured against\n"
-	  "its period's start", "fifo rr deadline", CLI_OWN },
+	  "its period's start", "fifo rr deadline", CLI_OWN, 0 },
 	{ "runtime", OPT_RUNTIME, CLI_ARG, "US",
-	  "with deadline: runtime per period (units allowed)", NULL, CLI_OWN },
+	  "with deadline: runtime per period (units allowed)", NULL, CLI_OWN, 0 },
 	{ "deadline", OPT_DEADLINE, CLI_ARG, "US",
-	  "with deadline: relative deadline (default: the period)", NULL, CLI_OWN },
+	  "with deadline: relative deadline (default: the period)", NULL, CLI_OWN, 0 },
 	{ "period", OPT_PERIOD, CLI_ARG, "US",
-	  "with deadline: period (default: the interval, -i)", NULL, CLI_OWN },
+	  "with deadline: period (default: the interval, -i)", NULL, CLI_OWN, 0 },
 	{ "interval", 'i', CLI_ARG, "US",
-	  "wake-up period in us (default 1000; units allowed: 1ms)", NULL, CLI_OWN },
+	  "wake-up period in us (default 1000; units allowed: 1ms)", NULL, CLI_OWN, 0 },
 	{ "duration", 'D', CLI_ARG, "TIME",
-	  "how long: 10s (default), 500ms, 2m, 1h; 0 = until Ctrl-C", NULL, CLI_OWN },
+	  "how long: 10s (default), 500ms, 2m, 1h; 0 = until Ctrl-C", NULL, CLI_OWN, 0 },
 	{ "loops", 'l', CLI_ARG, "N",
 	  "each thread stops after N wake-ups (then no default\n"
-	  "duration: -D still ends the run first if given)", NULL, CLI_OWN },
+	  "duration: -D still ends the run first if given)", NULL, CLI_OWN, 0 },
 	{ "mlockall", 'm', CLI_NOARG, NULL,
-	  "lock and prefault memory first (the default)", NULL, CLI_OWN },
+	  "lock and prefault memory first (the default)", NULL, CLI_OWN, 0 },
 	{ "no-mlock", OPT_NO_MLOCK, CLI_NOARG, NULL,
-	  "do not lock memory (page faults may show as latency)", NULL, CLI_OWN },
+	  "do not lock memory (page faults may show as latency)", NULL, CLI_OWN, 0 },
 	{ "hist-max", OPT_HIST_MAX, CLI_ARG, "US",
 	  "histogram range in us (default 10000); later samples are\n"
-	  "counted as overflows and the largest kept exactly", NULL, CLI_OWN },
+	  "counted as overflows and the largest kept exactly", NULL, CLI_OWN, 0 },
 	{ "histogram", 'h', CLI_ARG, "US",
 	  "the same, and print the histogram at the end as\n"
-	  "cyclictest does (with -q: only the histogram)", NULL, CLI_OWN },
+	  "cyclictest does (with -q: only the histogram)", NULL, CLI_OWN, 0 },
 	{ "histofall", 'H', CLI_ARG, "US",
-	  "like -h, with one more column summing every thread", NULL, CLI_OWN },
+	  "like -h, with one more column summing every thread", NULL, CLI_OWN, 0 },
 	{ "bucket", OPT_BUCKET, CLI_ARG, "NS",
-	  "histogram bucket width in ns (default 1000)", NULL, CLI_OWN },
-	{ "histfile", OPT_HISTFILE, CLI_ARG, "FILE",
-	  "also write the histogram in cyclictest's file format", "@file", CLI_OWN },
+	  "histogram bucket width in ns (default 1000)", NULL, CLI_OWN, 0 },
+	CLI_OPT_STR("histfile", OPT_HISTFILE, "FILE", struct latency_opts, histfile, "@file",
+		    "also write the histogram in cyclictest's file format"),
 	{ "threshold", 'b', CLI_ARG, "US",
-	  "stop at the first wake-up later than US; exit 1", NULL, CLI_OWN },
-	{ "trace", OPT_TRACE, CLI_NOARG, NULL,
-	  "with --threshold: record a kernel trace (scheduler, IRQs,\n"
-	  "timers), stop it at the hit and explain what delayed the\n"
-	  "thread (root; needs tracefs)", NULL, CLI_OWN },
+	  "stop at the first wake-up later than US; exit 1", NULL, CLI_OWN, 0 },
+	CLI_OPT_SET("trace", OPT_TRACE, struct latency_opts, trace,
+		    "with --threshold: record a kernel trace (scheduler, IRQs,\n"
+		    "timers), stop it at the hit and explain what delayed the\n"
+		    "thread (root; needs tracefs)"),
 	{ "trace-all", OPT_TRACE_ALL, CLI_NOARG, NULL,
 	  "with --threshold: do not stop at a hit; trace the whole\n"
 	  "run and give every wake-up later than US a cause, as\n"
-	  "rtready noise names them, in a table per CPU (root)", NULL, CLI_OWN },
+	  "rtready noise names them, in a table per CPU (root)", NULL, CLI_OWN, 0 },
 	{ "trace-file", OPT_TRACE_FILE, CLI_ARG, "FILE",
 	  "save the trace around the hit there (implies --trace;\n"
-	  "default: latency-trace.txt beside --output, or here)", "@file", CLI_OWN },
+	  "default: latency-trace.txt beside --output, or here)", "@file", CLI_OWN, 0 },
 	{ "aligned", 'A', CLI_ARG, "US",
 	  "every thread on one grid, US after the start: every CPU\n"
 	  "wakes at the same instant, as cyclictest -A (default: each\n"
-	  "thread its own grid from when it started, as cyclictest)", NULL, CLI_OWN },
+	  "thread its own grid from when it started, as cyclictest)", NULL, CLI_OWN, 0 },
 	{ "dma-latency", OPT_DMA, CLI_ARG, "US",
 	  "hold /dev/cpu_dma_latency at US for the run (default:\n"
-	  "leave it alone and report its state)", NULL, CLI_OWN },
+	  "leave it alone and report its state)", NULL, CLI_OWN, 0 },
 	{ "load", OPT_LOAD, CLI_ARG, "KIND",
 	  "put the machine under load while measuring, at\n"
 	  "SCHED_OTHER on every CPU: hackbench, cpu, memory or all\n"
-	  "(what `rtready load` does; stopped at the end)", "hackbench cpu memory all", CLI_OWN },
-	{ "quiet", 'q', CLI_NOARG, NULL,
-	  "no live lines, only the summary at the end, which then\n"
-	  "starts with cyclictest's T: lines", NULL, CLI_OWN },
-	{ "nsecs", 'N', CLI_NOARG, NULL,
-	  "text output in ns instead of us", NULL, CLI_OWN },
+	  "(what `rtready load` does; stopped at the end)", "hackbench cpu memory all", CLI_OWN, 0 },
+	CLI_OPT_SET("quiet", 'q', struct latency_opts, quiet,
+		    "no live lines, only the summary at the end, which then\n"
+		    "starts with cyclictest's T: lines"),
+	CLI_OPT_SET("nsecs", 'N', struct latency_opts, in_ns, "text output in ns instead of us"),
 	{ "verbose", 'v', CLI_NOARG, NULL,
-	  "print every sample as THREAD:WAKEUP:LATENCY while it runs", NULL, CLI_OWN },
+	  "print every sample as THREAD:WAKEUP:LATENCY while it runs", NULL, CLI_OWN, 0 },
 	CLI_OPT_FORMAT('f'),
 	CLI_OPT_OUTPUT(CLI_KEY_OUTPUT,
 		       "write the summary to FILE instead of standard output"),
 	{ "json", OPT_JSON, CLI_ARG, "FILE",
 	  "also write the JSON to FILE (the text summary goes to\n"
-	  "standard output), as cyclictest's --json=FILE", "@file", CLI_OWN },
-	{ "pretty", OPT_PRETTY, CLI_NOARG, NULL,
-	  "indent the JSON (default: one compact line, with\n"
-	  "sparse histograms)", NULL, CLI_OWN },
+	  "standard output), as cyclictest's --json=FILE", "@file", CLI_OWN, 0 },
+	CLI_OPT_SET("pretty", OPT_PRETTY, struct latency_opts, pretty,
+		    "indent the JSON (default: one compact line, with\n"
+		    "sparse histograms)"),
 	{ "laptop", OPT_LAPTOP, CLI_NOARG, NULL,
 	  "accepted for cyclictest compatibility (nothing to do:\n"
-	  "/dev/cpu_dma_latency is left alone anyway)", NULL, CLI_OWN },
+	  "/dev/cpu_dma_latency is left alone anyway)", NULL, CLI_OWN, 0 },
 	CLI_OPT_HELP(CLI_KEY_HELP),
 	CLI_OPT_VERSION,
 };
@@ -142,10 +143,13 @@ const struct cli_cmd latency_cmd = {
 	"measurement could not run (a missing privilege is named). cyclictest and rtla\n"
 	"differ: see rtready-latency(1).\n",
 	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct latency_opts), latency_opts_parse, latency_main, latency_opts_free,
 };
 
-void latency_opts_free(struct latency_opts *o)
+void latency_opts_free(void *opts)
 {
+	struct latency_opts *o = opts;
+
 	latency_config_free(&o->cfg);
 	rt_request_free(&o->affinity);
 	memset(o, 0, sizeof(*o));
@@ -195,14 +199,14 @@ static int opt_priority(const char *arg, int *out, char *err, size_t errlen)
 	return 0;
 }
 
-static int opt_threads(int argc, char **argv, const char *arg, unsigned int *out, char *err,
-		       size_t errlen)
+static int opt_threads(const struct cli_parse *p, unsigned int *out, char *err, size_t errlen)
 {
+	const char *arg = p->arg;
 	int64_t v;
 
 	/* Like cyclictest, "-t 4" works as well as "-t4": take a number that follows. */
-	if (!arg && optind < argc && argv[optind][0] >= '0' && argv[optind][0] <= '9')
-		arg = argv[optind++];
+	if (!arg && optind < p->argc && p->argv[optind][0] >= '0' && p->argv[optind][0] <= '9')
+		arg = p->argv[optind++];
 	if (!arg) {
 		*out = 0;
 		return 0;
@@ -313,162 +317,121 @@ static int opts_check(struct latency_opts *o, char *err, size_t errlen)
 	return 0;
 }
 
-int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err, size_t errlen)
+static int latency_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 {
-	struct cli_parse p;
-	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, NULL, &o->affinity };
-	int c, rc = 0;
+	struct latency_opts *o = p->dst;
+	struct latency_config *c = &o->cfg;
+	const char *arg = p->arg;
 	int64_t v;
+
+	switch (key) {
+	case 't':
+		return opt_threads(p, &o->threads, err, errlen);
+	case 'm':
+		/* -S and -m are what rtready does anyway; --laptop too (no dma write). */
+		c->mlock = true;
+		return 0;
+	case 'p':
+		o->prio_given = true;
+		return opt_priority(arg, &c->priority, err, errlen);
+	case OPT_POLICY:
+		if (rtr_policy_from_name(arg, &c->policy) ||
+		    (c->policy != RTR_SCHED_FIFO && c->policy != RTR_SCHED_RR &&
+		     c->policy != RTR_SCHED_DEADLINE)) {
+			snprintf(err, errlen, "--policy: '%s' is not fifo, rr or deadline", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_RUNTIME:
+		return opt_duration("--runtime", arg, 1000, 1, LATENCY_MAX_INTERVAL_NS,
+				    &c->dl_runtime_ns, err, errlen);
+	case OPT_DEADLINE:
+		return opt_duration("--deadline", arg, 1000, 1, LATENCY_MAX_INTERVAL_NS,
+				    &c->dl_deadline_ns, err, errlen);
+	case OPT_PERIOD:
+		return opt_duration("--period", arg, 1000, LATENCY_MIN_INTERVAL_NS,
+				    LATENCY_MAX_INTERVAL_NS, &c->dl_period_ns, err, errlen);
+	case 'i':
+		o->interval_given = true;
+		return opt_duration("--interval", arg, 1000, LATENCY_MIN_INTERVAL_NS,
+				    LATENCY_MAX_INTERVAL_NS, &c->interval_ns, err, errlen);
+	case 'D':
+		o->duration_given = true;
+		return opt_duration("--duration", arg, 1000000000, 0, UINT64_MAX / 2, &c->duration_ns,
+				    err, errlen);
+	case 'l':
+		if (parse_int64(arg, 1, INT64_MAX, &v)) {
+			snprintf(err, errlen, "--loops: '%s' is not a number of wake-ups (1 or more)",
+				 arg);
+			return -EINVAL;
+		}
+		c->loops = (uint64_t)v;
+		return 0;
+	case OPT_NO_MLOCK:
+		c->mlock = false;
+		return 0;
+	case 'H':
+		o->histofall = true;
+		/* fall through */
+	case 'h':
+		o->hist_print = true;
+		/* fall through */
+	case OPT_HIST_MAX:
+		return opt_duration(key == 'H' ? "--histofall" : key == 'h' ? "--histogram" : "--hist-max",
+				    arg, 1000, 1000, UINT64_MAX / 2, &c->range_ns, err, errlen);
+	case OPT_BUCKET:
+		return opt_duration("--bucket", arg, 1, 1, 1000000000, &c->bucket_ns, err, errlen);
+	case 'b':
+		return opt_duration("--threshold", arg, 1000, 1, UINT64_MAX / 2, &c->threshold_ns,
+				    err, errlen);
+	case 'A':
+		c->aligned = true;
+		return opt_duration("--aligned", arg, 1000, 0, LATENCY_MAX_INTERVAL_NS,
+				    &c->align_offset_ns, err, errlen);
+	case OPT_DMA:
+		if (parse_int64(arg, 0, 2000000000, &v)) {
+			snprintf(err, errlen, "--dma-latency: '%s' is not a number of us (0..2000000000)",
+				 arg);
+			return -EINVAL;
+		}
+		o->dma_us = (int32_t)v;
+		return 0;
+	case OPT_LOAD:
+		o->has_load = true;
+		if (latency_load_parse(arg, &o->load) == 0)
+			return 0;
+		snprintf(err, errlen, "--load: '%s' is not one of hackbench, cpu, memory, all", arg);
+		return -EINVAL;
+	case 'v':
+		o->verbose = true;
+		c->sample_log = true;
+		return 0;
+	case OPT_JSON:
+		o->json_file = arg;
+		return cli_nonempty("--json", arg, err, errlen);
+	case OPT_TRACE_ALL:
+		o->trace_all = true;
+		c->threshold_all = true;
+		return 0;
+	case OPT_TRACE_FILE:
+		o->trace_file = arg;
+		o->trace = true;
+		return cli_nonempty("--trace-file", arg, err, errlen);
+	}
+	return 0;
+}
+
+int latency_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+{
+	struct latency_opts *o = opts;
+	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, NULL, &o->affinity };
+	struct cli_parse p;
 
 	memset(o, 0, sizeof(*o));
 	latency_config_init(&o->cfg);
 	o->dma_us = -1;
-	cli_parse_begin(&p, &latency_cmd, &com, argc, argv);
-	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
-		switch (c) {
-		case 't':
-			rc = opt_threads(argc, argv, optarg, &o->threads, err, errlen);
-			break;
-		case 'S':
-		case 'm':
-		case OPT_LAPTOP:
-			/* -S and -m are what rtready does anyway; --laptop too (no dma write). */
-			if (c == 'm')
-				o->cfg.mlock = true;
-			break;
-		case 'p':
-			rc = opt_priority(optarg, &o->cfg.priority, err, errlen);
-			o->prio_given = true;
-			break;
-		case OPT_POLICY:
-			if (rtr_policy_from_name(optarg, &o->cfg.policy) ||
-			    (o->cfg.policy != RTR_SCHED_FIFO && o->cfg.policy != RTR_SCHED_RR &&
-			     o->cfg.policy != RTR_SCHED_DEADLINE)) {
-				snprintf(err, errlen, "--policy: '%s' is not fifo, rr or deadline",
-					 optarg);
-				rc = -EINVAL;
-			}
-			break;
-		case OPT_RUNTIME:
-			rc = opt_duration("--runtime", optarg, 1000, 1, LATENCY_MAX_INTERVAL_NS,
-					  &o->cfg.dl_runtime_ns, err, errlen);
-			break;
-		case OPT_DEADLINE:
-			rc = opt_duration("--deadline", optarg, 1000, 1, LATENCY_MAX_INTERVAL_NS,
-					  &o->cfg.dl_deadline_ns, err, errlen);
-			break;
-		case OPT_PERIOD:
-			rc = opt_duration("--period", optarg, 1000, LATENCY_MIN_INTERVAL_NS,
-					  LATENCY_MAX_INTERVAL_NS, &o->cfg.dl_period_ns, err, errlen);
-			break;
-		case 'i':
-			rc = opt_duration("--interval", optarg, 1000, LATENCY_MIN_INTERVAL_NS,
-					  LATENCY_MAX_INTERVAL_NS, &o->cfg.interval_ns, err, errlen);
-			o->interval_given = true;
-			break;
-		case 'D':
-			rc = opt_duration("--duration", optarg, 1000000000, 0, UINT64_MAX / 2,
-					  &o->cfg.duration_ns, err, errlen);
-			o->duration_given = true;
-			break;
-		case 'l':
-			if (parse_int64(optarg, 1, INT64_MAX, &v)) {
-				snprintf(err, errlen, "--loops: '%s' is not a number of wake-ups (1 or "
-					 "more)", optarg);
-				rc = -EINVAL;
-			}
-			o->cfg.loops = (uint64_t)v;
-			break;
-		case OPT_NO_MLOCK:
-			o->cfg.mlock = false;
-			break;
-		case 'H':
-			o->histofall = true;
-			/* fall through */
-		case 'h':
-			o->hist_print = true;
-			/* fall through */
-		case OPT_HIST_MAX:
-			rc = opt_duration(c == 'H' ? "--histofall" : c == 'h' ? "--histogram"
-						   : "--hist-max", optarg, 1000, 1000, UINT64_MAX / 2,
-					  &o->cfg.range_ns, err, errlen);
-			break;
-		case OPT_BUCKET:
-			rc = opt_duration("--bucket", optarg, 1, 1, 1000000000, &o->cfg.bucket_ns,
-					  err, errlen);
-			break;
-		case OPT_HISTFILE:
-			o->histfile = optarg;
-			break;
-		case 'b':
-			rc = opt_duration("--threshold", optarg, 1000, 1, UINT64_MAX / 2,
-					  &o->cfg.threshold_ns, err, errlen);
-			break;
-		case 'A':
-			rc = opt_duration("--aligned", optarg, 1000, 0, LATENCY_MAX_INTERVAL_NS,
-					  &o->cfg.align_offset_ns, err, errlen);
-			o->cfg.aligned = true;
-			break;
-		case OPT_DMA:
-			if (parse_int64(optarg, 0, 2000000000, &v)) {
-				snprintf(err, errlen,
-					 "--dma-latency: '%s' is not a number of us (0..2000000000)",
-					 optarg);
-				rc = -EINVAL;
-			} else {
-				o->dma_us = (int32_t)v;
-			}
-			break;
-		case OPT_LOAD:
-			if (latency_load_parse(optarg, &o->load)) {
-				snprintf(err, errlen,
-					 "--load: '%s' is not one of hackbench, cpu, memory, all",
-					 optarg);
-				rc = -EINVAL;
-			}
-			o->has_load = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'N':
-			o->in_ns = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			o->cfg.sample_log = true;
-			break;
-		case OPT_JSON:
-			if (!optarg[0]) {
-				snprintf(err, errlen, "--json: the name is empty");
-				rc = -EINVAL;
-			}
-			o->json_file = optarg;
-			break;
-		case OPT_PRETTY:
-			o->pretty = true;
-			break;
-		case OPT_TRACE_ALL:
-			o->trace_all = true;
-			o->cfg.threshold_all = true;
-			break;
-		case OPT_TRACE_FILE:
-			if (!optarg[0]) {
-				snprintf(err, errlen, "--trace-file: the name is empty");
-				rc = -EINVAL;
-			}
-			o->trace_file = optarg;
-			/* fall through */
-		case OPT_TRACE:
-			o->trace = true;
-			break;
-		}
-	}
-	if (rc == 0 && c < 0)
-		rc = c;
-	if (rc == 0)
-		rc = opts_check(o, err, errlen);
-	return rc;
+	cli_parse_begin(&p, &latency_cmd, &com, o, argc, argv);
+	return cli_parse(&p, latency_opt, err, errlen) ?: opts_check(o, err, errlen);
 }
 
 /*
@@ -854,19 +817,7 @@ out:
 	return rc;
 }
 
-int cmd_latency(int argc, char **argv)
+static int latency_main(void *opts)
 {
-	struct latency_opts o;
-	char err[512] = "";
-	int rc;
-
-	rc = latency_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed(&latency_cmd, rc, err, o.help, o.version);
-	if (rc >= 0) {
-		latency_opts_free(&o);
-		return rc;
-	}
-	rc = run_latency(&o);
-	latency_opts_free(&o);
-	return rc;
+	return run_latency(opts);
 }

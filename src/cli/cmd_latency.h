@@ -46,7 +46,7 @@ struct latency_opts {
  * Parse argv (argv[0] is "latency") into @o, which is initialised first.
  * Return: 0, or -EINVAL/-ENOMEM with a message in @err. Never exits.
  */
-int latency_opts_parse(int argc, char **argv, struct latency_opts *o, char *err, size_t errlen);
-void latency_opts_free(struct latency_opts *o);
+int latency_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
+void latency_opts_free(void *opts);
 
 #endif

@@ -7,7 +7,6 @@
  * itself is src/measure/load.c, the same code `latency --load` runs.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,45 +25,46 @@
 /* Keys of the options without a short letter. */
 enum { OPT_OOM = 256, OPT_OOM_LIMIT, OPT_FORMAT };
 
+static int load_main(void *opts);
+
 static const struct cli_opt load_opts[] = {
-	{ "processes", 'P', CLI_NOARG, NULL, NULL, NULL, CLI_OWN },	/* hackbench's spelling */
+	{ "processes", 'P', CLI_NOARG, NULL, NULL, NULL, CLI_OWN, 0 },	/* hackbench's spelling */
 	{ "groups", 'g', CLI_ARG, "N",
-	  "groups of senders and receivers (default 10)", NULL, CLI_OWN },
+	  "groups of senders and receivers (default 10)", NULL, CLI_OWN, 0 },
 	{ "fds", 'f', CLI_ARG, "N",
 	  "senders, and receivers, per group (default 20)\n"
 	  "(2 x groups x fds tasks: at most 400 per CPU of the load,\n"
-	  "and 400, hackbench's default, on any machine)", NULL, CLI_OWN },
+	  "and 400, hackbench's default, on any machine)", NULL, CLI_OWN, 0 },
 	{ "loops", 'l', CLI_ARG, "N",
-	  "messages each sender sends to each receiver (default 100)", NULL, CLI_OWN },
+	  "messages each sender sends to each receiver (default 100)", NULL, CLI_OWN, 0 },
 	{ "datasize", 's', CLI_ARG, "BYTES",
-	  "size of a message (default 100)", NULL, CLI_OWN },
+	  "size of a message (default 100)", NULL, CLI_OWN, 0 },
 	{ "pipe", 'p', CLI_NOARG, NULL,
-	  "use pipes instead of AF_UNIX socket pairs", NULL, CLI_OWN },
+	  "use pipes instead of AF_UNIX socket pairs", NULL, CLI_OWN, 0 },
 	{ "threads", 'T', CLI_NOARG, NULL,
-	  "tasks are threads", NULL, CLI_OWN },
+	  "tasks are threads", NULL, CLI_OWN, 0 },
 	{ "process", 'P', CLI_NOARG, NULL,
-	  "tasks are processes (default)", NULL, CLI_OWN },
-	{ NULL, 0, CLI_NOARG, NULL, "Other loads:\n", NULL, CLI_OWN },
+	  "tasks are processes (default)", NULL, CLI_OWN, 0 },
+	{ NULL, 0, CLI_NOARG, NULL, "Other loads:\n", NULL, CLI_OWN, 0 },
 	{ "cpu", 'c', CLI_ARG, "N",
-	  "N CPU hogs (at most 32 per CPU of the load)", NULL, CLI_OWN },
+	  "N CPU hogs (at most 32 per CPU of the load)", NULL, CLI_OWN, 0 },
 	{ "memory", 'm', CLI_ARG, "SIZE",
-	  "allocate, touch and free SIZE (e.g. 256M) again and again", NULL, CLI_OWN },
+	  "allocate, touch and free SIZE (e.g. 256M) again and again", NULL, CLI_OWN, 0 },
 	{ "oom", OPT_OOM, CLI_NOARG, NULL,
-	  "repeatedly OOM-kill a child confined to its own memory cgroup", NULL, CLI_OWN },
+	  "repeatedly OOM-kill a child confined to its own memory cgroup", NULL, CLI_OWN, 0 },
 	{ "oom-limit", OPT_OOM_LIMIT, CLI_ARG, "SIZE",
-	  "memory limit of that cgroup (default 32M)", NULL, CLI_OWN },
-	{ NULL, 0, CLI_NOARG, NULL, "Common:\n", NULL, CLI_OWN },
+	  "memory limit of that cgroup (default 32M)", NULL, CLI_OWN, 0 },
+	{ NULL, 0, CLI_NOARG, NULL, "Common:\n", NULL, CLI_OWN, 0 },
 	{ "duration", 'D', CLI_ARG, "TIME",
-	  "run for TIME (10s, 2m, ...); stop early with ^C", NULL, CLI_OWN },
+	  "run for TIME (10s, 2m, ...); stop early with ^C", NULL, CLI_OWN, 0 },
 	{ "nice", 'n', CLI_ARG, "N",
-	  "nice value of the load (-20..19)", NULL, CLI_OWN },
+	  "nice value of the load (-20..19)", NULL, CLI_OWN, 0 },
 	{ "cpus", 'a', CLI_ARG, "LIST",
-	  "run the load on these CPUs (default: all)", "@cpus", CLI_OWN },
+	  "run the load on these CPUs (default: all)", "@cpus", CLI_OWN, 0 },
 	CLI_OPT_FORMAT(CLI_KEY_FORMAT),
 	CLI_OPT_OUTPUT('o',
 		       "write the result to FILE"),
-	{ "quiet", 'q', CLI_NOARG, NULL,
-	  "no description line before the run", NULL, CLI_OWN },
+	CLI_OPT_SET("quiet", 'q', struct load_opts, quiet, "no description line before the run"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
 };
@@ -88,10 +88,13 @@ const struct cli_cmd load_cmd = {
 	"Exit status: 0 the load ran (also when stopped by SIGINT or SIGTERM),\n"
 	"2 usage error or the load could not run.\n",
 	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct load_opts), load_opts_parse, load_main, load_opts_free,
 };
 
-void load_opts_free(struct load_opts *o)
+void load_opts_free(void *opts)
 {
+	struct load_opts *o = opts;
+
 	load_config_free(&o->cfg);
 }
 
@@ -197,8 +200,9 @@ static int apply_opt(struct load_opts *o, int c, const char *arg, struct seen *s
 	return rc;
 }
 
-int load_opts_parse(int argc, char **argv, struct load_opts *o, char *err, size_t errlen)
+int load_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
 {
+	struct load_opts *o = opts;
 	struct cli_parse p;
 	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, NULL, NULL };
 	struct seen seen = { false, false, false };
@@ -206,26 +210,25 @@ int load_opts_parse(int argc, char **argv, struct load_opts *o, char *err, size_
 
 	memset(o, 0, sizeof(*o));
 	load_config_init(&o->cfg);
-	cli_parse_begin(&p, &load_cmd, &com, argc, argv);
+	cli_parse_begin(&p, &load_cmd, &com, o, argc, argv);
 	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
 		switch (c) {
 		case OPT_OOM:
 			o->cfg.oom = seen.other = true;
 			break;
 		case OPT_OOM_LIMIT:
-			rc = size_opt("--oom-limit", optarg, 1u << 20, &o->cfg.oom_limit_bytes, err,
+			rc = size_opt("--oom-limit", p.arg, 1u << 20, &o->cfg.oom_limit_bytes, err,
 				      errlen);
 			break;
-		case 'q':
-			o->quiet = true;
-			break;
 		default:
-			rc = apply_opt(o, c, optarg, &seen, err, errlen);
+			rc = apply_opt(o, c, p.arg, &seen, err, errlen);
 			break;
 		}
 	}
 	if (rc == 0 && c < 0)
 		rc = c;
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
 	if (rc)
 		return rc;
 	/* Messaging is the default load, and runs alongside the others when asked for. */
@@ -263,56 +266,46 @@ static int run_load(const struct load_config *cfg, struct load_stats *st, bool *
 	return rc;
 }
 
-int cmd_load(int argc, char **argv)
+static int load_main(void *opts)
 {
+	const struct load_opts *o = opts;
 	struct load_stats st = { 0 };
 	struct output out;
-	struct load_opts o;
 	bool interrupted = false;
-	char err[512] = "";
 	int rc;
 
-	rc = load_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed(&load_cmd, rc, err, o.help, o.version);
-	if (rc >= 0) {
-		load_opts_free(&o);
-		return rc;
-	}
-	rc = output_open(&out, o.output);
+	rc = output_open(&out, o->output);
 	if (rc) {
-		cli_error("load", "cannot write %s: %s", o.output, strerror(-rc));
-		load_opts_free(&o);
+		cli_error("load", "cannot write %s: %s", o->output, strerror(-rc));
 		return EXIT_USAGE;
 	}
-	if (o.format == FORMAT_TEXT && !o.quiet) {
-		load_describe_text(out.fp, &o.cfg);
+	if (o->format == FORMAT_TEXT && !o->quiet) {
+		load_describe_text(out.fp, &o->cfg);
 		fflush(out.fp);
 	}
-	rc = run_load(&o.cfg, &st, &interrupted);
+	rc = run_load(&o->cfg, &st, &interrupted);
 	if (rc) {
 		cli_error("load", "cannot start the load: %s", strerror(-rc));
 		output_close(&out, false);
-		load_opts_free(&o);
 		return EXIT_USAGE;
 	}
-	if (o.format == FORMAT_JSON) {
+	if (o->format == FORMAT_JSON) {
 		struct host_info host = { 0 };
 		json_t *j = NULL;
 
 		rc = target_host_live(&host);
 		if (!rc)
-			j = load_to_json(&o.cfg, &st, interrupted, &host);
+			j = load_to_json(&o->cfg, &st, interrupted, &host);
 		rc = rc ?: j ? json_write(out.fp, j) : -ENOMEM;
 		json_decref(j);
 		host_info_free(&host);
 	} else {
-		rc = load_text_write(out.fp, &o.cfg, &st, interrupted);
+		rc = load_text_write(out.fp, &o->cfg, &st, interrupted);
 	}
 	rc = output_close(&out, rc == 0) ?: rc;
 	if (rc)
 		cli_error("load", "cannot write the result: %s", strerror(-rc));
 	if (st.error)
 		cli_error("load", "%s", st.error_text);
-	load_opts_free(&o);
 	return rc || st.error ? EXIT_USAGE : EXIT_OK;
 }

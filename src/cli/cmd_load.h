@@ -21,7 +21,7 @@ struct load_opts {
  * options is given or when no other load is; -D makes it restart until the
  * end. Return: 0, or -EINVAL with a message in @err.
  */
-int load_opts_parse(int argc, char **argv, struct load_opts *o, char *err, size_t errlen);
-void load_opts_free(struct load_opts *o);
+int load_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
+void load_opts_free(void *opts);
 
 #endif

@@ -19,30 +19,32 @@
 /* Keys of the options without a short letter. */
 enum { OPT_THRESHOLD = 256, OPT_POLICY, OPT_NO_TRACE, OPT_NO_MLOCK, OPT_GAPS, OPT_CLOCK };
 
+static int noise_main(void *opts);
+
 static const struct cli_opt noise_opts[] = {
 	CLI_OPT_RT_CPUS("affinity", 'a', "CPUS",
 			"CPUs to measure: a list (1-3), or auto[:N] for the\n"
 			"choice of rtready plan (default: the RT CPUs, else\n"
 			"every CPU but the first)"),
 	{ "duration", 'D', CLI_ARG, "TIME",
-	  "how long (default 10s; units ms, s, m, h)", NULL, CLI_OWN },
+	  "how long (default 10s; units ms, s, m, h)", NULL, CLI_OWN, 0 },
 	{ "threshold", OPT_THRESHOLD, CLI_ARG, "US",
-	  "smallest gap counted, in us (default 5)", NULL, CLI_OWN },
+	  "smallest gap counted, in us (default 5)", NULL, CLI_OWN, 0 },
 	{ "prio", 'p', CLI_ARG, "N",
-	  "SCHED_FIFO priority of the spinners (default 80, 1..98)", NULL, CLI_OWN },
+	  "SCHED_FIFO priority of the spinners (default 80, 1..98)", NULL, CLI_OWN, 0 },
 	{ "policy", OPT_POLICY, CLI_ARG, "POLICY",
-	  "fifo (default), rr, or other (SCHED_OTHER)", "fifo rr other", CLI_OWN },
+	  "fifo (default), rr, or other (SCHED_OTHER)", "fifo rr other", CLI_OWN, 0 },
 	{ "clock", OPT_CLOCK, CLI_ARG, "CLOCK",
 	  "what the loops read: auto (the TSC where it is\n"
-	  "invariant, as oslat; else CLOCK_MONOTONIC) or monotonic", "auto monotonic", CLI_OWN },
+	  "invariant, as oslat; else CLOCK_MONOTONIC) or monotonic", "auto monotonic", CLI_OWN, 0 },
 	{ "no-trace", OPT_NO_TRACE, CLI_NOARG, NULL,
-	  "attribute per window from /proc counters only", NULL, CLI_OWN },
+	  "attribute per window from /proc counters only", NULL, CLI_OWN, 0 },
 	{ "no-mlock", OPT_NO_MLOCK, CLI_NOARG, NULL,
-	  "do not lock memory", NULL, CLI_OWN },
+	  "do not lock memory", NULL, CLI_OWN, 0 },
 	CLI_OPT_FORMAT('f'),
 	CLI_OPT_OUTPUT('o', "write the result to FILE"),
-	{ "gaps", OPT_GAPS, CLI_ARG, "FILE",
-	  "also write every gap with its cause, one per line", "@file", CLI_OWN },
+	CLI_OPT_STR("gaps", OPT_GAPS, "FILE", struct noise_opts, gaps, "@file",
+		    "also write every gap with its cause, one per line"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
 };
@@ -61,90 +63,97 @@ const struct cli_cmd noise_cmd = {
 	"\n"
 	"Exit status: 0 measured, 2 usage error or the run could not be made.\n",
 	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct noise_opts), noise_opts_parse, noise_main, noise_opts_free,
 };
 
-void noise_opts_free(struct noise_opts *o)
+void noise_opts_free(void *opts)
 {
+	struct noise_opts *o = opts;
+
 	noise_config_free(&o->cfg);
 	rt_request_free(&o->affinity);
 }
 
-int noise_opts_parse(int argc, char **argv, struct noise_opts *o, char *err, size_t errlen)
+static int noise_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 {
+	struct noise_opts *o = p->dst;
+	int64_t v;
+
+	switch (key) {
+	case 'D':
+		if (parse_duration_ns(p->arg, RTR_NSEC_PER_SEC, &v) || v <= 0 ||
+		    (uint64_t)v > NOISE_MAX_DURATION_NS) {
+			snprintf(err, errlen, "--duration: '%s' is not a duration from 1ms to 24h "
+				 "(units: ms, s, m, h)", p->arg);
+			return -EINVAL;
+		}
+		if (v < 1000000) {
+			snprintf(err, errlen, "--duration: '%s' is shorter than 1ms", p->arg);
+			return -EINVAL;
+		}
+		o->cfg.duration_ns = (uint64_t)v;
+		return 0;
+	case OPT_THRESHOLD:
+		if (parse_int64(p->arg, 1, 1000000, &v)) {
+			snprintf(err, errlen, "--threshold: '%s' is not 1..1000000 (us)", p->arg);
+			return -EINVAL;
+		}
+		o->cfg.threshold_ns = (uint64_t)v * 1000;
+		return 0;
+	case 'p':
+		if (parse_int64(p->arg, 1, RTR_PRIO_MAX_SAFE, &v)) {
+			snprintf(err, errlen, "--prio: '%s' is not 1..%d (99 is refused: the kernel's "
+				 "own threads need it)", p->arg, RTR_PRIO_MAX_SAFE);
+			return -EINVAL;
+		}
+		o->cfg.priority = (int)v;
+		o->prio_given = true;
+		return 0;
+	case OPT_POLICY:
+		if (!strcmp(p->arg, "fifo"))
+			o->cfg.policy = RTR_SCHED_FIFO;
+		else if (!strcmp(p->arg, "rr"))
+			o->cfg.policy = RTR_SCHED_RR;
+		else if (!strcmp(p->arg, "other"))
+			o->cfg.policy = RTR_SCHED_OTHER;
+		else {
+			snprintf(err, errlen, "--policy: '%s' is not fifo, rr or other", p->arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_CLOCK:
+		if (!strcmp(p->arg, "auto"))
+			o->cfg.clock = NOISE_CLOCK_AUTO;
+		else if (!strcmp(p->arg, "monotonic"))
+			o->cfg.clock = NOISE_CLOCK_MONOTONIC;
+		else {
+			snprintf(err, errlen, "--clock: '%s' is not auto or monotonic", p->arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_NO_TRACE:
+		o->cfg.trace = false;
+		return 0;
+	case OPT_NO_MLOCK:
+		o->cfg.mlock = false;
+		return 0;
+	}
+	return 0;
+}
+
+int noise_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+{
+	struct noise_opts *o = opts;
 	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, NULL,
 					 &o->affinity };
 	struct cli_parse p;
-	bool prio_given = false;
-	int c, rc = 0;
-	int64_t v;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	noise_config_init(&o->cfg);
-	cli_parse_begin(&p, &noise_cmd, &com, argc, argv);
-	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
-		switch (c) {
-		case 'D':
-			rc = parse_duration_ns(optarg, RTR_NSEC_PER_SEC, &v);
-			if (rc || v <= 0 || (uint64_t)v > NOISE_MAX_DURATION_NS) {
-				snprintf(err, errlen, "--duration: '%s' is not a duration from 1ms "
-					 "to 24h (units: ms, s, m, h)", optarg);
-				rc = -EINVAL;
-			} else if (v < 1000000) {
-				snprintf(err, errlen, "--duration: '%s' is shorter than 1ms", optarg);
-				rc = -EINVAL;
-			}
-			o->cfg.duration_ns = (uint64_t)v;
-			break;
-		case OPT_THRESHOLD:
-			rc = parse_int64(optarg, 1, 1000000, &v);
-			if (rc)
-				snprintf(err, errlen, "--threshold: '%s' is not 1..1000000 (us)", optarg);
-			o->cfg.threshold_ns = (uint64_t)v * 1000;
-			break;
-		case 'p':
-			rc = parse_int64(optarg, 1, RTR_PRIO_MAX_SAFE, &v);
-			if (rc)
-				snprintf(err, errlen, "--prio: '%s' is not 1..%d (99 is refused: the "
-					 "kernel's own threads need it)", optarg, RTR_PRIO_MAX_SAFE);
-			o->cfg.priority = (int)v;
-			prio_given = true;
-			break;
-		case OPT_POLICY:
-			if (!strcmp(optarg, "fifo"))
-				o->cfg.policy = RTR_SCHED_FIFO;
-			else if (!strcmp(optarg, "rr"))
-				o->cfg.policy = RTR_SCHED_RR;
-			else if (!strcmp(optarg, "other"))
-				o->cfg.policy = RTR_SCHED_OTHER;
-			else {
-				snprintf(err, errlen, "--policy: '%s' is not fifo, rr or other", optarg);
-				rc = -EINVAL;
-			}
-			break;
-		case OPT_CLOCK:
-			if (!strcmp(optarg, "auto"))
-				o->cfg.clock = NOISE_CLOCK_AUTO;
-			else if (!strcmp(optarg, "monotonic"))
-				o->cfg.clock = NOISE_CLOCK_MONOTONIC;
-			else {
-				snprintf(err, errlen, "--clock: '%s' is not auto or monotonic", optarg);
-				rc = -EINVAL;
-			}
-			break;
-		case OPT_NO_TRACE:
-			o->cfg.trace = false;
-			break;
-		case OPT_NO_MLOCK:
-			o->cfg.mlock = false;
-			break;
-		case OPT_GAPS:
-			o->gaps = optarg;
-			break;
-		}
-	}
-	if (rc == 0 && c < 0)
-		rc = c;
-	if (rc == 0 && prio_given && o->cfg.policy == RTR_SCHED_OTHER) {
+	cli_parse_begin(&p, &noise_cmd, &com, o, argc, argv);
+	rc = cli_parse(&p, noise_opt, err, errlen);
+	if (rc == 0 && o->prio_given && o->cfg.policy == RTR_SCHED_OTHER) {
 		snprintf(err, errlen, "--prio and --policy other exclude each other");
 		rc = -EINVAL;
 	}
@@ -254,16 +263,7 @@ out:
 	return rc;
 }
 
-int cmd_noise(int argc, char **argv)
+static int noise_main(void *opts)
 {
-	struct noise_opts o;
-	char err[512] = "";
-	int rc;
-
-	rc = noise_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed(&noise_cmd, rc, err, o.help, o.version);
-	if (rc < 0)
-		rc = run_noise(&o);
-	noise_opts_free(&o);
-	return rc;
+	return run_noise(opts);
 }

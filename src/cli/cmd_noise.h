@@ -16,11 +16,11 @@ struct noise_opts {
 	enum output_format format;
 	const char *output;
 	const char *gaps;	/* --gaps FILE: every gap with its cause */
-	bool help, version;
+	bool prio_given, help, version;
 };
 
 /* Parse argv into @o (noise_opts_free() after, whatever the result). Never exits. */
-int noise_opts_parse(int argc, char **argv, struct noise_opts *o, char *err, size_t errlen);
-void noise_opts_free(struct noise_opts *o);
+int noise_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
+void noise_opts_free(void *opts);
 
 #endif

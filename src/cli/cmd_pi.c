@@ -4,7 +4,6 @@
  * library, by provoking the checklist's inversion with and without it.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,18 +19,20 @@
 /* Keys of the options without a short letter. */
 enum { OPT_CS = 256, OPT_MEDIUM };
 
+static int pi_main(void *opts);
+
 static const struct cli_opt pi_opts[] = {
 	{ "cpu", 'c', CLI_ARG, "N",
-	  "the CPU to run on (default: the last one allowed)", NULL, CLI_OWN },
+	  "the CPU to run on (default: the last one allowed)", NULL, CLI_OWN, 0 },
 	{ "prio", 'p', CLI_ARG, "N",
 	  "priority of the low thread; medium N+1, high N+2\n"
-	  "(default 70, at most 96)", NULL, CLI_OWN },
+	  "(default 70, at most 96)", NULL, CLI_OWN, 0 },
 	{ "rounds", 'n', CLI_ARG, "N",
-	  "rounds per mutex kind (default 100)", NULL, CLI_OWN },
+	  "rounds per mutex kind (default 100)", NULL, CLI_OWN, 0 },
 	{ "cs", OPT_CS, CLI_ARG, "DURATION",
-	  "the low thread's critical section (default 1ms)", NULL, CLI_OWN },
+	  "the low thread's critical section (default 1ms)", NULL, CLI_OWN, 0 },
 	{ "medium", OPT_MEDIUM, CLI_ARG, "DURATION",
-	  "the medium thread's spin (default 3ms)", NULL, CLI_OWN },
+	  "the medium thread's spin (default 3ms)", NULL, CLI_OWN, 0 },
 	CLI_OPT_FORMAT('f'),
 	CLI_OPT_OUTPUT('o',
 		       "write the result to FILE"),
@@ -53,6 +54,7 @@ const struct cli_cmd pi_cmd = {
 	"Exit status: 0 priority inheritance works, 1 it does not (or no inversion could\n"
 	"be shown), 2 usage error or the threads could not run.\n",
 	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct pi_opts), pi_opts_parse, pi_main, NULL,
 };
 
 static int parse_dur(const char *opt, const char *arg, int64_t *out, char *err, size_t errlen)
@@ -67,48 +69,52 @@ static int parse_dur(const char *opt, const char *arg, int64_t *out, char *err, 
 	return 0;
 }
 
-int pi_opts_parse(int argc, char **argv, struct pi_opts *o, char *err, size_t errlen)
+static int pi_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 {
-	struct cli_parse p;
-	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, NULL, NULL };
-	int c, rc = 0;
+	struct pi_config *cfg = &((struct pi_opts *)p->dst)->config;
 	int64_t v;
+
+	switch (key) {
+	case 'c':
+		if (parse_int64(p->arg, 0, RTR_CPUSET_MAX_CPUS - 1, &v) == 0) {
+			cfg->cpu = (int)v;
+			return 0;
+		}
+		snprintf(err, errlen, "--cpu: '%s' is not a CPU number", p->arg);
+		return -EINVAL;
+	case 'p':
+		if (parse_int64(p->arg, 1, 96, &v) == 0) {
+			cfg->prio = (int)v;
+			return 0;
+		}
+		snprintf(err, errlen, "--prio: '%s' is not 1..96 (the high thread runs at +2, never 99)",
+			 p->arg);
+		return -EINVAL;
+	case 'n':
+		if (parse_int64(p->arg, 1, 100000, &v) == 0) {
+			cfg->rounds = (unsigned)v;
+			return 0;
+		}
+		snprintf(err, errlen, "--rounds: '%s' is not 1..100000", p->arg);
+		return -EINVAL;
+	case OPT_CS:
+		return parse_dur("--cs", p->arg, &cfg->cs_ns, err, errlen);
+	case OPT_MEDIUM:
+		return parse_dur("--medium", p->arg, &cfg->medium_ns, err, errlen);
+	}
+	return 0;
+}
+
+int pi_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+{
+	struct pi_opts *o = opts;
+	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, NULL, NULL };
+	struct cli_parse p;
 
 	memset(o, 0, sizeof(*o));
 	pi_config_default(&o->config);
-	cli_parse_begin(&p, &pi_cmd, &com, argc, argv);
-	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
-		switch (c) {
-		case 'c':
-			rc = parse_int64(optarg, 0, RTR_CPUSET_MAX_CPUS - 1, &v);
-			if (rc)
-				snprintf(err, errlen, "--cpu: '%s' is not a CPU number", optarg);
-			o->config.cpu = (int)v;
-			break;
-		case 'p':
-			rc = parse_int64(optarg, 1, 96, &v);
-			if (rc)
-				snprintf(err, errlen, "--prio: '%s' is not 1..96 (the high thread "
-					 "runs at +2, never 99)", optarg);
-			o->config.prio = (int)v;
-			break;
-		case 'n':
-			rc = parse_int64(optarg, 1, 100000, &v);
-			if (rc)
-				snprintf(err, errlen, "--rounds: '%s' is not 1..100000", optarg);
-			o->config.rounds = (unsigned)v;
-			break;
-		case OPT_CS:
-			rc = parse_dur("--cs", optarg, &o->config.cs_ns, err, errlen);
-			break;
-		case OPT_MEDIUM:
-			rc = parse_dur("--medium", optarg, &o->config.medium_ns, err, errlen);
-			break;
-		}
-	}
-	if (rc == 0 && c < 0)
-		rc = c;
-	return rc ? -EINVAL : 0;
+	cli_parse_begin(&p, &pi_cmd, &com, o, argc, argv);
+	return cli_parse(&p, pi_opt, err, errlen) ? -EINVAL : 0;
 }
 
 static int render(const struct pi_opts *o, const struct pi_result *res, const struct report *r)
@@ -146,24 +152,19 @@ static int last_allowed_cpu(void)
 	return last;
 }
 
-int cmd_pi(int argc, char **argv)
+static int pi_main(void *opts)
 {
+	struct pi_opts *o = opts;
 	const volatile sig_atomic_t *stop;
 	struct pi_result res;
-	struct pi_opts o;
 	struct report r;
 	char err[512] = "";
 	int rc;
 
-	rc = pi_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed(&pi_cmd, rc, err, o.help, o.version);
-	if (rc >= 0) {
-		return rc;
-	}
-	if (o.config.cpu < 0)
-		o.config.cpu = last_allowed_cpu();
+	if (o->config.cpu < 0)
+		o->config.cpu = last_allowed_cpu();
 	stop = cli_stop_catch(NULL);
-	rc = pi_run(&o.config, &res, stop, err, sizeof(err));
+	rc = pi_run(&o->config, &res, stop, err, sizeof(err));
 	if (rc) {
 		cli_error("pi", "%s", err);
 		pi_result_free(&res);
@@ -174,7 +175,7 @@ int cmd_pi(int argc, char **argv)
 	if (rc)
 		cli_error("pi", "%s", strerror(-rc));
 	else
-		rc = render(&o, &res, &r);
+		rc = render(o, &res, &r);
 	if (!rc)
 		rc = res.verdict == PI_WORKS ? EXIT_OK : EXIT_FINDINGS;
 	else

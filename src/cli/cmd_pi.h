@@ -17,6 +17,6 @@ struct pi_opts {
 	bool help, version;
 };
 
-int pi_opts_parse(int argc, char **argv, struct pi_opts *o, char *err, size_t errlen);
+int pi_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 
 #endif

@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,20 +32,22 @@
 /* Keys of the options without a short letter. */
 enum { OPT_NODE = 256, OPT_NEAR, OPT_WINDOW };
 
+static int plan_main(void *opts);
+
 static const struct cli_opt plan_opts[] = {
 	{ "rt", 'n', CLI_ARG, "N",
 	  "plan N RT CPUs (default: as many as can be spared while\n"
 	  "the boot CPU's core and a core per NUMA node stay\n"
-	  "housekeeping; on mixed-speed machines the fast cores)", NULL, CLI_OWN },
+	  "housekeeping; on mixed-speed machines the fast cores)", NULL, CLI_OWN, 0 },
 	{ "node", OPT_NODE, CLI_ARG, "N",
-	  "take the RT CPUs from NUMA node N", NULL, CLI_OWN },
+	  "take the RT CPUs from NUMA node N", NULL, CLI_OWN, 0 },
 	{ "near", OPT_NEAR, CLI_ARG, "IFACE|IRQ",
 	  "take them from the node of a network interface (eth0) or\n"
-	  "of an IRQ number, where its device is", "@iface", CLI_OWN },
+	  "of an IRQ number, where its device is", "@iface", CLI_OWN, 0 },
 	{ "window", OPT_WINDOW, CLI_ARG, "DURATION",
 	  "on the live system, measure the load housekeeping\n"
 	  "carries over this time and keep enough housekeeping CPUs\n"
-	  "to stay under half busy (default 500ms; 0: do not)", NULL, CLI_OWN },
+	  "to stay under half busy (default 500ms; 0: do not)", NULL, CLI_OWN, 0 },
 	CLI_OPT_ROOT("plan for a snapshot under DIR instead of the live system"),
 	CLI_OPT_FORMAT('f'),
 	CLI_OPT_OUTPUT('o',
@@ -69,57 +70,59 @@ const struct cli_cmd plan_cmd = {
 	"Exit status: 0 a plan was made, 2 usage error, or no plan keeps the rules (the\n"
 	"message names the rule).\n",
 	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct plan_opts), plan_opts_parse, plan_main, NULL,
 };
 
-int plan_opts_parse(int argc, char **argv, struct plan_opts *o, char *err, size_t errlen)
+static int plan_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 {
-	struct cli_parse p;
-	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, &o->root, NULL };
+	struct plan_opts *o = p->dst;
 	int64_t v;
-	int c, rc = 0;
+
+	switch (key) {
+	case 'n':
+		if (parse_int64(p->arg, 1, RTR_CPUSET_MAX_CPUS, &v) == 0) {
+			o->rt_count = (size_t)v;
+			return 0;
+		}
+		snprintf(err, errlen, "--rt: '%s' is not a CPU count (1 or more)", p->arg);
+		return -EINVAL;
+	case OPT_NODE:
+		if (parse_int64(p->arg, 0, CPU_MAX_NODES - 1, &v) == 0) {
+			o->node = (int)v;
+			return 0;
+		}
+		snprintf(err, errlen, "--node: '%s' is not a NUMA node number", p->arg);
+		return -EINVAL;
+	case OPT_NEAR:
+		o->near = p->arg;
+		if (*p->arg)
+			return 0;
+		snprintf(err, errlen, "--near: empty name");
+		return -EINVAL;
+	case OPT_WINDOW:
+		if (parse_duration_ns(p->arg, 1000000000, &o->window_ns) == 0 && o->window_ns >= 0 &&
+		    o->window_ns <= 60LL * 1000000000)
+			return 0;
+		snprintf(err, errlen, "--window: '%s' is not a duration from 0 to 60s (500ms, 2s; "
+			 "0: do not measure)", p->arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int plan_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+{
+	struct plan_opts *o = opts;
+	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, &o->root, NULL };
+	struct cli_parse p;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->root = "/";
 	o->node = -1;
 	o->window_ns = TARGET_PLAN_WINDOW_NS;
-	cli_parse_begin(&p, &plan_cmd, &com, argc, argv);
-	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
-		switch (c) {
-		case 'n':
-			rc = parse_int64(optarg, 1, RTR_CPUSET_MAX_CPUS, &v);
-			if (rc)
-				snprintf(err, errlen, "--rt: '%s' is not a CPU count (1 or more)",
-					 optarg);
-			else
-				o->rt_count = (size_t)v;
-			break;
-		case OPT_NODE:
-			rc = parse_int64(optarg, 0, CPU_MAX_NODES - 1, &v);
-			if (rc)
-				snprintf(err, errlen, "--node: '%s' is not a NUMA node number",
-					 optarg);
-			else
-				o->node = (int)v;
-			break;
-		case OPT_NEAR:
-			if (!*optarg) {
-				snprintf(err, errlen, "--near: empty name");
-				rc = -EINVAL;
-			}
-			o->near = optarg;
-			break;
-		case OPT_WINDOW:
-			rc = parse_duration_ns(optarg, 1000000000, &o->window_ns);
-			if (rc || o->window_ns < 0 || o->window_ns > 60LL * 1000000000) {
-				snprintf(err, errlen, "--window: '%s' is not a duration from 0 to "
-					 "60s (500ms, 2s; 0: do not measure)", optarg);
-				rc = -EINVAL;
-			}
-			break;
-		}
-	}
-	if (rc == 0 && c < 0)
-		rc = c;
+	cli_parse_begin(&p, &plan_cmd, &com, o, argc, argv);
+	rc = cli_parse(&p, plan_opt, err, errlen);
 	if (rc == 0 && o->near && o->node >= 0) {
 		snprintf(err, errlen, "--node and --near both name the node: give one");
 		rc = -EINVAL;
@@ -421,14 +424,7 @@ out:
 	return err;
 }
 
-int cmd_plan(int argc, char **argv)
+static int plan_main(void *opts)
 {
-	struct plan_opts o;
-	char err[512] = "";
-	int rc = plan_opts_parse(argc, argv, &o, err, sizeof(err));
-
-	rc = cli_parsed(&plan_cmd, rc, err, o.help, o.version);
-	if (rc >= 0)
-		return rc;
-	return plan_execute(&o) ? EXIT_USAGE : EXIT_OK;
+	return plan_execute(opts) ? EXIT_USAGE : EXIT_OK;
 }

@@ -24,6 +24,6 @@ struct plan_opts {
 };
 
 /* Parse argv (argv[0] = "plan"). Return: 0, or -EINVAL with a message in @err. */
-int plan_opts_parse(int argc, char **argv, struct plan_opts *o, char *err, size_t errlen);
+int plan_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 
 #endif

@@ -8,7 +8,6 @@
  * exit 2 before anything is written.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,19 +18,21 @@
 #include "render/files.h"
 #include "util/parse.h"
 
+static int report_main(void *opts);
+
 static const struct cli_opt report_opts[] = {
-	{ "output", 'o', CLI_ARG, "FILE",
-	  "the HTML page (default: report.html when no other\n"
-	  "output is asked for; '-' for standard output)", "@file", CLI_OWN },
-	{ "junit", 'j', CLI_ARG, "FILE",
-	  "JUnit XML: one test case per check and latency threshold", "@file", CLI_OWN },
-	{ "prometheus", 'p', CLI_ARG, "FILE",
-	  "Prometheus text exposition (node exporter textfile)", "@file", CLI_OWN },
+	CLI_OPT_STR("output", 'o', "FILE", struct report_opts, html, "@file",
+		    "the HTML page (default: report.html when no other\n"
+		    "output is asked for; '-' for standard output)"),
+	CLI_OPT_STR("junit", 'j', "FILE", struct report_opts, junit, "@file",
+		    "JUnit XML: one test case per check and latency threshold"),
+	CLI_OPT_STR("prometheus", 'p', "FILE", struct report_opts, prometheus, "@file",
+		    "Prometheus text exposition (node exporter textfile)"),
 	{ "max-latency", 'm', CLI_ARG, "US",
 	  "judge every measured CPU against this limit (in us;\n"
-	  "units like 100us or 1ms are accepted)", NULL, CLI_OWN },
-	{ "strict", 's', CLI_NOARG, NULL,
-	  "warnings fail too (JUnit failures, exit status 1)", NULL, CLI_OWN },
+	  "units like 100us or 1ms are accepted)", NULL, CLI_OWN, 0 },
+	CLI_OPT_SET("strict", 's', struct report_opts, strict,
+		    "warnings fail too (JUnit failures, exit status 1)"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
 };
@@ -53,47 +54,38 @@ const struct cli_cmd report_cmd = {
 	"Exit status: 0 no result failed, 1 a result failed (or warned with --strict),\n"
 	"2 usage error, unreadable or invalid result file, or an output not written.\n",
 	CLI_OPERANDS,
+	CLI_CMD_STRUCT(struct report_opts), report_opts_parse, report_main, NULL,
 };
 
-int report_opts_parse(int argc, char **argv, struct report_opts *o, char *err, size_t errlen)
+/* --max-latency, the one option with a value to check. */
+static int report_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 {
-	struct cli_parse p;
-	const struct cli_common com = { &o->help, &o->version, NULL, NULL, NULL, NULL };
+	struct report_opts *o = p->dst;
 	int64_t ns;
-	int c, rc = 0;
+
+	(void)key;
+	if (parse_duration_ns(p->arg, 1000, &ns) || ns <= 0 || ns > 3600LL * 1000000000LL) {
+		snprintf(err, errlen, "--max-latency: '%s' is not a latency (like 100 or 100us, up to 1h)",
+			 p->arg);
+		return -EINVAL;
+	}
+	o->max_latency_us = (double)ns / 1000.0;
+	return 0;
+}
+
+int report_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+{
+	struct report_opts *o = opts;
+	const struct cli_common com = { &o->help, &o->version, NULL, NULL, NULL, NULL };
+	struct cli_parse p;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
-	cli_parse_begin(&p, &report_cmd, &com, argc, argv);
-	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
-		switch (c) {
-		case 'o':
-			o->html = optarg;
-			break;
-		case 'j':
-			o->junit = optarg;
-			break;
-		case 'p':
-			o->prometheus = optarg;
-			break;
-		case 'm':
-			if (parse_duration_ns(optarg, 1000, &ns) || ns <= 0 ||
-			    ns > 3600LL * 1000000000LL) {
-				snprintf(err, errlen, "--max-latency: '%s' is not a latency "
-					 "(like 100 or 100us, up to 1h)", optarg);
-				rc = -EINVAL;
-			}
-			o->max_latency_us = rc ? 0 : (double)ns / 1000.0;
-			break;
-		case 's':
-			o->strict = true;
-			break;
-		}
-	}
-	if (rc == 0 && c < 0)
-		rc = c;
+	cli_parse_begin(&p, &report_cmd, &com, o, argc, argv);
+	rc = cli_parse(&p, report_opt, err, errlen);
 	if (rc || o->help || o->version)
 		return rc;
-	for (int i = optind; i < argc; i++) {
+	for (int i = p.operand; i < argc; i++) {
 		if (o->n_inputs == REPORT_MAX_INPUTS) {
 			snprintf(err, errlen, "at most %d result files side by side",
 				 REPORT_MAX_INPUTS);
@@ -201,33 +193,26 @@ static int check_outputs(const struct report_opts *o)
 	return 0;
 }
 
-int cmd_report(int argc, char **argv)
+static int report_main(void *opts)
 {
+	const struct report_opts *o = opts;
 	struct result res[REPORT_MAX_INPUTS];
 	const struct result *rp[REPORT_MAX_INPUTS];
-	struct report_opts o;
-	char err[512] = "";
+	struct result_files f = { o->html, o->junit, o->prometheus, o->strict };
+	char err[512];
 	int n, rc = EXIT_USAGE;
 
-	n = report_opts_parse(argc, argv, &o, err, sizeof(err));
-	n = cli_parsed(&report_cmd, n, err, o.help, o.version);
-	if (n >= 0)
-		return n;
-	if (check_outputs(&o))
+	if (check_outputs(o))
 		return EXIT_USAGE;
-	n = load_all(&o, res);
+	n = load_all(o, res);
 	if (n < 0)
 		return EXIT_USAGE;
 	for (int i = 0; i < n; i++)
 		rp[i] = &res[i];
-	{
-		struct result_files f = { o.html, o.junit, o.prometheus, o.strict };
-
-		if (render_result_files(&f, rp, (size_t)n, err, sizeof(err)))
-			cli_error("report", "%s", err);
-		else
-			rc = result_exit_code(rp, (size_t)n, o.strict);
-	}
+	if (render_result_files(&f, rp, (size_t)n, err, sizeof(err)))
+		cli_error("report", "%s", err);
+	else
+		rc = result_exit_code(rp, (size_t)n, o->strict);
 	for (int i = 0; i < n; i++)
 		result_free(&res[i]);
 	return rc;

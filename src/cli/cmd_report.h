@@ -22,6 +22,6 @@ struct report_opts {
 };
 
 /* Parse argv (argv[0] = "report"). Return: 0, or -EINVAL with a message in @err. */
-int report_opts_parse(int argc, char **argv, struct report_opts *o, char *err, size_t errlen);
+int report_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 
 #endif

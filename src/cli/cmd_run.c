@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -48,54 +47,56 @@ enum {
 	OPT_RUNTIME, OPT_DEADLINE, OPT_PERIOD,
 };
 
+static int run_main(void *opts);
+
 static const struct cli_opt run_opts[] = {
 	{ "policy", OPT_POLICY, CLI_ARG, "POLICY",
 	  "fifo, rr, other or deadline (default: unchanged; fifo\n"
-	  "with --prio)", "fifo rr other deadline", CLI_OWN },
+	  "with --prio)", "fifo rr other deadline", CLI_OWN, 0 },
 	{ "runtime", OPT_RUNTIME, CLI_ARG, "US",
-	  "with deadline: CPU time per period (units allowed: 2ms)", NULL, CLI_OWN },
+	  "with deadline: CPU time per period (units allowed: 2ms)", NULL, CLI_OWN, 0 },
 	{ "deadline", OPT_DEADLINE, CLI_ARG, "US",
-	  "with deadline: relative deadline (default: the period)", NULL, CLI_OWN },
+	  "with deadline: relative deadline (default: the period)", NULL, CLI_OWN, 0 },
 	{ "period", OPT_PERIOD, CLI_ARG, "US",
-	  "with deadline: the period (required)", NULL, CLI_OWN },
+	  "with deadline: the period (required)", NULL, CLI_OWN, 0 },
 	{ "prio", 'p', CLI_ARG, "N",
-	  "realtime priority 1-98 (default 80 with fifo/rr)", NULL, CLI_OWN },
-	{ "allow-prio99", OPT_PRIO99, CLI_NOARG, NULL,
-	  "accept --prio 99 (the kernel's own critical threads run there)", NULL, CLI_OWN },
+	  "realtime priority 1-98 (default 80 with fifo/rr)", NULL, CLI_OWN, 0 },
+	CLI_OPT_SET("allow-prio99", OPT_PRIO99, struct run_opts, allow_prio99,
+		    "accept --prio 99 (the kernel's own critical threads run there)"),
 	{ "cpus", 'c', CLI_ARG, "LIST",
-	  "CPU affinity, kernel list syntax (0-3,8)", "@cpus", CLI_OWN },
+	  "CPU affinity, kernel list syntax (0-3,8)", "@cpus", CLI_OWN, 0 },
 	{ "nice", 'n', CLI_ARG, "N",
-	  "nice value -20..19", NULL, CLI_OWN },
+	  "nice value -20..19", NULL, CLI_OWN, 0 },
 	{ "memlock-limit", OPT_MEMLOCK, CLI_ARG, "SIZE",
-	  "RLIMIT_MEMLOCK (like 512M, or 'unlimited')", "unlimited", CLI_OWN },
-	{ "mlock", 'm', CLI_NOARG, NULL,
-	  "lock all of the program's memory (mlockall through the\n"
-	  "preloaded library); raises RLIMIT_MEMLOCK to its hard limit", NULL, CLI_OWN },
+	  "RLIMIT_MEMLOCK (like 512M, or 'unlimited')", "unlimited", CLI_OWN, 0 },
+	CLI_OPT_SET("mlock", 'm', struct run_opts, mlock,
+		    "lock all of the program's memory (mlockall through the\n"
+		    "preloaded library); raises RLIMIT_MEMLOCK to its hard limit"),
 	{ "rttime", OPT_RTTIME, CLI_ARG, "USEC",
 	  "runaway guard: SIGXCPU once a realtime thread has run USEC\n"
 	  "(units like 200ms accepted) without blocking, SIGKILL 1 s\n"
-	  "later (RLIMIT_RTTIME); the guard to keep with throttling off", NULL, CLI_OWN },
-	{ NULL, 0, CLI_NOARG, NULL, "Budget for a non-realtime program (a cgroup of its own, removed at its end):\n", NULL, CLI_OWN },
+	  "later (RLIMIT_RTTIME); the guard to keep with throttling off", NULL, CLI_OWN, 0 },
+	{ NULL, 0, CLI_NOARG, NULL, "Budget for a non-realtime program (a cgroup of its own, removed at its end):\n", NULL, CLI_OWN, 0 },
 	{ "cpu-max", OPT_CPU_MAX, CLI_ARG, "PERCENT",
-	  "CPU time cap in percent of one CPU (20, 150 for 1.5 CPUs)", NULL, CLI_OWN },
+	  "CPU time cap in percent of one CPU (20, 150 for 1.5 CPUs)", NULL, CLI_OWN, 0 },
 	{ "memory-max", OPT_MEM_MAX, CLI_ARG, "SIZE",
 	  "memory cap (like 256M; at least 1M, below which no program\n"
-	  "starts); an OOM kill in the cgroup is reported", NULL, CLI_OWN },
-	{ NULL, 0, CLI_NOARG, NULL, "Isolation without a reboot (cgroup v2, Linux 6.8+):\n", NULL, CLI_OWN },
-	{ "isolate", OPT_ISOLATE, CLI_NOARG, NULL,
-	  "run COMMAND in an isolated cpuset partition of --cpus\n"
-	  "for its lifetime: other tasks are kept off those CPUs\n"
-	  "(not the tick, RCU callbacks or managed IRQs)", NULL, CLI_OWN },
-	{ NULL, 0, CLI_NOARG, NULL, "Runtime checker:\n", NULL, CLI_OWN },
-	{ "check", 'C', CLI_NOARG, NULL,
-	  "preload the checker and report its findings at exit", NULL, CLI_OWN },
+	  "starts); an OOM kill in the cgroup is reported", NULL, CLI_OWN, 0 },
+	{ NULL, 0, CLI_NOARG, NULL, "Isolation without a reboot (cgroup v2, Linux 6.8+):\n", NULL, CLI_OWN, 0 },
+	CLI_OPT_SET("isolate", OPT_ISOLATE, struct run_opts, isolate,
+		    "run COMMAND in an isolated cpuset partition of --cpus\n"
+		    "for its lifetime: other tasks are kept off those CPUs\n"
+		    "(not the tick, RCU callbacks or managed IRQs)"),
+	{ NULL, 0, CLI_NOARG, NULL, "Runtime checker:\n", NULL, CLI_OWN, 0 },
+	CLI_OPT_SET("check", 'C', struct run_opts, check,
+		    "preload the checker and report its findings at exit"),
 	{ "report", 'r', CLI_ARG, "FILE",
-	  "write the report to FILE (default: standard error)", "@file", CLI_OWN },
+	  "write the report to FILE (default: standard error)", "@file", CLI_OWN, 0 },
 	{ "format", 'f', CLI_ARG, "FMT",
-	  "text (default) or json", "text json", CLI_OWN },
+	  "text (default) or json", "text json", CLI_OWN, 0 },
 	{ "strict", 's', CLI_NOARG, NULL,
 	  "exit 1 on any finding (or a checker that could not attach)\n"
-	  "when the program itself exited 0", NULL, CLI_OWN },
+	  "when the program itself exited 0", NULL, CLI_OWN, 0 },
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
 };
@@ -118,10 +119,13 @@ const struct cli_cmd run_cmd = {
 	"findings; 2 when rtready could not start the program (bad option, command not\n"
 	"found or not executable, settings refused), with a message saying why.\n",
 	CLI_COMMAND,
+	CLI_CMD_STRUCT(struct run_opts), run_opts_parse, run_main, run_opts_free,
 };
 
-void run_opts_free(struct run_opts *o)
+void run_opts_free(void *opts)
 {
+	struct run_opts *o = opts;
+
 	rtr_cpuset_free(&o->cpus);
 	memset(o, 0, sizeof(*o));
 }
@@ -295,109 +299,85 @@ static int validate(struct run_opts *o, bool prio_set, bool out_opts, char *err,
 	return 0;
 }
 
-int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t errlen)
+static int run_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 {
-	struct cli_parse p;
+	struct run_opts *o = p->dst;
+	const char *arg = p->arg;
+	int64_t ns;
+
+	switch (key) {
+	case OPT_POLICY:
+		return parse_policy(arg, &o->policy, err, errlen);
+	case OPT_RUNTIME:
+		return parse_dl_time("--runtime", arg, &o->dl_runtime_ns, err, errlen);
+	case OPT_DEADLINE:
+		return parse_dl_time("--deadline", arg, &o->dl_deadline_ns, err, errlen);
+	case OPT_PERIOD:
+		return parse_dl_time("--period", arg, &o->dl_period_ns, err, errlen);
+	case 'p':
+		o->prio_set = true;
+		return parse_int("--prio", arg, 1, 99, &o->prio, err, errlen);
+	case 'c':
+		rtr_cpuset_free(&o->cpus);
+		o->cpus_set = true;
+		return target_parse_cpulist("--cpus", arg, &o->cpus, err, errlen);
+	case 'n':
+		o->nice_set = true;
+		return parse_int("--nice", arg, -20, 19, &o->nice, err, errlen);
+	case OPT_MEMLOCK:
+		o->memlock_set = true;
+		return parse_bytes("--memlock-limit", arg, true, &o->memlock_bytes, err, errlen);
+	case OPT_CPU_MAX:
+		return parse_percent(arg, &o->cpu_max_pct, err, errlen);
+	case OPT_RTTIME:
+		/* From 1 ms (a period or two) to an hour, in us like the kernel's limit. */
+		if (parse_duration_ns(arg, 1000, &ns) || ns < 1000000 || ns > 3600LL * 1000000000LL) {
+			snprintf(err, errlen, "--rttime: '%s' is not a time from 1ms to 1h (in us by "
+				 "default, like 200000 or 200ms)", arg);
+			return -EINVAL;
+		}
+		o->rttime_us = (uint64_t)(ns / 1000);
+		return 0;
+	case OPT_MEM_MAX:
+		if (parse_bytes("--memory-max", arg, false, &o->memory_max_bytes, err, errlen))
+			return -EINVAL;
+		if (o->memory_max_bytes >= RUN_MEMORY_MAX_MIN)
+			return 0;
+		snprintf(err, errlen, "--memory-max: '%s' is below 1M: exec alone charges the new "
+			 "stack and page tables to the cgroup, and the OOM killer would end the "
+			 "program before it starts", arg);
+		return -EINVAL;
+	case 'r':
+		o->report = arg;
+		o->out_opts = true;
+		return 0;
+	case 'f':
+		o->out_opts = true;
+		return cli_parse_format(arg, &o->format, err, errlen);
+	case 's':
+		o->strict = true;
+		o->out_opts = true;
+		return 0;
+	}
+	return 0;
+}
+
+int run_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+{
+	struct run_opts *o = opts;
 	const struct cli_common com = { &o->help, &o->version, NULL, NULL, NULL, NULL };
-	bool prio_set = false, out_opts = false;
-	int c, rc = 0;
+	struct cli_parse p;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->policy = -1;
-	/* "+": stop at the command, so its own options are not taken for ours. */
-	cli_parse_begin(&p, &run_cmd, &com, argc, argv);
-	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
-		switch (c) {
-		case OPT_POLICY:
-			rc = parse_policy(optarg, &o->policy, err, errlen);
-			break;
-		case OPT_RUNTIME:
-			rc = parse_dl_time("--runtime", optarg, &o->dl_runtime_ns, err, errlen);
-			break;
-		case OPT_DEADLINE:
-			rc = parse_dl_time("--deadline", optarg, &o->dl_deadline_ns, err, errlen);
-			break;
-		case OPT_PERIOD:
-			rc = parse_dl_time("--period", optarg, &o->dl_period_ns, err, errlen);
-			break;
-		case 'p':
-			rc = parse_int("--prio", optarg, 1, 99, &o->prio, err, errlen);
-			prio_set = true;
-			break;
-		case OPT_PRIO99:
-			o->allow_prio99 = true;
-			break;
-		case 'c':
-			rtr_cpuset_free(&o->cpus);
-			rc = target_parse_cpulist("--cpus", optarg, &o->cpus, err, errlen);
-			o->cpus_set = true;
-			break;
-		case 'n':
-			rc = parse_int("--nice", optarg, -20, 19, &o->nice, err, errlen);
-			o->nice_set = true;
-			break;
-		case 'm':
-			o->mlock = true;
-			break;
-		case OPT_MEMLOCK:
-			rc = parse_bytes("--memlock-limit", optarg, true, &o->memlock_bytes, err,
-					 errlen);
-			o->memlock_set = true;
-			break;
-		case OPT_ISOLATE:
-			o->isolate = true;
-			break;
-		case OPT_CPU_MAX:
-			rc = parse_percent(optarg, &o->cpu_max_pct, err, errlen);
-			break;
-		case OPT_RTTIME: {
-			int64_t ns;
-
-			/* From 1 ms (a period or two) to an hour, in us like the kernel's limit. */
-			if (parse_duration_ns(optarg, 1000, &ns) || ns < 1000000 ||
-			    ns > 3600LL * 1000000000LL) {
-				snprintf(err, errlen, "--rttime: '%s' is not a time from 1ms to 1h "
-					 "(in us by default, like 200000 or 200ms)", optarg);
-				rc = -EINVAL;
-			} else {
-				o->rttime_us = (uint64_t)(ns / 1000);
-			}
-			break;
-		}
-		case OPT_MEM_MAX:
-			rc = parse_bytes("--memory-max", optarg, false, &o->memory_max_bytes, err,
-					 errlen);
-			if (!rc && o->memory_max_bytes < RUN_MEMORY_MAX_MIN) {
-				snprintf(err, errlen,
-					 "--memory-max: '%s' is below 1M: exec alone charges the new "
-					 "stack and page tables to the cgroup, and the OOM killer would "
-					 "end the program before it starts", optarg);
-				rc = -EINVAL;
-			}
-			break;
-		case 'C':
-			o->check = true;
-			break;
-		case 'r':
-			o->report = optarg;
-			out_opts = true;
-			break;
-		case 'f':
-			rc = cli_parse_format(optarg, &o->format, err, errlen);
-			out_opts = true;
-			break;
-		case 's':
-			o->strict = true;
-			out_opts = true;
-			break;
-		}
-	}
-	if (rc == 0 && c < 0)
-		rc = c;
+	/* CLI_COMMAND: stop at the command, so its own options are not taken for ours. */
+	cli_parse_begin(&p, &run_cmd, &com, o, argc, argv);
+	rc = cli_parse(&p, run_opt, err, errlen);
 	if (rc == 0) {
-		o->cmd = argv + optind;
-		o->n_cmd = argc - optind;
-		rc = validate(o, prio_set, out_opts, err, errlen);
+		o->cmd = argv + p.operand;
+		o->n_cmd = argc - p.operand;
+		rc = validate(o, o->prio_set, o->out_opts, err, errlen);
 	}
 	return rc;
 }
@@ -802,19 +782,7 @@ static int run_execute(const struct run_opts *o)
 	return code;
 }
 
-int cmd_run(int argc, char **argv)
+static int run_main(void *opts)
 {
-	struct run_opts o;
-	char err[512] = "";
-	int rc;
-
-	rc = run_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed(&run_cmd, rc, err, o.help, o.version);
-	if (rc >= 0) {
-		run_opts_free(&o);
-		return rc;
-	}
-	rc = run_execute(&o);
-	run_opts_free(&o);
-	return rc;
+	return run_execute(opts);
 }

@@ -32,6 +32,8 @@ struct run_opts {
 	const char *report;	/* NULL: standard error */
 	enum output_format format;
 	bool strict;
+	bool prio_set;		/* --prio given */
+	bool out_opts;		/* --report, --format or --strict given (they need --check) */
 	bool help, version;
 	char **cmd;		/* the command and its arguments (points into argv) */
 	int n_cmd;
@@ -42,7 +44,7 @@ struct run_opts {
  * non-option argument or after "--". Return: 0, or -EINVAL with a
  * message in @err.
  */
-int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t errlen);
-void run_opts_free(struct run_opts *o);
+int run_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
+void run_opts_free(void *opts);
 
 #endif

@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,11 +28,13 @@
 
 #define META_NAME SNAPSHOT_META_NAME
 
+static int snapshot_main(void *opts);
+
 static const struct cli_opt snapshot_opts[] = {
 	{ "root", 'r', CLI_ARG, "SRC",
-	  "capture the tree under SRC instead of the live system", "@dir", CLI_SH_ROOT },
-	{ "force", 'f', CLI_NOARG, NULL,
-	  "write into DIR even when it is not empty", NULL, CLI_OWN },
+	  "capture the tree under SRC instead of the live system", "@dir", CLI_SH_ROOT, 0 },
+	CLI_OPT_SET("force", 'f', struct snapshot_opts, force,
+		    "write into DIR even when it is not empty"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
 };
@@ -51,37 +52,34 @@ const struct cli_cmd snapshot_cmd = {
 	"\n"
 	"Exit status: 0 written, 2 usage error or the snapshot could not be written.\n",
 	CLI_OPERANDS,
+	CLI_CMD_STRUCT(struct snapshot_opts), snapshot_opts_parse, snapshot_main, NULL,
 };
 
-int snapshot_opts_parse(int argc, char **argv, struct snapshot_opts *o, char *err, size_t errlen)
+int snapshot_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
 {
-	struct cli_parse p;
+	struct snapshot_opts *o = opts;
 	const struct cli_common com = { &o->help, &o->version, NULL, NULL, &o->root, NULL };
-	int c;
+	struct cli_parse p;
+	int rc, first;
 
 	memset(o, 0, sizeof(*o));
 	o->root = "/";
-	cli_parse_begin(&p, &snapshot_cmd, &com, argc, argv);
-	while ((c = cli_next(&p, err, errlen)) > 0) {
-		switch (c) {
-		case 'f':
-			o->force = true;
-			break;
-		}
-	}
-	if (c < 0)
-		return c;
+	cli_parse_begin(&p, &snapshot_cmd, &com, o, argc, argv);
+	rc = cli_parse(&p, NULL, err, errlen);
+	if (rc)
+		return rc;
+	first = p.operand;
 	if (o->help || o->version)
 		return 0;
-	if (optind >= argc) {
+	if (first >= argc) {
 		snprintf(err, errlen, "missing the directory to write (rtready snapshot DIR)");
 		return -EINVAL;
 	}
-	if (optind + 1 < argc) {
-		snprintf(err, errlen, "unexpected argument '%s'", argv[optind + 1]);
+	if (first + 1 < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[first + 1]);
 		return -EINVAL;
 	}
-	o->dir = argv[optind];
+	o->dir = argv[first];
 	if (!*o->dir) {
 		snprintf(err, errlen, "the directory name is empty");
 		return -EINVAL;
@@ -234,14 +232,7 @@ out:
 	return err;
 }
 
-int cmd_snapshot(int argc, char **argv)
+static int snapshot_main(void *opts)
 {
-	struct snapshot_opts o;
-	char err[512] = "";
-	int rc = snapshot_opts_parse(argc, argv, &o, err, sizeof(err));
-
-	rc = cli_parsed(&snapshot_cmd, rc, err, o.help, o.version);
-	if (rc >= 0)
-		return rc;
-	return snapshot_run(&o) ? EXIT_USAGE : EXIT_OK;
+	return snapshot_run(opts) ? EXIT_USAGE : EXIT_OK;
 }

@@ -14,6 +14,6 @@ struct snapshot_opts {
 };
 
 /* Parse argv (argv[0] = "snapshot"). Return: 0, or -EINVAL with a message in @err. */
-int snapshot_opts_parse(int argc, char **argv, struct snapshot_opts *o, char *err, size_t errlen);
+int snapshot_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 
 #endif

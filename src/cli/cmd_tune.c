@@ -7,7 +7,6 @@
  * mode, fills the view and sets the exit code.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,62 +43,64 @@ enum {
 	OPT_ISOLATE,
 };
 
+static int tune_main(void *opts);
+
 static const struct cli_opt tune_opts[] = {
 	{ "apply", OPT_APPLY, CLI_NOARG, NULL,
-	  "make the changes, journalling every old value first", NULL, CLI_OWN },
+	  "make the changes, journalling every old value first", NULL, CLI_OWN, 0 },
 	{ "revert", OPT_REVERT, CLI_NOARG, NULL,
-	  "put back exactly what the last --apply changed", NULL, CLI_OWN },
+	  "put back exactly what the last --apply changed", NULL, CLI_OWN, 0 },
 	{ "status", OPT_STATUS, CLI_NOARG, NULL,
-	  "show the journal: what is applied, and the values now", NULL, CLI_OWN },
+	  "show the journal: what is applied, and the values now", NULL, CLI_OWN, 0 },
 	{ "emit-boot", OPT_EMIT_BOOT, CLI_ARG, "DIR",
 	  "print the kernel command-line parameters and write\n"
-	  "DIR/" BOOT_SYSCTL_NAME " and DIR/" BOOT_UNIT_NAME, "@dir", CLI_OWN },
-	{ NULL, 0, CLI_NOARG, NULL, "Options:\n", NULL, CLI_OWN },
+	  "DIR/" BOOT_SYSCTL_NAME " and DIR/" BOOT_UNIT_NAME, "@dir", CLI_OWN, 0 },
+	{ NULL, 0, CLI_NOARG, NULL, "Options:\n", NULL, CLI_OWN, 0 },
 	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
 			"CPUs reserved for realtime work (default: those the boot\n"
 			"isolates: isolated, isolcpus= or nohz_full, as check);\n"
 			"at least one online CPU must stay non-RT; auto or\n"
 			"auto:N: the choice of rtready plan (N CPUs)"),
 	{ "keep-throttling", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave kernel.sched_rt_runtime_us alone", NULL, CLI_OWN },
+	  "leave kernel.sched_rt_runtime_us alone", NULL, CLI_OWN, 0 },
 	{ "no-irqs", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave IRQ affinities (default and per IRQ) alone", NULL, CLI_OWN },
+	  "leave IRQ affinities (default and per IRQ) alone", NULL, CLI_OWN, 0 },
 	{ "no-workqueue", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave the unbound workqueue cpumask alone", NULL, CLI_OWN },
+	  "leave the unbound workqueue cpumask alone", NULL, CLI_OWN, 0 },
 	{ "no-tasks", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave task and kernel-thread affinities alone", NULL, CLI_OWN },
+	  "leave task and kernel-thread affinities alone", NULL, CLI_OWN, 0 },
 	{ "pid", OPT_PID, CLI_ARG, "PID[,PID...]",
 	  "move only the threads of these processes\n"
-	  "(default: every user task and movable kernel thread)", "@pid", CLI_OWN },
+	  "(default: every user task and movable kernel thread)", "@pid", CLI_OWN, 0 },
 	{ "no-governor", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave the cpufreq governor of the RT CPUs alone", NULL, CLI_OWN },
+	  "leave the cpufreq governor of the RT CPUs alone", NULL, CLI_OWN, 0 },
 	{ "no-idle", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave the idle states of the RT CPUs alone", NULL, CLI_OWN },
+	  "leave the idle states of the RT CPUs alone", NULL, CLI_OWN, 0 },
 	{ "idle-max-latency", OPT_IDLE_MAX, CLI_ARG, "US",
 	  "disable idle states whose exit latency is above US\n"
-	  "microseconds (default 10)", NULL, CLI_OWN },
+	  "microseconds (default 10)", NULL, CLI_OWN, 0 },
 	{ "no-thp", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave transparent huge pages alone", NULL, CLI_OWN },
+	  "leave transparent huge pages alone", NULL, CLI_OWN, 0 },
 	{ "no-timer-migration", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave kernel.timer_migration alone", NULL, CLI_OWN },
+	  "leave kernel.timer_migration alone", NULL, CLI_OWN, 0 },
 	{ "no-watchdog", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave kernel.watchdog_cpumask alone", NULL, CLI_OWN },
+	  "leave kernel.watchdog_cpumask alone", NULL, CLI_OWN, 0 },
 	{ "no-hung-task", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave kernel.hung_task_timeout_secs alone", NULL, CLI_OWN },
+	  "leave kernel.hung_task_timeout_secs alone", NULL, CLI_OWN, 0 },
 	{ "no-ksm", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave KSM (/sys/kernel/mm/ksm/run) alone", NULL, CLI_OWN },
+	  "leave KSM (/sys/kernel/mm/ksm/run) alone", NULL, CLI_OWN, 0 },
 	{ "no-numa-balancing", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave kernel.numa_balancing alone", NULL, CLI_OWN },
+	  "leave kernel.numa_balancing alone", NULL, CLI_OWN, 0 },
 	{ "no-fair-server", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave the 6.12+ fair server of the RT CPUs alone", NULL, CLI_OWN },
+	  "leave the 6.12+ fair server of the RT CPUs alone", NULL, CLI_OWN, 0 },
 	{ "no-irqbalance", OPT_SWITCH, CLI_NOARG, NULL,
-	  "leave irqbalance's environment file alone", NULL, CLI_OWN },
+	  "leave irqbalance's environment file alone", NULL, CLI_OWN, 0 },
 	{ "isolate", OPT_ISOLATE, CLI_NOARG, NULL,
 	  "also make the RT CPUs a cgroup v2 isolated partition\n"
 	  "(" TUNE_ISO_GROUP_PATH "): no reboot, no tick,\n"
-	  "RCU or managed-IRQ isolation (Linux 6.8+, cgroup v2)", NULL, CLI_OWN },
+	  "RCU or managed-IRQ isolation (Linux 6.8+, cgroup v2)", NULL, CLI_OWN, 0 },
 	{ "state-dir", OPT_STATE_DIR, CLI_ARG, "DIR",
-	  "where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")", "@dir", CLI_OWN },
+	  "where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")", "@dir", CLI_OWN, 0 },
 	CLI_OPT_ROOT("plan from a snapshot under DIR (dry run and --emit-boot only)"),
 	CLI_OPT_FORMAT('f'),
 	CLI_OPT_HELP('h'),
@@ -120,10 +121,13 @@ const struct cli_cmd tune_cmd = {
 	"Exit status: 0 done (or nothing to do), 1 a change could not be made or put back,\n"
 	"2 usage error, or the tool could not do its job (journal, refusal).\n",
 	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct tune_opts), tune_opts_parse, tune_main, tune_opts_free,
 };
 
-void tune_opts_free(struct tune_opts *o)
+void tune_opts_free(void *opts)
 {
+	struct tune_opts *o = opts;
+
 	rt_request_free(&o->rt);
 	free(o->pids);
 	memset(o, 0, sizeof(*o));
@@ -137,14 +141,14 @@ static void switch_off(struct tune_opts *o, const char *opt)
 			o->enabled[id] = false;
 }
 
-static int set_mode(struct tune_opts *o, enum tune_mode m, bool *given, char *err, size_t errlen)
+static int set_mode(struct tune_opts *o, enum tune_mode m, char *err, size_t errlen)
 {
-	if (*given && o->mode != m) {
+	if (o->mode_given && o->mode != m) {
 		snprintf(err, errlen,
 			 "--apply, --revert, --status and --emit-boot exclude each other");
 		return -EINVAL;
 	}
-	*given = true;
+	o->mode_given = true;
 	o->mode = m;
 	return 0;
 }
@@ -183,12 +187,58 @@ static int add_pids(struct tune_opts *o, const char *arg, char *err, size_t errl
 	return rc;
 }
 
-int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_t errlen)
+static int tune_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 {
-	struct cli_parse p;
+	struct tune_opts *o = p->dst;
+	char opt[64];
+
+	switch (key) {
+	case OPT_APPLY:
+		return set_mode(o, TUNE_MODE_APPLY, err, errlen);
+	case OPT_REVERT:
+		return set_mode(o, TUNE_MODE_REVERT, err, errlen);
+	case OPT_STATUS:
+		return set_mode(o, TUNE_MODE_STATUS, err, errlen);
+	case OPT_EMIT_BOOT:
+		o->boot_dir = p->arg;
+		if (set_mode(o, TUNE_MODE_EMIT_BOOT, err, errlen))
+			return -EINVAL;
+		if (*p->arg)
+			return 0;
+		snprintf(err, errlen, "--emit-boot: empty directory name");
+		return -EINVAL;
+	case OPT_STATE_DIR:
+		o->state_dir = p->arg;
+		if (p->arg[0] == '/')
+			return 0;
+		snprintf(err, errlen, "--state-dir: '%s' is not an absolute path", p->arg);
+		return -EINVAL;
+	case OPT_IDLE_MAX:
+		if (parse_int64(p->arg, 0, 10000000, &o->idle_max_latency_us) == 0)
+			return 0;
+		snprintf(err, errlen, "--idle-max-latency: '%s' is not a number of microseconds "
+			 "(0-10000000)", p->arg);
+		return -EINVAL;
+	case OPT_SWITCH:
+		snprintf(opt, sizeof(opt), "--%s", p->name);
+		switch_off(o, opt);
+		return 0;
+	case OPT_PID:
+		return add_pids(o, p->arg, err, errlen);
+	case OPT_ISOLATE:
+		for (int id = TUNE_ISO_FIRST; id < TUNE_COUNT; id++)
+			o->enabled[id] = true;
+		return 0;
+	}
+	return 0;
+}
+
+int tune_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+{
+	struct tune_opts *o = opts;
 	const struct cli_common com = { &o->help, &o->version, &o->format, NULL, &o->root, &o->rt };
-	bool mode_given = false;
-	int c, rc = 0;
+	struct cli_parse p;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	for (int id = 0; id < TUNE_COUNT; id++)
@@ -196,60 +246,8 @@ int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_
 	o->idle_max_latency_us = TUNE_IDLE_MAX_LATENCY_US_DEFAULT;
 	o->state_dir = TUNE_STATE_DIR_DEFAULT;
 	o->root = "/";
-	cli_parse_begin(&p, &tune_cmd, &com, argc, argv);
-	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
-		switch (c) {
-		case OPT_APPLY:
-			rc = set_mode(o, TUNE_MODE_APPLY, &mode_given, err, errlen);
-			break;
-		case OPT_REVERT:
-			rc = set_mode(o, TUNE_MODE_REVERT, &mode_given, err, errlen);
-			break;
-		case OPT_STATUS:
-			rc = set_mode(o, TUNE_MODE_STATUS, &mode_given, err, errlen);
-			break;
-		case OPT_EMIT_BOOT:
-			rc = set_mode(o, TUNE_MODE_EMIT_BOOT, &mode_given, err, errlen);
-			o->boot_dir = optarg;
-			if (rc == 0 && !*optarg) {
-				snprintf(err, errlen, "--emit-boot: empty directory name");
-				rc = -EINVAL;
-			}
-			break;
-		case OPT_STATE_DIR:
-			o->state_dir = optarg;
-			if (optarg[0] != '/') {
-				snprintf(err, errlen, "--state-dir: '%s' is not an absolute path",
-					 optarg);
-				rc = -EINVAL;
-			}
-			break;
-		case OPT_IDLE_MAX:
-			if (parse_int64(optarg, 0, 10000000, &o->idle_max_latency_us)) {
-				snprintf(err, errlen,
-					 "--idle-max-latency: '%s' is not a number of microseconds "
-					 "(0-10000000)",
-					 optarg);
-				rc = -EINVAL;
-			}
-			break;
-		case OPT_SWITCH: {
-			char opt[64];
-
-			snprintf(opt, sizeof(opt), "--%s", p.name);
-			switch_off(o, opt);
-		} break;
-		case OPT_PID:
-			rc = add_pids(o, optarg, err, errlen);
-			break;
-		case OPT_ISOLATE:
-			for (int id = TUNE_ISO_FIRST; id < TUNE_COUNT; id++)
-				o->enabled[id] = true;
-			break;
-		}
-	}
-	if (rc == 0 && c < 0)
-		rc = c;
+	cli_parse_begin(&p, &tune_cmd, &com, o, argc, argv);
+	rc = cli_parse(&p, tune_opt, err, errlen);
 	if (rc == 0 && strcmp(o->root, "/") != 0 && o->mode != TUNE_MODE_PLAN &&
 	    o->mode != TUNE_MODE_EMIT_BOOT) {
 		snprintf(err, errlen,
@@ -674,50 +672,40 @@ static void warn_tuned(const struct rootfs *fs)
 			 "sys.tuned)", t.profile);
 }
 
-int cmd_tune(int argc, char **argv)
+static int tune_main(void *opts)
 {
+	const struct tune_opts *o = opts;
 	/* On the heap: ~30 KiB of CPU lists and paths would not fit under ulimit -s 32. */
-	struct cpus *c = NULL;
-	struct target *t = NULL;
+	struct cpus *c = calloc(1, sizeof(*c));
+	struct target *t = c ? cli_target("tune", o->root, &o->rt, TARGET_HOST) : NULL;
 	const struct rootfs *fs;
-	struct tune_opts o;
-	char err[1024] = "";
-	int rc = tune_opts_parse(argc, argv, &o, err, sizeof(err));
+	int rc;
 
-	rc = cli_parsed(&tune_cmd, rc, err, o.help, o.version);
-	if (rc >= 0) {
-		tune_opts_free(&o);
-		return rc;
-	}
-	c = calloc(1, sizeof(*c));
-	t = c ? cli_target("tune", o.root, &o.rt, TARGET_HOST) : NULL;
 	if (!t) {
 		if (!c)
 			cli_error("tune", "out of memory");
 		free(c);
-		tune_opts_free(&o);
 		return EXIT_USAGE;
 	}
 	fs = &t->fs;
 	c->t = t;
 	rc = EXIT_USAGE; /* unless a mode runs */
-	if (o.mode == TUNE_MODE_REVERT) {
-		rc = mode_revert(&o, fs, t);
-	} else if (o.mode == TUNE_MODE_STATUS) {
-		rc = mode_status(&o, fs, t);
-	} else if (resolve_cpus(&o, c) == 0) {
-		if (o.mode != TUNE_MODE_EMIT_BOOT)
+	if (o->mode == TUNE_MODE_REVERT) {
+		rc = mode_revert(o, fs, t);
+	} else if (o->mode == TUNE_MODE_STATUS) {
+		rc = mode_status(o, fs, t);
+	} else if (resolve_cpus(o, c) == 0) {
+		if (o->mode != TUNE_MODE_EMIT_BOOT)
 			warn_tuned(fs);
-		if (o.mode == TUNE_MODE_APPLY)
-			rc = mode_apply(&o, fs, c);
-		else if (o.mode == TUNE_MODE_EMIT_BOOT)
-			rc = mode_emit_boot(&o, c);
+		if (o->mode == TUNE_MODE_APPLY)
+			rc = mode_apply(o, fs, c);
+		else if (o->mode == TUNE_MODE_EMIT_BOOT)
+			rc = mode_emit_boot(o, c);
 		else
-			rc = mode_plan(&o, fs, c);
+			rc = mode_plan(o, fs, c);
 	}
 	cpus_free(c);
 	free(c);
 	cli_target_free(t);
-	tune_opts_free(&o);
 	return rc;
 }

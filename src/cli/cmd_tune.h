@@ -21,6 +21,7 @@ enum tune_mode {
 
 struct tune_opts {
 	enum tune_mode mode;
+	bool mode_given;	/* a mode option was given (two differ: refused) */
 	struct rt_request rt;	/* --rt-cpus */
 	bool enabled[TUNE_COUNT]; /* all true unless switched off */
 	int64_t idle_max_latency_us;
@@ -34,7 +35,7 @@ struct tune_opts {
 };
 
 /* Parse argv (argv[0] = "tune"). Return: 0, or -EINVAL with a message in @err. */
-int tune_opts_parse(int argc, char **argv, struct tune_opts *o, char *err, size_t errlen);
-void tune_opts_free(struct tune_opts *o);
+int tune_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
+void tune_opts_free(void *opts);
 
 #endif

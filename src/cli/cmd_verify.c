@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <stdarg.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,9 +41,11 @@
 /* Keys of the options without a short letter. */
 enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE, OPT_NO_PI, OPT_PROMETHEUS, OPT_MAX_NOISE };
 
+static int verify_main(void *opts);
+
 static const struct cli_opt verify_opts[] = {
 	{ "duration", 'D', CLI_ARG, "TIME",
-	  "length of each latency run (default 10s; 500ms, 2m)", NULL, CLI_OWN },
+	  "length of each latency run (default 10s; 500ms, 2m)", NULL, CLI_OWN, 0 },
 	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
 			"the realtime CPUs: checked as such, and the CPUs\n"
 			"measured (default: the isolated CPUs are checked,\n"
@@ -53,36 +54,34 @@ static const struct cli_opt verify_opts[] = {
 	{ "max-latency", 'm', CLI_ARG, "US",
 	  "fail when a CPU's maximum latency exceeds US (in us;\n"
 	  "100us, 1ms accepted); without it latency is shown,\n"
-	  "not judged", NULL, CLI_OWN },
+	  "not judged", NULL, CLI_OWN, 0 },
 	{ "max-noise", OPT_MAX_NOISE, CLI_ARG, "US",
 	  "also spin on the measured CPUs for -D (rtready noise;\n"
 	  "one CPU stays to housekeeping) and fail when a gap\n"
-	  "exceeds US (check noise.max_gap)", NULL, CLI_OWN },
+	  "exceeds US (check noise.max_gap)", NULL, CLI_OWN, 0 },
 	{ "report", 'r', CLI_ARG, "DIR",
-	  "where to write the results (default rtready-report)", "@dir", CLI_OWN },
+	  "where to write the results (default rtready-report)", "@dir", CLI_OWN, 0 },
 	{ "prometheus", OPT_PROMETHEUS, CLI_ARG, "FILE",
 	  "also write the metrics there (replaced atomically), such\n"
 	  "as the node exporter's textfile directory:\n"
-	  "/var/lib/prometheus/node-exporter/rtready.prom", "@file", CLI_OWN },
+	  "/var/lib/prometheus/node-exporter/rtready.prom", "@file", CLI_OWN, 0 },
 	{ "interval", 'i', CLI_ARG, "US",
-	  "wake-up period of the measuring threads (default 1000)", NULL, CLI_OWN },
+	  "wake-up period of the measuring threads (default 1000)", NULL, CLI_OWN, 0 },
 	{ "load", OPT_LOAD, CLI_ARG, "KIND",
-	  "the load: hackbench, cpu, memory or all (default all)", "hackbench cpu memory all", CLI_OWN },
+	  "the load: hackbench, cpu, memory or all (default all)", "hackbench cpu memory all", CLI_OWN, 0 },
 	{ "load-cpus", OPT_LOAD_CPUS, CLI_ARG, "LIST",
-	  "CPUs the load runs on (default: every CPU)", "@cpus", CLI_OWN },
+	  "CPUs the load runs on (default: every CPU)", "@cpus", CLI_OWN, 0 },
 	{ "format", 'f', CLI_ARG, "FMT",
-	  "text (default) or json (the verify.json on stdout)", "text json", CLI_OWN },
-	{ "no-pi", OPT_NO_PI, CLI_NOARG, NULL,
-	  "skip the priority-inheritance run (check\n"
-	  "sync.priority_inheritance, about 1 s)", NULL, CLI_OWN },
-	{ "trace", OPT_TRACE, CLI_NOARG, NULL,
-	  "with --max-latency: stop a run at its first wake-up\n"
-	  "past the limit and explain it from a kernel trace\n"
-	  "(saved as trace-idle.txt / trace-load.txt in DIR)", NULL, CLI_OWN },
-	{ "strict", 's', CLI_NOARG, NULL,
-	  "warnings fail too", NULL, CLI_OWN },
-	{ "quiet", 'q', CLI_NOARG, NULL,
-	  "no progress line", NULL, CLI_OWN },
+	  "text (default) or json (the verify.json on stdout)", "text json", CLI_OWN, 0 },
+	CLI_OPT_SET("no-pi", OPT_NO_PI, struct verify_opts, no_pi,
+		    "skip the priority-inheritance run (check\n"
+		    "sync.priority_inheritance, about 1 s)"),
+	CLI_OPT_SET("trace", OPT_TRACE, struct verify_opts, trace,
+		    "with --max-latency: stop a run at its first wake-up\n"
+		    "past the limit and explain it from a kernel trace\n"
+		    "(saved as trace-idle.txt / trace-load.txt in DIR)"),
+	CLI_OPT_SET("strict", 's', struct verify_opts, strict, "warnings fail too"),
+	CLI_OPT_SET("quiet", 'q', struct verify_opts, quiet, "no progress line"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
 };
@@ -101,10 +100,13 @@ const struct cli_cmd verify_cmd = {
 	"runs. Exit status: 0 passed, 1 a check or a latency limit failed (or warned with\n"
 	"--strict), 2 usage error, or a step could not run (the message says why).\n",
 	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct verify_opts), verify_opts_parse, verify_main, verify_opts_free,
 };
 
-void verify_opts_free(struct verify_opts *o)
+void verify_opts_free(void *opts)
 {
+	struct verify_opts *o = opts;
+
 	rt_request_free(&o->rt);
 	rtr_cpuset_free(&o->load_cpus);
 	memset(o, 0, sizeof(*o));
@@ -121,90 +123,79 @@ static int parse_us_option(const char *opt, const char *arg, int64_t min_ns, int
 	return 0;
 }
 
-int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, size_t errlen)
+static int verify_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 {
-	struct cli_parse p;
-	const struct cli_common com = { &o->help, &o->version, NULL, NULL, NULL, &o->rt };
+	struct verify_opts *o = p->dst;
+	const char *arg = p->arg;
 	int64_t v;
-	int c, rc = 0;
+
+	switch (key) {
+	case 'D':
+		/* A verify needs an end: 0 ("until Ctrl-C" in latency) is refused. */
+		if (parse_duration_ns(arg, 1000000000LL, &v) || v < 100000000LL ||
+		    v > 24LL * 3600 * 1000000000LL) {
+			snprintf(err, errlen, "--duration: '%s' is not a duration from 100ms to 24h "
+				 "(like 10s, 500ms, 2m)", arg);
+			return -EINVAL;
+		}
+		o->duration_ns = v;
+		return 0;
+	case 'm':
+		if (parse_us_option("--max-latency", arg, 1000, 3600LL * 1000000000LL, &v, err, errlen))
+			return -EINVAL;
+		o->max_latency_us = (double)v / 1000.0;
+		return 0;
+	case OPT_MAX_NOISE:
+		if (parse_us_option("--max-noise", arg, 1000, 3600LL * 1000000000LL, &v, err, errlen))
+			return -EINVAL;
+		o->max_noise_us = (double)v / 1000.0;
+		return 0;
+	case 'r':
+		o->report_dir = arg;
+		if (*arg)
+			return 0;
+		snprintf(err, errlen, "--report: empty directory name");
+		return -EINVAL;
+	case OPT_PROMETHEUS:
+		o->prometheus = arg;
+		if (*arg)
+			return 0;
+		snprintf(err, errlen, "--prometheus: empty file name");
+		return -EINVAL;
+	case 'i':
+		if (parse_us_option("--interval", arg, (int64_t)LATENCY_MIN_INTERVAL_NS,
+				    (int64_t)LATENCY_MAX_INTERVAL_NS, &v, err, errlen))
+			return -EINVAL;
+		o->interval_ns = (uint64_t)v;
+		return 0;
+	case OPT_LOAD:
+		if (latency_load_parse(arg, &o->load) == 0)
+			return 0;
+		snprintf(err, errlen, "--load: '%s' is not one of hackbench, cpu, memory, all", arg);
+		return -EINVAL;
+	case OPT_LOAD_CPUS:
+		o->load_cpus_given = true;
+		return target_parse_cpulist("--load-cpus", arg, &o->load_cpus, err, errlen);
+	case 'f':
+		return cli_parse_format(arg, &o->format, err, errlen);
+	}
+	return 0;
+}
+
+int verify_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+{
+	struct verify_opts *o = opts;
+	const struct cli_common com = { &o->help, &o->version, NULL, NULL, NULL, &o->rt };
+	struct cli_parse p;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->duration_ns = VERIFY_DEFAULT_DURATION_NS;
 	o->interval_ns = LATENCY_DEFAULT_INTERVAL_NS;
 	o->load = LATENCY_LOAD_ALL;
 	o->report_dir = VERIFY_DEFAULT_REPORT_DIR;
-	cli_parse_begin(&p, &verify_cmd, &com, argc, argv);
-	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
-		switch (c) {
-		case 'D':
-			/* A verify needs an end: 0 ("until Ctrl-C" in latency) is refused. */
-			if (parse_duration_ns(optarg, 1000000000LL, &v) || v < 100000000LL ||
-			    v > 24LL * 3600 * 1000000000LL) {
-				snprintf(err, errlen, "--duration: '%s' is not a duration from 100ms "
-					 "to 24h (like 10s, 500ms, 2m)", optarg);
-				rc = -EINVAL;
-			}
-			o->duration_ns = v;
-			break;
-		case 'm':
-			rc = parse_us_option("--max-latency", optarg, 1000, 3600LL * 1000000000LL, &v,
-					     err, errlen);
-			o->max_latency_us = (double)v / 1000.0;
-			break;
-		case OPT_MAX_NOISE:
-			rc = parse_us_option("--max-noise", optarg, 1000, 3600LL * 1000000000LL, &v,
-					     err, errlen);
-			o->max_noise_us = (double)v / 1000.0;
-			break;
-		case 'r':
-			if (!optarg[0]) {
-				snprintf(err, errlen, "--report: empty directory name");
-				rc = -EINVAL;
-			}
-			o->report_dir = optarg;
-			break;
-		case OPT_PROMETHEUS:
-			if (!optarg[0]) {
-				snprintf(err, errlen, "--prometheus: empty file name");
-				rc = -EINVAL;
-			}
-			o->prometheus = optarg;
-			break;
-		case 'i':
-			rc = parse_us_option("--interval", optarg, (int64_t)LATENCY_MIN_INTERVAL_NS,
-					     (int64_t)LATENCY_MAX_INTERVAL_NS, &v, err, errlen);
-			o->interval_ns = (uint64_t)v;
-			break;
-		case OPT_LOAD:
-			if (latency_load_parse(optarg, &o->load)) {
-				snprintf(err, errlen, "--load: '%s' is not one of hackbench, cpu, "
-					 "memory, all", optarg);
-				rc = -EINVAL;
-			}
-			break;
-		case OPT_LOAD_CPUS:
-			rc = target_parse_cpulist("--load-cpus", optarg, &o->load_cpus, err, errlen);
-			o->load_cpus_given = true;
-			break;
-		case OPT_TRACE:
-			o->trace = true;
-			break;
-		case OPT_NO_PI:
-			o->no_pi = true;
-			break;
-		case 'f':
-			rc = cli_parse_format(optarg, &o->format, err, errlen);
-			break;
-		case 's':
-			o->strict = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		}
-	}
-	if (rc == 0 && c < 0)
-		rc = c;
+	cli_parse_begin(&p, &verify_cmd, &com, o, argc, argv);
+	rc = cli_parse(&p, verify_opt, err, errlen);
 	if (rc == 0 && o->trace && !(o->max_latency_us > 0)) {
 		snprintf(err, errlen, "--trace needs --max-latency US: the trace is stopped and "
 			 "explained at the first wake-up past it");
@@ -745,19 +736,7 @@ out:
 	return rc;
 }
 
-int cmd_verify(int argc, char **argv)
+static int verify_main(void *opts)
 {
-	struct verify_opts o;
-	char err[512] = "";
-	int rc;
-
-	rc = verify_opts_parse(argc, argv, &o, err, sizeof(err));
-	rc = cli_parsed(&verify_cmd, rc, err, o.help, o.version);
-	if (rc >= 0) {
-		verify_opts_free(&o);
-		return rc;
-	}
-	rc = run_verify(&o);
-	verify_opts_free(&o);
-	return rc;
+	return run_verify(opts);
 }

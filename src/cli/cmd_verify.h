@@ -33,7 +33,7 @@ struct verify_opts {
 };
 
 /* Parse argv (argv[0] = "verify"). Return: 0, or -EINVAL with a message in @err. */
-int verify_opts_parse(int argc, char **argv, struct verify_opts *o, char *err, size_t errlen);
-void verify_opts_free(struct verify_opts *o);
+int verify_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
+void verify_opts_free(void *opts);
 
 #endif

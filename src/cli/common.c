@@ -49,22 +49,32 @@ void cli_version(void)
 	printf("rtready %s\n", RTR_VERSION);
 }
 
-int cli_parsed(const struct cli_cmd *c, int parse_rc, const char *err, bool help, bool version)
+int cli_main(const struct cli_cmd *c, int argc, char **argv)
 {
-	if (parse_rc) {
-		cli_error(c->name, "%s", err);
-		fprintf(stderr, "Try 'rtready %s --help'.\n", c->name);
+	/* On the heap: rtready runs under ulimit -s 32, and some options structs are large. */
+	char *o = calloc(1, c->size), err[1024] = "";
+	int rc;
+
+	if (!o) {
+		cli_error(c->name, "%s", strerror(ENOMEM));
 		return EXIT_USAGE;
 	}
-	if (help) {
+	rc = c->parse(argc, argv, o, err, sizeof(err));
+	if (rc) {
+		cli_error(c->name, "%s", err);
+		fprintf(stderr, "Try 'rtready %s --help'.\n", c->name);
+		rc = EXIT_USAGE;
+	} else if (*(bool *)(o + c->help_at)) {
 		cli_usage(stdout, c);
-		return EXIT_OK;
-	}
-	if (version) {
+	} else if (*(bool *)(o + c->version_at)) {
 		cli_version();
-		return EXIT_OK;
+	} else {
+		rc = c->run(o);
 	}
-	return -1;
+	if (c->release)
+		c->release(o);
+	free(o);
+	return rc;
 }
 
 int cli_parse_format(const char *arg, enum output_format *out, char *err, size_t errlen)
@@ -89,6 +99,14 @@ int cli_parse_root(const char *arg, const char **out, char *err, size_t errlen)
 	}
 	*out = arg;
 	return 0;
+}
+
+int cli_nonempty(const char *opt, const char *arg, char *err, size_t errlen)
+{
+	if (*arg)
+		return 0;
+	snprintf(err, errlen, "%s: the name is empty", opt);
+	return -EINVAL;
 }
 
 int cli_check_collisions(const char *cmd, const struct output_file *outs, size_t n_outs,

@@ -13,24 +13,23 @@
 
 struct verb {
 	const char *name;
-	int (*fn)(int argc, char **argv);
 	const struct cli_cmd *cmd;
 	const char *summary;
 };
 
 static const struct verb verbs[] = {
-	{ "check", cmd_check, &check_cmd, "audit this machine (or a snapshot) against the checklist" },
-	{ "snapshot", cmd_snapshot, &snapshot_cmd, "capture the files check reads into a directory, for --root" },
-	{ "latency", cmd_latency, &latency_cmd, "measure wake-up latency per CPU (cyclictest-class, with percentiles)" },
-	{ "load", cmd_load, &load_cmd, "generate messaging, CPU, memory and OOM load (hackbench-class)" },
-	{ "inspect", cmd_inspect, &inspect_cmd, "apply the checklist to running processes, thread by thread" },
-	{ "run", cmd_run, &run_cmd, "start a program with RT settings, a budget, and the runtime checker" },
-	{ "noise", cmd_noise, &noise_cmd, "name the cause of every gap on CPUs that spin (oslat-class)" },
-	{ "pi", cmd_pi, &pi_cmd, "prove that priority inheritance bounds lock waits on this system" },
-	{ "plan", cmd_plan, &plan_cmd, "choose the RT CPUs from the topology and write the boot line" },
-	{ "tune", cmd_tune, &tune_cmd, "apply the runtime fixes with a crash-safe revert; write boot files" },
-	{ "verify", cmd_verify, &verify_cmd, "the main job: check, latency idle and under load, one verdict and report" },
-	{ "report", cmd_report, &report_cmd, "render results as one HTML page, JUnit XML and Prometheus text" },
+	{ "check", &check_cmd, "audit this machine (or a snapshot) against the checklist" },
+	{ "snapshot", &snapshot_cmd, "capture the files check reads into a directory, for --root" },
+	{ "latency", &latency_cmd, "measure wake-up latency per CPU (cyclictest-class, with percentiles)" },
+	{ "load", &load_cmd, "generate messaging, CPU, memory and OOM load (hackbench-class)" },
+	{ "inspect", &inspect_cmd, "apply the checklist to running processes, thread by thread" },
+	{ "run", &run_cmd, "start a program with RT settings, a budget, and the runtime checker" },
+	{ "noise", &noise_cmd, "name the cause of every gap on CPUs that spin (oslat-class)" },
+	{ "pi", &pi_cmd, "prove that priority inheritance bounds lock waits on this system" },
+	{ "plan", &plan_cmd, "choose the RT CPUs from the topology and write the boot line" },
+	{ "tune", &tune_cmd, "apply the runtime fixes with a crash-safe revert; write boot files" },
+	{ "verify", &verify_cmd, "the main job: check, latency idle and under load, one verdict and report" },
+	{ "report", &report_cmd, "render results as one HTML page, JUnit XML and Prometheus text" },
 };
 
 static void usage(FILE *out)
@@ -98,7 +97,7 @@ static int run(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
 		if (strcmp(argv[1], verbs[i].name) == 0)
-			return verbs[i].fn(argc - 1, argv + 1);
+			return cli_main(verbs[i].cmd, argc - 1, argv + 1);
 	fprintf(stderr, "rtready: '%s' is not a command; see 'rtready --help'\n", argv[1]);
 	return EXIT_USAGE;
 }

@@ -56,10 +56,11 @@ static void tables(const struct cli_cmd *cmd, struct option *lo, char *sh, size_
 }
 
 void cli_parse_begin(struct cli_parse *p, const struct cli_cmd *cmd, const struct cli_common *common,
-		     int argc, char **argv)
+		     void *dst, int argc, char **argv)
 {
 	p->cmd = cmd;
 	p->common = common;
+	p->dst = dst;
 	p->argc = argc;
 	p->argv = argv;
 	p->arg = NULL;
@@ -83,14 +84,20 @@ static const struct cli_opt *row_of(const struct cli_parse *p, int c)
 	return NULL;
 }
 
-/* Store a shared option. Return: 0, or -errno with a message in @err. */
-static int shared(const struct cli_parse *p, const struct cli_opt *o, char *err, size_t errlen)
+/* Store a shared option or a field's value. Return: 0, or -errno with a message in @err. */
+static int store(const struct cli_parse *p, const struct cli_opt *o, char *err, size_t errlen)
 {
 	const struct cli_common *c = p->common;
 	char opt[64];
 
 	snprintf(opt, sizeof(opt), "--%s", o->name);
-	switch (o->shared) {
+	switch (o->act) {
+	case CLI_SET:
+		*(bool *)((char *)p->dst + o->at) = true;
+		return 0;
+	case CLI_STR:
+		*(const char **)((char *)p->dst + o->at) = p->arg;
+		return 0;
 	case CLI_SH_HELP:
 		*c->help = true;
 		return 0;
@@ -135,9 +142,9 @@ again:
 	}
 	if (c != -1) {
 		o = row_of(p, c);
-		if (!o || o->shared == CLI_OWN || !p->common)
+		if (!o || o->act == CLI_OWN || (o->act < CLI_SET ? !p->common : !p->dst))
 			return c;
-		e = shared(p, o, err, errlen);
+		e = store(p, o, err, errlen);
 		if (e)
 			return e == -ENOMEM ? e : -EINVAL;
 		goto again;
@@ -148,6 +155,19 @@ again:
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int cli_parse(struct cli_parse *p, cli_own_fn *own, char *err, size_t errlen)
+{
+	int c, rc = 0;
+
+	while (rc == 0 && (c = cli_next(p, err, errlen)) > 0)
+		rc = own ? own(p, c, err, errlen) : 0;
+	if (rc == 0 && c < 0)
+		rc = c;
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	return rc;
 }
 
 /* "  -c, --rt-cpus LIST" or "      --only AREA|ID", as the help's left column. */
