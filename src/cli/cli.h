@@ -71,6 +71,14 @@ int cli_out_reserve(const char *cmd, struct output *o, const char *path);
 int cli_out_ready(const char *cmd, struct output *o, const char *path);
 void cli_out_close(const char *cmd, struct output *o, const char *path, bool written, int *rc);
 
+/*
+ * Write a command's result to @path (NULL or "-": standard output) through
+ * @fn, replacing the file only once all of it was written (src/util/output.h).
+ * A failure is printed as "rtready: CMD: cannot write ...". Return: 0 or -errno.
+ */
+typedef int cli_write_fn(FILE *fp, const void *ctx);
+int cli_write(const char *cmd, const char *path, cli_write_fn *fn, const void *ctx);
+
 /* Colour on a terminal only, never with NO_COLOR set. */
 bool cli_use_color(FILE *fp);
 

@@ -137,29 +137,19 @@ static void list_checks(FILE *out)
 	}
 }
 
-static int render(const struct check_opts *o, struct report *r)
+struct check_view {
+	const struct check_opts *o;
+	const struct report *r;
+};
+
+static int check_write(FILE *fp, const void *ctx)
 {
-	struct output out;
-	int err = output_open(&out, o->output);
+	const struct check_view *v = ctx;
+	struct text_style st = { cli_use_color(fp), v->o->verbose };
 
-	if (err) {
-		cli_error("check", "cannot write %s: %s", o->output, strerror(-err));
-		return err;
-	}
-	if (o->format == FORMAT_JSON) {
-		json_t *j = report_to_json(r, "checks");
-
-		err = j ? json_write(out.fp, j) : -ENOMEM;
-		json_decref(j);
-	} else {
-		struct text_style st = { cli_use_color(out.fp), o->verbose };
-
-		err = text_write_findings(out.fp, r, &st);
-	}
-	err = output_close(&out, err == 0) ?: err;
-	if (err)
-		cli_error("check", "cannot write the result: %s", strerror(-err));
-	return err;
+	if (v->o->format == FORMAT_JSON)
+		return json_write_free(fp, report_to_json(v->r, "checks"));
+	return text_write_findings(fp, v->r, &st);
 }
 
 /* Open the target, run the checks into @r. Return: 0 or -errno (printed). */
@@ -192,7 +182,8 @@ static int check_main(void *opts)
 		return EXIT_OK;
 	}
 	report_init(&r, "check");
-	if (check_execute(o, &r) || render(o, &r))
+	if (check_execute(o, &r) || cli_write("check", o->output, check_write,
+						 &(struct check_view){ o, &r }))
 		rc = EXIT_USAGE;
 	else
 		rc = report_exit_code(&r, o->strict);

@@ -149,27 +149,20 @@ int inspect_opts_parse(int argc, char **argv, void *opts, char *err, size_t errl
 	return 0;
 }
 
-static int render(const struct inspect_opts *o, const struct inspect_result *res,
-		  const struct report *r)
+struct inspect_view {
+	const struct inspect_opts *o;
+	const struct inspect_result *res;
+	const struct report *r;
+};
+
+static int inspect_write(FILE *fp, const void *ctx)
 {
-	struct output out;
-	int err = output_open(&out, o->output);
+	const struct inspect_view *v = ctx;
+	struct text_style st = { cli_use_color(fp), v->o->verbose };
 
-	if (err) {
-		cli_error("inspect", "cannot write %s: %s", o->output, strerror(-err));
-		return err;
-	}
-	if (o->format == FORMAT_JSON) {
-		err = inspect_write_json(out.fp, res, r);
-	} else {
-		struct text_style st = { cli_use_color(out.fp), o->verbose };
-
-		err = inspect_write_text(out.fp, res, r, &st);
-	}
-	err = output_close(&out, err == 0) ?: err;
-	if (err)
-		cli_error("inspect", "cannot write the result: %s", strerror(-err));
-	return err;
+	if (v->o->format == FORMAT_JSON)
+		return inspect_write_json(fp, v->res, v->r);
+	return inspect_write_text(fp, v->res, v->r, &st);
 }
 
 static int inspect_main(void *opts)
@@ -220,7 +213,8 @@ static int inspect_main(void *opts)
 	err = inspect_judge(&res, &env, &r);
 	if (err)
 		cli_error("inspect", "%s", strerror(-err));
-	else if (!render(o, &res, &r))
+	else if (!cli_write("inspect", o->output, inspect_write,
+			    &(struct inspect_view){ o, &res, &r }))
 		rc = report_exit_code(&r, o->strict);
 	report_free(&r);
 	inspect_result_free(&res);

@@ -117,27 +117,19 @@ int pi_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
 	return cli_parse(&p, pi_opt, err, errlen) ? -EINVAL : 0;
 }
 
-static int render(const struct pi_opts *o, const struct pi_result *res, const struct report *r)
+struct pi_view {
+	const struct pi_opts *o;
+	const struct pi_result *res;
+	const struct report *r;
+};
+
+static int pi_write(FILE *fp, const void *ctx)
 {
-	struct output out;
-	int err = output_open(&out, o->output);
+	const struct pi_view *v = ctx;
 
-	if (err) {
-		cli_error("pi", "cannot write %s: %s", o->output, strerror(-err));
-		return err;
-	}
-	if (o->format == FORMAT_JSON) {
-		json_t *j = pi_to_json(res, r);
-
-		err = j ? json_write(out.fp, j) : -ENOMEM;
-		json_decref(j);
-	} else {
-		err = pi_text_write(out.fp, res);
-	}
-	err = output_close(&out, err == 0) ?: err;
-	if (err)
-		cli_error("pi", "cannot write the result: %s", strerror(-err));
-	return err;
+	if (v->o->format == FORMAT_JSON)
+		return json_write_free(fp, pi_to_json(v->res, v->r));
+	return pi_text_write(fp, v->res);
 }
 
 static int last_allowed_cpu(void)
@@ -175,7 +167,7 @@ static int pi_main(void *opts)
 	if (rc)
 		cli_error("pi", "%s", strerror(-rc));
 	else
-		rc = render(o, &res, &r);
+		rc = cli_write("pi", o->output, pi_write, &(struct pi_view){ o, &res, &r });
 	if (!rc)
 		rc = res.verdict == PI_WORKS ? EXIT_OK : EXIT_FINDINGS;
 	else

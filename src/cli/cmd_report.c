@@ -115,54 +115,6 @@ int report_opts_parse(int argc, char **argv, void *opts, char *err, size_t errle
 }
 
 /*
- * Load the inputs into @res; complementary files in a row (check, idle and
- * loaded latency of one host) become one result. Return: how many results,
- * or -1 after printing why a file was refused.
- */
-static int load_all(const struct report_opts *o, struct result *res)
-{
-	char err[1536] = "";
-	int n = 0;
-
-	for (size_t i = 0; i < o->n_inputs; i++) {
-		struct result r;
-		int e = result_load_file(o->inputs[i], &r, err, sizeof(err));
-
-		if (e) {
-			cli_error("report", "%s", err);
-			result_free(&r);
-			goto fail;
-		}
-		e = n ? result_merge(&res[n - 1], &r, err, sizeof(err)) : -EEXIST;
-		if (e == -EEXIST) {
-			res[n++] = r;
-			continue;
-		}
-		result_free(&r);
-		if (e) {
-			cli_error("report", "%s", e == -EXDEV ? err : strerror(-e));
-			goto fail;
-		}
-	}
-	/* Files without a verdict (check, latency) are judged here, as verify would. */
-	for (int i = 0; i < n; i++) {
-		int e = 0;
-
-		if (!res[i].verdict.present || o->max_latency_us > 0)
-			e = result_judge(&res[i], o->max_latency_us, &res[i].verdict);
-		if (e) {
-			cli_error("report", "%s", strerror(-e));
-			goto fail;
-		}
-	}
-	return n;
-fail:
-	for (int i = 0; i < n; i++)
-		result_free(&res[i]);
-	return -1;
-}
-
-/*
  * Before anything is read: an output must not be one of the inputs (that
  * would replace a result with its own report), and every output must be
  * writable. Return: 0, or -1 after printing why.
@@ -199,14 +151,16 @@ static int report_main(void *opts)
 	struct result res[REPORT_MAX_INPUTS];
 	const struct result *rp[REPORT_MAX_INPUTS];
 	struct result_files f = { o->html, o->junit, o->prometheus, o->strict };
-	char err[512];
+	char err[1536];
 	int n, rc = EXIT_USAGE;
 
 	if (check_outputs(o))
 		return EXIT_USAGE;
-	n = load_all(o, res);
-	if (n < 0)
+	n = result_load_all(o->inputs, o->n_inputs, o->max_latency_us, res, err, sizeof(err));
+	if (n < 0) {
+		cli_error("report", "%s", err);
 		return EXIT_USAGE;
+	}
 	for (int i = 0; i < n; i++)
 		rp[i] = &res[i];
 	if (render_result_files(&f, rp, (size_t)n, err, sizeof(err)))

@@ -173,6 +173,22 @@ void cli_out_close(const char *cmd, struct output *o, const char *path, bool wri
 	}
 }
 
+int cli_write(const char *cmd, const char *path, cli_write_fn *fn, const void *ctx)
+{
+	struct output out;
+	int err = output_open(&out, path);
+
+	if (err) {
+		cli_error(cmd, "cannot write %s: %s", path, strerror(-err));
+		return err;
+	}
+	err = fn(out.fp, ctx);
+	err = output_close(&out, err == 0) ?: err;
+	if (err)
+		cli_error(cmd, "cannot write the result: %s", strerror(-err));
+	return err;
+}
+
 bool cli_use_color(FILE *fp)
 {
 	const char *nc = getenv("NO_COLOR");

@@ -198,6 +198,17 @@ int result_judge(const struct result *r, double max_latency_us, struct result_ve
 
 void result_verdict_free(struct result_verdict *v);
 
+/*
+ * What `rtready report FILE...` reads: load each of the @n files into @res
+ * (room for @n), merging complementary files in a row into one result
+ * (result_merge()), then judge the results that carry no verdict, and all
+ * of them against @max_latency_us when it is > 0 (result_judge()).
+ * Return: how many results, or -errno with why in @err (nothing is left
+ * to free then).
+ */
+int result_load_all(const char *const *paths, size_t n, double max_latency_us, struct result *res,
+		    char *err, size_t errlen) __attribute__((warn_unused_result));
+
 /* The exit code of results' verdicts, by status_exit_code() (1 or 0). */
 int result_exit_code(const struct result *const *rs, size_t n, bool strict);
 
