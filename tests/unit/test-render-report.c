@@ -439,6 +439,63 @@ static void test_merge(void **state)
 	free(idle2);
 }
 
+/* Write @text to a new temporary file; its name into @path (a mkstemp template). */
+static void temp_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* What `rtready report A B C...` reads: merged in a row, judged, refused whole. */
+static void test_load_all(void **state)
+{
+	char pc[] = "/tmp/rtr-all-c-XXXXXX", pi[] = "/tmp/rtr-all-i-XXXXXX";
+	char pl[] = "/tmp/rtr-all-l-XXXXXX", pi2[] = "/tmp/rtr-all-j-XXXXXX";
+	char *idle = latency_json("none", 5, 4), *load = latency_json("all", 30, 12);
+	char *idle2 = latency_json("none", 6, 6), err[1536] = "";
+	struct result res[4];
+
+	(void)state;
+	temp_file(pc, check_json);
+	temp_file(pi, idle);
+	temp_file(pl, load);
+	temp_file(pi2, idle2);
+	{
+		const char *const in[] = { pc, pi, pl, pi2 };
+
+		/* check + idle + load of one host make one result; a second idle run another. */
+		assert_int_equal(result_load_all(in, 4, 0, res, err, sizeof(err)), 2);
+		assert_true(res[0].has_checks && res[0].lat[PHASE_IDLE].present &&
+			    res[0].lat[PHASE_LOAD].present);
+		assert_true(res[0].verdict.present && res[1].verdict.present);
+		/* A limit judges every result against it, per measured CPU. */
+		result_free(&res[0]);
+		result_free(&res[1]);
+		assert_int_equal(result_load_all(in + 1, 3, 20, res, err, sizeof(err)), 2);
+		assert_true(res[0].verdict.max_latency_us == 20 && res[0].verdict.n_thresholds > 0);
+		assert_true(res[1].verdict.max_latency_us == 20 && res[1].verdict.n_thresholds > 0);
+		result_free(&res[0]);
+		result_free(&res[1]);
+	}
+	{
+		const char *const in[] = { pc, "/nonexistent/r.json", pi };
+
+		/* One bad file refuses the whole run, named, with nothing left to free. */
+		assert_int_equal(result_load_all(in, 3, 0, res, err, sizeof(err)), -ENOENT);
+		assert_non_null(strstr(err, "/nonexistent/r.json"));
+	}
+	unlink(pc);
+	unlink(pi);
+	unlink(pl);
+	unlink(pi2);
+	free(idle);
+	free(load);
+	free(idle2);
+}
+
 static void judged(struct result *r, double limit)
 {
 	assert_int_equal(result_judge(r, limit, &r->verdict), 0);
@@ -1137,6 +1194,7 @@ int main(void)
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_merge_hosts),
+		cmocka_unit_test(test_load_all),
 		cmocka_unit_test(test_unmeasured),
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_noise),
