@@ -58,14 +58,8 @@ static void tables(const struct cli_cmd *cmd, struct option *lo, char *sh, size_
 void cli_parse_begin(struct cli_parse *p, const struct cli_cmd *cmd, const struct cli_common *common,
 		     void *dst, int argc, char **argv)
 {
-	p->cmd = cmd;
-	p->common = common;
-	p->dst = dst;
-	p->argc = argc;
-	p->argv = argv;
-	p->arg = NULL;
-	p->name = NULL;
-	p->operand = argc;
+	*p = (struct cli_parse){ .cmd = cmd, .common = common, .dst = dst, .argc = argc,
+				 .argv = argv, .operand = argc };
 	optind = 0;
 	opterr = 0;
 }
