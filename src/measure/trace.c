@@ -73,6 +73,21 @@ int trace_rt_priority(int kernel_prio)
 	return 0;
 }
 
+size_t trace_ev_first(const struct trace_ev *ev, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ev[mid].ts_ns < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int trace_default_file(const char *output, char *buf, size_t len)
 {
 	const char *slash = output ? strrchr(output, '/') : NULL;

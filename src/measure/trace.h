@@ -93,6 +93,9 @@ struct trace_ev {
 	char name[TRACE_NAME_LEN];
 };
 
+/* The first index of @ev (@n events in time order) at or after @t; @n when none is. */
+size_t trace_ev_first(const struct trace_ev *ev, size_t n, int64_t t);
+
 /* What the analysis is given: the events of one CPU, in time order. */
 struct trace_window {
 	int cpu;
