@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "core/report.h"
+#include "render/format.h"
 #include "target/target.h"
 #include "util/output.h"
 #include "rtready/cpuset.h"
@@ -23,7 +24,6 @@ enum {
 	EXIT_USAGE = 2,		/* bad usage, or the tool could not do its job */
 };
 
-enum output_format { FORMAT_TEXT, FORMAT_JSON };
 
 /* Each subcommand's options, help and completion (src/cli/opt.h). */
 struct cli_cmd;
