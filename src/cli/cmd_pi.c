@@ -2,19 +2,15 @@
 /*
  * rtready pi: prove that priority inheritance works on this kernel and C
  * library, by provoking the checklist's inversion with and without it.
+ * The options; the run is src/job/pi.c.
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/cmd_pi.h"
-#include "report/pi.h"
-#include "render/json.h"
-#include "render/pi.h"
-#include "render/text.h"
 #include "util/parse.h"
 
 /* Keys of the options without a short letter. */
@@ -111,47 +107,9 @@ int pi_opts_parse(int argc, char **argv, struct pi_opts *o, char *err, size_t er
 	return rc ? -EINVAL : 0;
 }
 
-static int render(const struct pi_opts *o, const struct pi_result *res, const struct report *r)
-{
-	struct output out;
-	int err = output_open(&out, o->output);
-
-	if (err) {
-		cli_error("pi", "cannot write %s: %s", o->output, strerror(-err));
-		return err;
-	}
-	if (o->format == FORMAT_JSON) {
-		json_t *j = pi_to_json(res, r);
-
-		err = j ? json_write(out.fp, j) : -ENOMEM;
-		json_decref(j);
-	} else {
-		err = pi_text_write(out.fp, res);
-	}
-	err = output_close(&out, err == 0) ?: err;
-	if (err)
-		cli_error("pi", "cannot write the result: %s", strerror(-err));
-	return err;
-}
-
-static int last_allowed_cpu(void)
-{
-	struct rtr_cpuset set = RTR_CPUSET_INIT;
-	int last = -1;
-
-	if (rtr_cpuset_get_affinity(&set) == 0)
-		for (int c = rtr_cpuset_next(&set, -1); c >= 0; c = rtr_cpuset_next(&set, c))
-			last = c;
-	rtr_cpuset_free(&set);
-	return last;
-}
-
 int cmd_pi(int argc, char **argv)
 {
-	const volatile sig_atomic_t *stop;
-	struct pi_result res;
 	struct pi_opts o;
-	struct report r;
 	char err[512] = "";
 	int rc;
 
@@ -160,26 +118,5 @@ int cmd_pi(int argc, char **argv)
 	if (rc >= 0) {
 		return rc;
 	}
-	if (o.config.cpu < 0)
-		o.config.cpu = last_allowed_cpu();
-	stop = cli_stop_catch(NULL);
-	rc = pi_run(&o.config, &res, stop, err, sizeof(err));
-	if (rc) {
-		cli_error("pi", "%s", err);
-		pi_result_free(&res);
-		return EXIT_USAGE;
-	}
-	report_init(&r, "pi");
-	rc = target_host_live(&r.host) ?: pi_finding_add(&r, &res);
-	if (rc)
-		cli_error("pi", "%s", strerror(-rc));
-	else
-		rc = render(&o, &res, &r);
-	if (!rc)
-		rc = res.verdict == PI_WORKS ? EXIT_OK : EXIT_FINDINGS;
-	else
-		rc = EXIT_USAGE;
-	report_free(&r);
-	pi_result_free(&res);
-	return rc;
+	return pi_job_run(&o, &(const struct job_ui)CLI_JOB_UI(NULL));
 }
