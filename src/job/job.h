@@ -42,4 +42,19 @@ struct job_ui {
 	struct cli_stop *stop_saved;	/* where stop_catch() keeps the handlers it replaced */
 };
 
+/*
+ * Remove the tracing instances a killed rtready left (their tracing would
+ * cost the measurement), with a warning line of @cmd for each.
+ */
+void job_remove_stale_trace(const struct job_ui *ui, const char *cmd);
+
+/*
+ * The target of a command that measures on the CPUs of @cpus (-a): auto or
+ * auto:N are planned and become the RT CPUs of the report; a list only
+ * chooses where to measure. Return: the target (ui->target_free() it), or
+ * NULL after printing why.
+ */
+struct target *job_target_measure(const struct job_ui *ui, const char *cmd,
+				  const struct rt_request *cpus);
+
 #endif

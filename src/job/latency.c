@@ -184,19 +184,6 @@ static int measure(const struct latency_opts *o, const struct target *t,
 	return 0;
 }
 
-/* A tracing instance left by an rtready killed during --trace: say it is gone. */
-static void note_stale_trace(void *ctx, const char *name, int err)
-{
-	const struct job_ui *ui = ctx;
-
-	if (err)
-		ui->warn("latency", "tracing instance %s, left by a killed rtready, is stopped but "
-				    "cannot be removed: %s", name, strerror(-err));
-	else
-		ui->warn("latency", "removed tracing instance %s, left tracing by a killed rtready",
-			 name);
-}
-
 /* Two outputs on one file would keep only the last one written: refuse them. */
 static int check_collisions(const struct latency_opts *o, const struct job_ui *ui)
 {
@@ -222,9 +209,7 @@ int latency_job_run(struct latency_opts *o, const struct job_ui *ui)
 	struct output out = { 0 }, jout = { 0 };
 	bool written = false, jwritten = false, load_failed = false;
 	int rc = JOB_FAILED, err;
-	/* -a auto: the planned CPUs are the RT CPUs of the report; a list is not. */
-	struct target *t = ui->target("latency", "/", o->affinity.kind == RT_REQUEST_AUTO ?
-					      &o->affinity : NULL, TARGET_HOST);
+	struct target *t = job_target_measure(ui, "latency", &o->affinity);
 
 	if (!t)
 		return JOB_FAILED;
@@ -253,7 +238,7 @@ int latency_job_run(struct latency_opts *o, const struct job_ui *ui)
 		goto out;
 	}
 	/* Its tracing would cost this measurement; --trace or not. */
-	trace_remove_stale(note_stale_trace, (void *)ui);
+	job_remove_stale_trace(ui, "latency");
 	err = measure(o, t, &res, &out, &load_failed, ui);
 	if (err)
 		goto out;

@@ -59,9 +59,7 @@ int noise_job_run(struct noise_opts *o, const struct job_ui *ui)
 	char why[512] = "";
 	bool written = false, gwritten = false;
 	int rc = JOB_FAILED, err;
-	/* -a auto: the planned CPUs are the RT CPUs of the report; a list is not. */
-	struct target *t = ui->target("noise", "/", o->affinity.kind == RT_REQUEST_AUTO ?
-					      &o->affinity : NULL, TARGET_HOST);
+	struct target *t = job_target_measure(ui, "noise", &o->affinity);
 
 	if (!t)
 		return JOB_FAILED;

@@ -439,18 +439,6 @@ static int host_fill(struct host_info *h, const struct verify_run *v)
 	return target_host_info(v->t, h);
 }
 
-static void note_stale_trace(void *ctx, const char *name, int err)
-{
-	const struct job_ui *ui = ctx;
-
-	if (err)
-		ui->warn("verify", "tracing instance %s, left by a killed rtready, is stopped but "
-				   "cannot be removed: %s", name, strerror(-err));
-	else
-		ui->warn("verify", "removed tracing instance %s, left tracing by a killed rtready",
-			 name);
-}
-
 /*
  * --prometheus must not name a file of the report directory: one of the two
  * would be lost (verify.json, read back by `rtready report`, most of all).
@@ -510,7 +498,7 @@ int verify_job_run(const struct verify_opts *o, const struct job_ui *ui)
 		return JOB_FAILED;
 	}
 	/* A dead rtready's tracing would cost both measurements, --trace or not. */
-	trace_remove_stale(note_stale_trace, (void *)ui);
+	job_remove_stale_trace(ui, "verify");
 
 	progress_begin(&pr, 1, "checking the system", 0);
 	if (run_check(o, &v))
