@@ -39,13 +39,8 @@ static int resolve_cpus(struct noise_opts *o, const struct target *t, const stru
 static int render(const struct noise_opts *o, const struct noise_result *r,
 		  struct output *out, const struct host_info *host)
 {
-	if (o->format == FORMAT_JSON) {
-		json_t *j = noise_to_json(r, host);
-		int err = j ? json_write(out->fp, j) : -ENOMEM;
-
-		json_decref(j);
-		return err;
-	}
+	if (o->format == FORMAT_JSON)
+		return json_write_free(out->fp, noise_to_json(r, host));
 	return noise_text_write(out->fp, r);
 }
 

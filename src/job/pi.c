@@ -19,14 +19,10 @@ static int render(const struct pi_opts *o, const struct pi_result *res, const st
 		ui->error("pi", "cannot write %s: %s", o->output, strerror(-err));
 		return err;
 	}
-	if (o->format == FORMAT_JSON) {
-		json_t *j = pi_to_json(res, r);
-
-		err = j ? json_write(out.fp, j) : -ENOMEM;
-		json_decref(j);
-	} else {
+	if (o->format == FORMAT_JSON)
+		err = json_write_free(out.fp, pi_to_json(res, r));
+	else
 		err = pi_text_write(out.fp, res);
-	}
 	err = output_close(&out, err == 0) ?: err;
 	if (err)
 		ui->error("pi", "cannot write the result: %s", strerror(-err));

@@ -49,4 +49,10 @@ int json_write(FILE *out, const json_t *root);
 /* Write @root on one line without spaces, with a final newline. Return: 0 or -EIO. */
 int json_write_compact(FILE *out, const json_t *root);
 
+/*
+ * json_write() of a document just built, then json_decref() of it; NULL
+ * (the builder ran out of memory) is -ENOMEM. Return: 0 or -errno.
+ */
+int json_write_free(FILE *out, json_t *root);
+
 #endif
