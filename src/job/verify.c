@@ -116,14 +116,14 @@ static void run_failed(struct verify_run *v, const char *fmt, ...)
 	v->ui->error("verify", "%s", msg);
 }
 
-static int run_check(const struct verify_opts *o, struct verify_run *v)
+/* The checklist on the target's facts. Return: 0 or -errno (printed). */
+static int run_check(struct verify_run *v)
 {
 	struct check_filter flt = { 0 };
 	struct check_ctx ctx = { &v->t->facts, &v->t->rt.cpus,
 				 rtcpus_source_name(v->t->rt.source) };
 	int err;
 
-	(void)o;
 	report_init(&v->check, "check");
 	err = checks_run(&ctx, &flt, &v->check);
 	err = err ?: target_host_info(v->t, &v->check.host);
@@ -134,7 +134,6 @@ static int run_check(const struct verify_opts *o, struct verify_run *v)
 	return err;
 }
 
-/* The CPUs to measure: --rt-cpus (each online), else every online CPU we may use. */
 /*
  * The checklist's priority-inversion scenario on the last measured CPU, as
  * `rtready pi` runs it (fewer rounds): its verdict joins the checks as
@@ -203,6 +202,10 @@ static void run_noise(const struct verify_opts *o, struct verify_run *v, struct 
 	progress_end(pr, stopped ? "interrupted" : why[0] ? why : "done");
 }
 
+/*
+ * The target, and the CPUs to measure: --rt-cpus (each online), else every
+ * online CPU we may use. Return: 0 or -errno (printed).
+ */
 static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 {
 	struct rtr_cpuset allowed = RTR_CPUSET_INIT;
@@ -501,7 +504,7 @@ int verify_job_run(const struct verify_opts *o, const struct job_ui *ui)
 	job_remove_stale_trace(ui, "verify");
 
 	progress_begin(&pr, 1, "checking the system", 0);
-	if (run_check(o, &v))
+	if (run_check(&v))
 		goto out;
 	if (run_pi(o, &v)) {
 		ui->error("verify", "out of memory");
