@@ -102,15 +102,15 @@ int json_write(FILE *out, const json_t *root)
 	return dump(out, root, JSON_INDENT(2));
 }
 
-int json_write_compact(FILE *out, const json_t *root)
-{
-	return dump(out, root, JSON_COMPACT);
-}
-
 int json_write_free(FILE *out, json_t *root)
 {
 	int err = root ? json_write(out, root) : -ENOMEM;
 
 	json_decref(root);
 	return err;
+}
+
+int json_write_compact(FILE *out, const json_t *root)
+{
+	return dump(out, root, JSON_COMPACT);
 }

@@ -46,13 +46,13 @@ json_t *finding_to_json(const struct finding *f);
 /* Write @root, indented, with a final newline. Return: 0 or -EIO. */
 int json_write(FILE *out, const json_t *root);
 
-/* Write @root on one line without spaces, with a final newline. Return: 0 or -EIO. */
-int json_write_compact(FILE *out, const json_t *root);
-
 /*
- * json_write() of a document just built, then json_decref() of it; NULL
- * (the builder ran out of memory) is -ENOMEM. Return: 0 or -errno.
+ * json_write() of a document just built, then released: @root NULL (its
+ * builder ran out of memory) gives -ENOMEM. Return: 0, -EIO or -ENOMEM.
  */
 int json_write_free(FILE *out, json_t *root);
+
+/* Write @root on one line without spaces, with a final newline. Return: 0 or -EIO. */
+int json_write_compact(FILE *out, const json_t *root);
 
 #endif
