@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "core/report.h"
+#include "render/format.h"
 #include "target/target.h"
 #include "util/output.h"
 #include "rtready/cpuset.h"
@@ -23,7 +24,6 @@ enum {
 	EXIT_USAGE = 2,		/* bad usage, or the tool could not do its job */
 };
 
-enum output_format { FORMAT_TEXT, FORMAT_JSON };
 
 /* Each subcommand: its options, help, completion and entry (src/cli/opt.h, cli_main()). */
 struct cli_cmd;
@@ -97,5 +97,13 @@ const volatile sig_atomic_t *cli_stop_catch(struct cli_stop *saved);
 
 /* Put back the handlers cli_stop_catch() saved in @saved. */
 void cli_stop_release(const struct cli_stop *saved);
+
+/*
+ * The services above, for a job of src/job (struct job_ui, src/job/job.h);
+ * @saved: where cli_stop_catch() keeps the handlers it replaces.
+ */
+#define CLI_JOB_UI(saved) { cli_error, cli_warn, cli_use_color, cli_target, cli_target_free, \
+	cli_check_collisions, cli_out_reserve, cli_out_ready, cli_out_close, cli_stop_catch, \
+	cli_stop_release, (saved) }
 
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * rtready noise: what disturbs a CPU that never sleeps, and the cause of
- * every event (the engine is src/measure/noise.c, the output
- * src/render/noise.c).
+ * every event. The options; the run is src/job/noise.c (the engine
+ * src/measure/noise.c, the output src/render/noise.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,9 +10,6 @@
 
 #include "cli/cmd_noise.h"
 #include "cli/opt.h"
-#include "measure/trace.h"
-#include "render/json.h"
-#include "render/noise.h"
 #include "rtready/timespec.h"
 #include "util/parse.h"
 
@@ -160,110 +157,10 @@ int noise_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen
 	return rc ? -EINVAL : 0;
 }
 
-/* The CPUs: -a, else the RT CPUs, else all but the first. Return: 0 or -errno (printed). */
-static int resolve_cpus(struct noise_opts *o, const struct target *t)
-{
-	struct rtr_cpuset allowed = RTR_CPUSET_INIT;
-	char msg[4200];
-	int err = target_need_online(t, msg, sizeof(msg));
-
-	if (err) {
-		cli_error("noise", "%s", msg);
-		return err;
-	}
-	if (o->affinity.kind == RT_REQUEST_LIST)
-		return rtr_cpuset_copy(&o->cfg.cpus, &o->affinity.cpus);
-	if (o->affinity.kind == RT_REQUEST_AUTO)
-		return rtr_cpuset_copy(&o->cfg.cpus, &t->rt.cpus);
-	err = rtr_cpuset_get_affinity(&allowed) ?:
-	      noise_default_cpus(&t->facts.cpu.online, &t->rt.cpus, &allowed, &o->cfg.cpus);
-	if (err)
-		cli_error("noise", "no CPU to measure: %s (one online CPU stays for housekeeping)",
-			  strerror(-err));
-	rtr_cpuset_free(&allowed);
-	return err;
-}
-
-static int render(const struct noise_opts *o, const struct noise_result *r,
-		  struct output *out, const struct host_info *host)
-{
-	if (o->format == FORMAT_JSON) {
-		json_t *j = noise_to_json(r, host);
-		int err = j ? json_write(out->fp, j) : -ENOMEM;
-
-		json_decref(j);
-		return err;
-	}
-	return noise_text_write(out->fp, r);
-}
-
-static int run_noise(struct noise_opts *o)
-{
-	struct noise_result res;
-	struct host_info host;
-	struct output out = { 0 }, gout = { 0 };
-	const struct output_file outs[] = { { "--output", o->output }, { "--gaps", o->gaps } };
-	const volatile sig_atomic_t *stop;
-	struct cli_stop saved;
-	char why[512] = "";
-	bool written = false, gwritten = false;
-	int rc = EXIT_USAGE, err;
-	/* -a auto: the planned CPUs are the RT CPUs of the report; a list is not. */
-	struct target *t = cli_target("noise", "/", o->affinity.kind == RT_REQUEST_AUTO ?
-					      &o->affinity : NULL, TARGET_HOST);
-
-	if (!t)
-		return EXIT_USAGE;
-	memset(&res, 0, sizeof(res));
-	memset(&host, 0, sizeof(host));
-	if (resolve_cpus(o, t))
-		goto out;
-	if (target_host_info(t, &host)) {
-		cli_error("noise", "out of memory");
-		goto out;
-	}
-	if (cli_check_collisions("noise", outs, 2, NULL, 0))
-		goto out;
-	if (cli_out_reserve("noise", &out, o->output) ||
-	    (o->gaps && cli_out_reserve("noise", &gout, o->gaps)))
-		goto out;
-	/* A --trace instance left by a killed rtready would cost this measurement. */
-	trace_remove_stale(NULL, NULL);
-	stop = cli_stop_catch(&saved);
-	err = noise_run(&o->cfg, stop, &res, why, sizeof(why));
-	cli_stop_release(&saved);
-	if (err) {
-		cli_error("noise", "%s", why[0] ? why : strerror(-err));
-		goto out;
-	}
-	if (res.stop == NOISE_STOP_RUNAWAY)
-		cli_error("noise", "RLIMIT_RTTIME stopped a spinner (SIGXCPU); the result is partial");
-	err = output_ready(&out) ?: render(o, &res, &out, &host);
-	if (err) {
-		cli_error("noise", "cannot write the result: %s", strerror(-err));
-		goto out;
-	}
-	written = true;
-	if (o->gaps) {
-		err = output_ready(&gout) ?: noise_gaps_write(gout.fp, &res);
-		if (err) {
-			cli_error("noise", "cannot write %s: %s", o->gaps, strerror(-err));
-			goto out;
-		}
-		gwritten = true;
-	}
-	rc = res.stop == NOISE_STOP_RUNAWAY ? EXIT_USAGE : EXIT_OK;
-out:
-	if (o->gaps)
-		cli_out_close("noise", &gout, o->gaps, gwritten, &rc);
-	cli_out_close("noise", &out, o->output, written, &rc);
-	noise_result_free(&res);
-	host_info_free(&host);
-	cli_target_free(t);
-	return rc;
-}
-
+/* The run: src/job/noise.c. */
 static int noise_main(void *opts)
 {
-	return run_noise(opts);
+	struct cli_stop saved;
+
+	return noise_job_run(opts, &(const struct job_ui)CLI_JOB_UI(&saved));
 }

@@ -7,17 +7,8 @@
 #include <stddef.h>
 
 #include "cli/cli.h"
-#include "measure/noise.h"
-#include "target/target.h"
+#include "job/noise.h"
 
-struct noise_opts {
-	struct noise_config cfg;
-	struct rt_request affinity;	/* -a: a list, auto or auto:N */
-	enum output_format format;
-	const char *output;
-	const char *gaps;	/* --gaps FILE: every gap with its cause */
-	bool prio_given, help, version;
-};
 
 /* Parse argv into @o (noise_opts_free() after, whatever the result). Never exits. */
 int noise_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);

@@ -2,18 +2,14 @@
 /*
  * rtready pi: prove that priority inheritance works on this kernel and C
  * library, by provoking the checklist's inversion with and without it.
+ * The options; the run is src/job/pi.c.
  */
 #include <errno.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/cmd_pi.h"
-#include "report/pi.h"
-#include "render/json.h"
-#include "render/pi.h"
-#include "render/text.h"
 #include "util/parse.h"
 
 /* Keys of the options without a short letter. */
@@ -117,62 +113,7 @@ int pi_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
 	return cli_parse(&p, pi_opt, err, errlen) ? -EINVAL : 0;
 }
 
-struct pi_view {
-	const struct pi_opts *o;
-	const struct pi_result *res;
-	const struct report *r;
-};
-
-static int pi_write(FILE *fp, const void *ctx)
-{
-	const struct pi_view *v = ctx;
-
-	if (v->o->format == FORMAT_JSON)
-		return json_write_free(fp, pi_to_json(v->res, v->r));
-	return pi_text_write(fp, v->res);
-}
-
-static int last_allowed_cpu(void)
-{
-	struct rtr_cpuset set = RTR_CPUSET_INIT;
-	int last = -1;
-
-	if (rtr_cpuset_get_affinity(&set) == 0)
-		for (int c = rtr_cpuset_next(&set, -1); c >= 0; c = rtr_cpuset_next(&set, c))
-			last = c;
-	rtr_cpuset_free(&set);
-	return last;
-}
-
 static int pi_main(void *opts)
 {
-	struct pi_opts *o = opts;
-	const volatile sig_atomic_t *stop;
-	struct pi_result res;
-	struct report r;
-	char err[512] = "";
-	int rc;
-
-	if (o->config.cpu < 0)
-		o->config.cpu = last_allowed_cpu();
-	stop = cli_stop_catch(NULL);
-	rc = pi_run(&o->config, &res, stop, err, sizeof(err));
-	if (rc) {
-		cli_error("pi", "%s", err);
-		pi_result_free(&res);
-		return EXIT_USAGE;
-	}
-	report_init(&r, "pi");
-	rc = target_host_live(&r.host) ?: pi_finding_add(&r, &res);
-	if (rc)
-		cli_error("pi", "%s", strerror(-rc));
-	else
-		rc = cli_write("pi", o->output, pi_write, &(struct pi_view){ o, &res, &r });
-	if (!rc)
-		rc = res.verdict == PI_WORKS ? EXIT_OK : EXIT_FINDINGS;
-	else
-		rc = EXIT_USAGE;
-	report_free(&r);
-	pi_result_free(&res);
-	return rc;
+	return pi_job_run(opts, &(const struct job_ui)CLI_JOB_UI(NULL));
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Options of `rtready pi` (unit-tested) and its result as a finding. */
+/* Options of `rtready pi` (unit-tested). */
 #ifndef RTR_CLI_CMD_PI_H
 #define RTR_CLI_CMD_PI_H
 
@@ -7,15 +7,7 @@
 #include <stddef.h>
 
 #include "cli/cli.h"
-#include "core/report.h"
-#include "measure/pi.h"
-
-struct pi_opts {
-	struct pi_config config;
-	enum output_format format;
-	const char *output;
-	bool help, version;
-};
+#include "job/pi.h"
 
 int pi_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 

@@ -54,4 +54,29 @@ int latency_trace_all_to_json(const struct latency_result *r, json_t *root, json
 /* --trace-all: every CPU's cause table of the wake-ups over the threshold. Return: 0 or -EIO. */
 int latency_trace_all_text_write(FILE *out, const struct latency_result *r, bool color);
 
+/* How cyclictest's options shape the text summary (latency_text_summary()). */
+struct latency_text_shape {
+	bool quiet;		/* -q: cyclictest's T: lines first; with @hist, the histogram alone */
+	bool hist;		/* -h or -H (without --histfile): cyclictest's histogram too */
+	bool sum_column;	/* -H: the histogram's column summing every thread */
+	bool in_ns;		/* -N */
+	bool color;
+};
+
+/*
+ * The text summary, shaped by cyclictest's options: -q -h (or -H) is the
+ * histogram alone, as cyclictest prints it (plot scripts read every line
+ * that is not a comment as a row); -q starts with its T: lines; -h without
+ * -q adds the histogram after the table. Return: 0 or -errno.
+ */
+int latency_text_summary(FILE *fp, const struct latency_result *r,
+			 const struct latency_text_shape *s);
+
+/*
+ * The JSON of latency_to_json(), one compact line unless @pretty: a run's
+ * JSON may have to cross a serial console. Return: 0 or -errno.
+ */
+int latency_json_write(FILE *fp, const struct latency_result *r, const struct host_info *host,
+		       bool pretty);
+
 #endif

@@ -23,6 +23,7 @@
 
 #include "cli/cmd_latency.h"
 #include "measure/dma_latency.h"
+#include "measure/histfile.h"
 #include "render/latency.h"
 
 static char errbuf[512];
@@ -574,6 +575,75 @@ static void test_tlines(void **state)
 	latency_result_free(&r);
 }
 
+/* The summary of @r shaped by @sh, in a string (free() it). */
+static char *capture_summary(const struct latency_result *r, const struct latency_text_shape *sh)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	assert_non_null(fp);
+	assert_int_equal(latency_text_summary(fp, r, sh), 0);
+	fclose(fp);
+	return buf;
+}
+
+/* -q, -h and -H shape the summary as cyclictest's end output. */
+static void test_summary_shape(void **state)
+{
+	const struct histfile_opts ho = { .sum_column = true };
+	struct host_info host = { "6.0", "0-3", "", "/" };
+	struct latency_text_shape sh = { 0 };
+	struct latency_result r;
+	char *table, *tl, *hist, *got, *want, *line = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	(void)state;
+	make_result(&r);
+	table = capture_summary(&r, &sh);
+	fp = open_memstream(&tl, &len);
+	assert_int_equal(latency_text_tlines(fp, &r, false), 0);
+	fclose(fp);
+	fp = open_memstream(&hist, &len);
+	assert_int_equal(histfile_write(fp, &r, &ho), 0);
+	fclose(fp);
+	/* -q -H: the histogram alone, with the summing column. */
+	sh = (struct latency_text_shape){ .quiet = true, .hist = true, .sum_column = true };
+	got = capture_summary(&r, &sh);
+	assert_string_equal(got, hist);
+	free(got);
+	/* -q: the T: lines, a blank line, the table. */
+	sh = (struct latency_text_shape){ .quiet = true };
+	got = capture_summary(&r, &sh);
+	assert_true(asprintf(&want, "%s\n%s", tl, table) > 0);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	/* -H without -q: the table, a blank line, the histogram. */
+	sh = (struct latency_text_shape){ .hist = true, .sum_column = true };
+	got = capture_summary(&r, &sh);
+	assert_true(asprintf(&want, "%s\n%s", table, hist) > 0);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+	/* JSON: one line unless pretty. */
+	fp = open_memstream(&line, &len);
+	assert_int_equal(latency_json_write(fp, &r, &host, false), 0);
+	fclose(fp);
+	assert_ptr_equal(strchr(line, '\n'), line + strlen(line) - 1);
+	free(line);
+	fp = open_memstream(&line, &len);
+	assert_int_equal(latency_json_write(fp, &r, &host, true), 0);
+	fclose(fp);
+	assert_true(strchr(line, '\n') < line + strlen(line) - 1);
+	free(line);
+	free(table);
+	free(tl);
+	free(hist);
+	latency_result_free(&r);
+}
+
 /*
  * A run leaves RLIMIT_RTTIME as it found it, also where the process may not
  * raise a hard limit again (no CAP_SYS_RESOURCE): a later realtime thread of
@@ -628,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_tlines),
+		cmocka_unit_test(test_summary_shape),
 		cmocka_unit_test(test_rttime_restored),
 		cmocka_unit_test(test_loops),
 	};

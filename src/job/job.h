@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The work of a command once its options are parsed (src/job): latency,
+ * noise, pi and verify. A job takes the command's options struct, which
+ * knows nothing of argv, opens its target, runs its measurements, renders
+ * and decides the exit status. What belongs to the command line (its
+ * message lines, colour on a terminal, the stop flag of SIGINT and
+ * SIGTERM, the target and outputs opened with a message on failure) comes
+ * in through struct job_ui, filled by src/cli (CLI_JOB_UI in cli.h).
+ */
+#ifndef RTR_JOB_JOB_H
+#define RTR_JOB_JOB_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "target/target.h"
+#include "util/output.h"
+
+/* The exit codes of docs/CONTRACTS.md (cli.h's EXIT_OK, EXIT_FINDINGS, EXIT_USAGE). */
+enum { JOB_OK = 0, JOB_FINDINGS = 1, JOB_FAILED = 2 };
+
+struct cli_stop;
+
+/* The command line's services, each as src/cli/cli.h describes its cli_* twin. */
+struct job_ui {
+	void (*error)(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+	void (*warn)(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+	bool (*use_color)(FILE *fp);
+	struct target *(*target)(const char *cmd, const char *root, const struct rt_request *rt,
+				 unsigned int want);
+	void (*target_free)(struct target *t);
+	int (*collisions)(const char *cmd, const struct output_file *outs, size_t n_outs,
+			  const struct output_file *ins, size_t n_ins);
+	int (*out_reserve)(const char *cmd, struct output *o, const char *path);
+	int (*out_ready)(const char *cmd, struct output *o, const char *path);
+	void (*out_close)(const char *cmd, struct output *o, const char *path, bool written,
+			  int *rc);
+	const volatile sig_atomic_t *(*stop_catch)(struct cli_stop *saved);
+	void (*stop_release)(const struct cli_stop *saved);
+	struct cli_stop *stop_saved;	/* where stop_catch() keeps the handlers it replaced */
+};
+
+/*
+ * Remove the tracing instances a killed rtready left (their tracing would
+ * cost the measurement), with a warning line of @cmd for each.
+ */
+void job_remove_stale_trace(const struct job_ui *ui, const char *cmd);
+
+/*
+ * The target of a command that measures on the CPUs of @cpus (-a): auto or
+ * auto:N are planned and become the RT CPUs of the report; a list only
+ * chooses where to measure. Return: the target (ui->target_free() it), or
+ * NULL after printing why.
+ */
+struct target *job_target_measure(const struct job_ui *ui, const char *cmd,
+				  const struct rt_request *cpus);
+
+#endif

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The run of `rtready noise` (job/noise.h): the CPUs (-a, else the RT CPUs,
+ * else all but the first), the outputs reserved before the run, the
+ * spinners, then the result, --gaps and the exit status.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "job/noise.h"
+#include "measure/trace.h"
+#include "render/json.h"
+#include "render/noise.h"
+
+/* The CPUs: -a, else the RT CPUs, else all but the first. Return: 0 or -errno (printed). */
+static int resolve_cpus(struct noise_opts *o, const struct target *t, const struct job_ui *ui)
+{
+	struct rtr_cpuset allowed = RTR_CPUSET_INIT;
+	char msg[4200];
+	int err = target_need_online(t, msg, sizeof(msg));
+
+	if (err) {
+		ui->error("noise", "%s", msg);
+		return err;
+	}
+	if (o->affinity.kind == RT_REQUEST_LIST)
+		return rtr_cpuset_copy(&o->cfg.cpus, &o->affinity.cpus);
+	if (o->affinity.kind == RT_REQUEST_AUTO)
+		return rtr_cpuset_copy(&o->cfg.cpus, &t->rt.cpus);
+	err = rtr_cpuset_get_affinity(&allowed) ?:
+	      noise_default_cpus(&t->facts.cpu.online, &t->rt.cpus, &allowed, &o->cfg.cpus);
+	if (err)
+		ui->error("noise", "no CPU to measure: %s (one online CPU stays for housekeeping)",
+			  strerror(-err));
+	rtr_cpuset_free(&allowed);
+	return err;
+}
+
+static int render(const struct noise_opts *o, const struct noise_result *r,
+		  struct output *out, const struct host_info *host)
+{
+	if (o->format == FORMAT_JSON)
+		return json_write_free(out->fp, noise_to_json(r, host));
+	return noise_text_write(out->fp, r);
+}
+
+int noise_job_run(struct noise_opts *o, const struct job_ui *ui)
+{
+	struct noise_result res;
+	struct host_info host;
+	struct output out = { 0 }, gout = { 0 };
+	const struct output_file outs[] = { { "--output", o->output }, { "--gaps", o->gaps } };
+	const volatile sig_atomic_t *stop;
+	char why[512] = "";
+	bool written = false, gwritten = false;
+	int rc = JOB_FAILED, err;
+	struct target *t = job_target_measure(ui, "noise", &o->affinity);
+
+	if (!t)
+		return JOB_FAILED;
+	memset(&res, 0, sizeof(res));
+	memset(&host, 0, sizeof(host));
+	if (resolve_cpus(o, t, ui))
+		goto out;
+	if (target_host_info(t, &host)) {
+		ui->error("noise", "out of memory");
+		goto out;
+	}
+	if (ui->collisions("noise", outs, 2, NULL, 0))
+		goto out;
+	if (ui->out_reserve("noise", &out, o->output) ||
+	    (o->gaps && ui->out_reserve("noise", &gout, o->gaps)))
+		goto out;
+	/* A --trace instance left by a killed rtready would cost this measurement. */
+	trace_remove_stale(NULL, NULL);
+	stop = ui->stop_catch(ui->stop_saved);
+	err = noise_run(&o->cfg, stop, &res, why, sizeof(why));
+	ui->stop_release(ui->stop_saved);
+	if (err) {
+		ui->error("noise", "%s", why[0] ? why : strerror(-err));
+		goto out;
+	}
+	if (res.stop == NOISE_STOP_RUNAWAY)
+		ui->error("noise", "RLIMIT_RTTIME stopped a spinner (SIGXCPU); the result is partial");
+	err = output_ready(&out) ?: render(o, &res, &out, &host);
+	if (err) {
+		ui->error("noise", "cannot write the result: %s", strerror(-err));
+		goto out;
+	}
+	written = true;
+	if (o->gaps) {
+		err = output_ready(&gout) ?: noise_gaps_write(gout.fp, &res);
+		if (err) {
+			ui->error("noise", "cannot write %s: %s", o->gaps, strerror(-err));
+			goto out;
+		}
+		gwritten = true;
+	}
+	rc = res.stop == NOISE_STOP_RUNAWAY ? JOB_FAILED : JOB_OK;
+out:
+	if (o->gaps)
+		ui->out_close("noise", &gout, o->gaps, gwritten, &rc);
+	ui->out_close("noise", &out, o->output, written, &rc);
+	noise_result_free(&res);
+	host_info_free(&host);
+	ui->target_free(t);
+	return rc;
+}
+

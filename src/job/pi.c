@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+/* The run of `rtready pi` (job/pi.h). */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+
+#include "job/pi.h"
+#include "report/pi.h"
+#include "render/json.h"
+#include "render/pi.h"
+
+static int render(const struct pi_opts *o, const struct pi_result *res, const struct report *r,
+		  const struct job_ui *ui)
+{
+	struct output out;
+	int err = output_open(&out, o->output);
+
+	if (err) {
+		ui->error("pi", "cannot write %s: %s", o->output, strerror(-err));
+		return err;
+	}
+	if (o->format == FORMAT_JSON)
+		err = json_write_free(out.fp, pi_to_json(res, r));
+	else
+		err = pi_text_write(out.fp, res);
+	err = output_close(&out, err == 0) ?: err;
+	if (err)
+		ui->error("pi", "cannot write the result: %s", strerror(-err));
+	return err;
+}
+
+static int last_allowed_cpu(void)
+{
+	struct rtr_cpuset set = RTR_CPUSET_INIT;
+	int last = -1;
+
+	if (rtr_cpuset_get_affinity(&set) == 0)
+		for (int c = rtr_cpuset_next(&set, -1); c >= 0; c = rtr_cpuset_next(&set, c))
+			last = c;
+	rtr_cpuset_free(&set);
+	return last;
+}
+
+int pi_job_run(struct pi_opts *o, const struct job_ui *ui)
+{
+	const volatile sig_atomic_t *stop;
+	struct pi_result res;
+	struct report r;
+	char err[512] = "";
+	int rc;
+
+	if (o->config.cpu < 0)
+		o->config.cpu = last_allowed_cpu();
+	stop = ui->stop_catch(NULL);
+	rc = pi_run(&o->config, &res, stop, err, sizeof(err));
+	if (rc) {
+		ui->error("pi", "%s", err);
+		pi_result_free(&res);
+		return JOB_FAILED;
+	}
+	report_init(&r, "pi");
+	rc = target_host_live(&r.host) ?: pi_finding_add(&r, &res);
+	if (rc)
+		ui->error("pi", "%s", strerror(-rc));
+	else
+		rc = render(o, &res, &r, ui);
+	if (!rc)
+		rc = res.verdict == PI_WORKS ? JOB_OK : JOB_FINDINGS;
+	else
+		rc = JOB_FAILED;
+	report_free(&r);
+	pi_result_free(&res);
+	return rc;
+}
