@@ -20,8 +20,6 @@
 /* Keys of the options without a short letter. */
 enum { OPT_ONLY = 256, OPT_SKIP };
 
-static int check_main(void *opts);
-
 static const struct cli_opt check_opts[] = {
 	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
 			"CPUs meant for realtime work (default: the isolated CPUs);\n"
@@ -40,21 +38,6 @@ static const struct cli_opt check_opts[] = {
 	CLI_OPT_SET("list", 'l', struct check_opts, list, "list the check ids and exit"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
-};
-
-const struct cli_cmd check_cmd = {
-	"check",
-	"Usage: rtready check [OPTIONS]\n"
-	"\n"
-	"Audit this machine (or a snapshot under --root) against the realtime checklist.\n"
-	"Every item says what was read, whether it is right, why it matters, and the fix.\n"
-	"\n",
-	CLI_CMD_OPTS(check_opts), 23,
-	"\n"
-	"Exit status: 0 nothing failed, 1 a check failed (or warned with --strict),\n"
-	"2 usage error or the checks could not run.\n",
-	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct check_opts), check_opts_parse, check_main, check_opts_free,
 };
 
 void check_opts_free(void *opts)
@@ -190,3 +173,18 @@ static int check_main(void *opts)
 	report_free(&r);
 	return rc;
 }
+
+const struct cli_cmd check_cmd = {
+	"check",
+	"Usage: rtready check [OPTIONS]\n"
+	"\n"
+	"Audit this machine (or a snapshot under --root) against the realtime checklist.\n"
+	"Every item says what was read, whether it is right, why it matters, and the fix.\n"
+	"\n",
+	CLI_CMD_OPTS(check_opts), 23,
+	"\n"
+	"Exit status: 0 nothing failed, 1 a check failed (or warned with --strict),\n"
+	"2 usage error or the checks could not run.\n",
+	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct check_opts), check_opts_parse, check_main, check_opts_free,
+};

@@ -21,8 +21,6 @@
 /* Keys of the options without a short letter. */
 enum { OPT_NO_PERF = 256 };
 
-static int inspect_main(void *opts);
-
 static const struct cli_opt inspect_opts[] = {
 	CLI_OPT_SET("all", 'a', struct inspect_opts, all,
 		    "every user process (those with RT threads are judged)"),
@@ -44,25 +42,6 @@ static const struct cli_opt inspect_opts[] = {
 		    "show passing findings and processes without RT threads"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
-};
-
-const struct cli_cmd inspect_cmd = {
-	"inspect",
-	"Usage: rtready inspect [OPTIONS] PID...\n"
-	"       rtready inspect [OPTIONS] --all | --name COMM\n"
-	"\n"
-	"Apply the realtime checklist to running processes, thread by thread: policy and\n"
-	"priority, affinity, locked memory, page faults, context switches and perf counters\n"
-	"measured over a window. Works without root for your own processes.\n"
-	"With --root, judge the processes of a snapshot tree in one look (no window,\n"
-	"no perf counters: a tree does not run).\n"
-	"\n",
-	CLI_CMD_OPTS(inspect_opts), 25,
-	"\n"
-	"Exit status: 0 nothing failed, 1 a finding failed (or warned with --strict),\n"
-	"2 usage error, no such process, or /proc could not be read.\n",
-	CLI_OPERANDS,
-	CLI_CMD_STRUCT(struct inspect_opts), inspect_opts_parse, inspect_main, inspect_opts_free,
 };
 
 void inspect_opts_free(void *opts)
@@ -221,3 +200,22 @@ static int inspect_main(void *opts)
 	cli_target_free(t);
 	return rc;
 }
+
+const struct cli_cmd inspect_cmd = {
+	"inspect",
+	"Usage: rtready inspect [OPTIONS] PID...\n"
+	"       rtready inspect [OPTIONS] --all | --name COMM\n"
+	"\n"
+	"Apply the realtime checklist to running processes, thread by thread: policy and\n"
+	"priority, affinity, locked memory, page faults, context switches and perf counters\n"
+	"measured over a window. Works without root for your own processes.\n"
+	"With --root, judge the processes of a snapshot tree in one look (no window,\n"
+	"no perf counters: a tree does not run).\n"
+	"\n",
+	CLI_CMD_OPTS(inspect_opts), 25,
+	"\n"
+	"Exit status: 0 nothing failed, 1 a finding failed (or warned with --strict),\n"
+	"2 usage error, no such process, or /proc could not be read.\n",
+	CLI_OPERANDS,
+	CLI_CMD_STRUCT(struct inspect_opts), inspect_opts_parse, inspect_main, inspect_opts_free,
+};

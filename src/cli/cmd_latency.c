@@ -23,8 +23,6 @@ enum {
 	OPT_JSON, OPT_PRETTY, OPT_RUNTIME, OPT_DEADLINE, OPT_PERIOD, OPT_TRACE_ALL,
 };
 
-static int latency_main(void *opts);
-
 static const struct cli_opt latency_opts[] = {
 	/* cyclictest's spellings of -p and -b */
 	{ "prio", 'p', CLI_ARG, NULL, NULL, NULL, CLI_OWN, 0 },
@@ -117,22 +115,6 @@ static const struct cli_opt latency_opts[] = {
 	  "/dev/cpu_dma_latency is left alone anyway)", NULL, CLI_OWN, 0 },
 	CLI_OPT_HELP(CLI_KEY_HELP),
 	CLI_OPT_VERSION,
-};
-
-const struct cli_cmd latency_cmd = {
-	"latency",
-	"Usage: rtready latency [OPTIONS]\n"
-	"\n"
-	"Measure how late a realtime thread wakes up: one pinned SCHED_FIFO thread per CPU\n"
-	"sleeps to absolute CLOCK_MONOTONIC deadlines and records each wake-up's lateness.\n"
-	"\n",
-	CLI_CMD_OPTS(latency_opts), 24,
-	"\n"
-	"Exit status: 0 measured, 1 --threshold exceeded, 2 usage error or the\n"
-	"measurement could not run (a missing privilege is named). cyclictest and rtla\n"
-	"differ: see rtready-latency(1).\n",
-	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct latency_opts), latency_opts_parse, latency_main, latency_opts_free,
 };
 
 void latency_opts_free(void *opts)
@@ -430,3 +412,19 @@ static int latency_main(void *opts)
 
 	return latency_job_run(opts, &(const struct job_ui)CLI_JOB_UI(&saved));
 }
+
+const struct cli_cmd latency_cmd = {
+	"latency",
+	"Usage: rtready latency [OPTIONS]\n"
+	"\n"
+	"Measure how late a realtime thread wakes up: one pinned SCHED_FIFO thread per CPU\n"
+	"sleeps to absolute CLOCK_MONOTONIC deadlines and records each wake-up's lateness.\n"
+	"\n",
+	CLI_CMD_OPTS(latency_opts), 24,
+	"\n"
+	"Exit status: 0 measured, 1 --threshold exceeded, 2 usage error or the\n"
+	"measurement could not run (a missing privilege is named). cyclictest and rtla\n"
+	"differ: see rtready-latency(1).\n",
+	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct latency_opts), latency_opts_parse, latency_main, latency_opts_free,
+};

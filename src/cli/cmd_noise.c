@@ -16,8 +16,6 @@
 /* Keys of the options without a short letter. */
 enum { OPT_THRESHOLD = 256, OPT_POLICY, OPT_NO_TRACE, OPT_NO_MLOCK, OPT_GAPS, OPT_CLOCK };
 
-static int noise_main(void *opts);
-
 static const struct cli_opt noise_opts[] = {
 	CLI_OPT_RT_CPUS("affinity", 'a', "CPUS",
 			"CPUs to measure: a list (1-3), or auto[:N] for the\n"
@@ -44,23 +42,6 @@ static const struct cli_opt noise_opts[] = {
 		    "also write every gap with its cause, one per line"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
-};
-
-const struct cli_cmd noise_cmd = {
-	"noise",
-	"Usage: rtready noise [OPTIONS]\n"
-	"\n"
-	"Spin on each measured CPU reading CLOCK_MONOTONIC, count every gap between two\n"
-	"reads above the threshold, and name the cause of each one (irq, softirq, thread,\n"
-	"nmi, rt_throttling, hypervisor, hardware) from the kernel trace, or per 100 ms\n"
-	"window from /proc counters when tracefs is not available. At least one online\n"
-	"CPU is always left to housekeeping.\n"
-	"\n",
-	CLI_CMD_OPTS(noise_opts), 26,
-	"\n"
-	"Exit status: 0 measured, 2 usage error or the run could not be made.\n",
-	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct noise_opts), noise_opts_parse, noise_main, noise_opts_free,
 };
 
 void noise_opts_free(void *opts)
@@ -164,3 +145,20 @@ static int noise_main(void *opts)
 
 	return noise_job_run(opts, &(const struct job_ui)CLI_JOB_UI(&saved));
 }
+
+const struct cli_cmd noise_cmd = {
+	"noise",
+	"Usage: rtready noise [OPTIONS]\n"
+	"\n"
+	"Spin on each measured CPU reading CLOCK_MONOTONIC, count every gap between two\n"
+	"reads above the threshold, and name the cause of each one (irq, softirq, thread,\n"
+	"nmi, rt_throttling, hypervisor, hardware) from the kernel trace, or per 100 ms\n"
+	"window from /proc counters when tracefs is not available. At least one online\n"
+	"CPU is always left to housekeeping.\n"
+	"\n",
+	CLI_CMD_OPTS(noise_opts), 26,
+	"\n"
+	"Exit status: 0 measured, 2 usage error or the run could not be made.\n",
+	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct noise_opts), noise_opts_parse, noise_main, noise_opts_free,
+};

@@ -15,8 +15,6 @@
 /* Keys of the options without a short letter. */
 enum { OPT_CS = 256, OPT_MEDIUM };
 
-static int pi_main(void *opts);
-
 static const struct cli_opt pi_opts[] = {
 	{ "cpu", 'c', CLI_ARG, "N",
 	  "the CPU to run on (default: the last one allowed)", NULL, CLI_OWN, 0 },
@@ -34,23 +32,6 @@ static const struct cli_opt pi_opts[] = {
 		       "write the result to FILE"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
-};
-
-const struct cli_cmd pi_cmd = {
-	"pi",
-	"Usage: rtready pi [OPTIONS]\n"
-	"\n"
-	"Run the priority-inversion scenario on one CPU: a low-priority thread holds a\n"
-	"mutex, a high-priority thread waits for it, a medium-priority thread spins.\n"
-	"Once with a PTHREAD_PRIO_INHERIT mutex, once with a plain one; compare how long\n"
-	"the high thread waited. Needs SCHED_FIFO (root, CAP_SYS_NICE or RLIMIT_RTPRIO).\n"
-	"\n",
-	CLI_CMD_OPTS(pi_opts), 26,
-	"\n"
-	"Exit status: 0 priority inheritance works, 1 it does not (or no inversion could\n"
-	"be shown), 2 usage error or the threads could not run.\n",
-	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct pi_opts), pi_opts_parse, pi_main, NULL,
 };
 
 static int parse_dur(const char *opt, const char *arg, int64_t *out, char *err, size_t errlen)
@@ -117,3 +98,20 @@ static int pi_main(void *opts)
 {
 	return pi_job_run(opts, &(const struct job_ui)CLI_JOB_UI(NULL));
 }
+
+const struct cli_cmd pi_cmd = {
+	"pi",
+	"Usage: rtready pi [OPTIONS]\n"
+	"\n"
+	"Run the priority-inversion scenario on one CPU: a low-priority thread holds a\n"
+	"mutex, a high-priority thread waits for it, a medium-priority thread spins.\n"
+	"Once with a PTHREAD_PRIO_INHERIT mutex, once with a plain one; compare how long\n"
+	"the high thread waited. Needs SCHED_FIFO (root, CAP_SYS_NICE or RLIMIT_RTPRIO).\n"
+	"\n",
+	CLI_CMD_OPTS(pi_opts), 26,
+	"\n"
+	"Exit status: 0 priority inheritance works, 1 it does not (or no inversion could\n"
+	"be shown), 2 usage error or the threads could not run.\n",
+	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct pi_opts), pi_opts_parse, pi_main, NULL,
+};

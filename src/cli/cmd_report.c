@@ -18,8 +18,6 @@
 #include "render/files.h"
 #include "util/parse.h"
 
-static int report_main(void *opts);
-
 static const struct cli_opt report_opts[] = {
 	CLI_OPT_STR("output", 'o', "FILE", struct report_opts, html, "@file",
 		    "the HTML page (default: report.html when no other\n"
@@ -35,26 +33,6 @@ static const struct cli_opt report_opts[] = {
 		    "warnings fail too (JUnit failures, exit status 1)"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
-};
-
-const struct cli_cmd report_cmd = {
-	"report",
-	"Usage: rtready report RESULT.json... [OPTIONS]\n"
-	"\n"
-	"Render results of 'rtready check', 'rtready latency' and 'rtready verify'\n"
-	"(written with --format json) as one self-contained HTML page, JUnit XML and\n"
-	"Prometheus text. Files in a row that complement each other (a check, an idle\n"
-	"and a loaded latency run of one host) form one result; such files of two hosts\n"
-	"(kernel, online CPUs, root or hostname differ) are refused. Other results are\n"
-	"shown side by side in the order given (e.g. before and after tuning). '-' reads\n"
-	"a result from standard input.\n"
-	"\n",
-	CLI_CMD_OPTS(report_opts), 25,
-	"\n"
-	"Exit status: 0 no result failed, 1 a result failed (or warned with --strict),\n"
-	"2 usage error, unreadable or invalid result file, or an output not written.\n",
-	CLI_OPERANDS,
-	CLI_CMD_STRUCT(struct report_opts), report_opts_parse, report_main, NULL,
 };
 
 /* --max-latency, the one option with a value to check. */
@@ -171,3 +149,23 @@ static int report_main(void *opts)
 		result_free(&res[i]);
 	return rc;
 }
+
+const struct cli_cmd report_cmd = {
+	"report",
+	"Usage: rtready report RESULT.json... [OPTIONS]\n"
+	"\n"
+	"Render results of 'rtready check', 'rtready latency' and 'rtready verify'\n"
+	"(written with --format json) as one self-contained HTML page, JUnit XML and\n"
+	"Prometheus text. Files in a row that complement each other (a check, an idle\n"
+	"and a loaded latency run of one host) form one result; such files of two hosts\n"
+	"(kernel, online CPUs, root or hostname differ) are refused. Other results are\n"
+	"shown side by side in the order given (e.g. before and after tuning). '-' reads\n"
+	"a result from standard input.\n"
+	"\n",
+	CLI_CMD_OPTS(report_opts), 25,
+	"\n"
+	"Exit status: 0 no result failed, 1 a result failed (or warned with --strict),\n"
+	"2 usage error, unreadable or invalid result file, or an output not written.\n",
+	CLI_OPERANDS,
+	CLI_CMD_STRUCT(struct report_opts), report_opts_parse, report_main, NULL,
+};

@@ -19,8 +19,6 @@
 /* Keys of the options without a short letter. */
 enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE, OPT_NO_PI, OPT_PROMETHEUS, OPT_MAX_NOISE };
 
-static int verify_main(void *opts);
-
 static const struct cli_opt verify_opts[] = {
 	{ "duration", 'D', CLI_ARG, "TIME",
 	  "length of each latency run (default 10s; 500ms, 2m)", NULL, CLI_OWN, 0 },
@@ -62,23 +60,6 @@ static const struct cli_opt verify_opts[] = {
 	CLI_OPT_SET("quiet", 'q', struct verify_opts, quiet, "no progress line"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
-};
-
-const struct cli_cmd verify_cmd = {
-	"verify",
-	"Usage: rtready verify [OPTIONS]\n"
-	"\n"
-	"Check this machine, measure wake-up latency on the idle machine and under load\n"
-	"(messaging, CPU and memory), and give one verdict. Everything is written to a\n"
-	"report directory: verify.json, report.html, junit.xml and metrics.prom.\n"
-	"\n",
-	CLI_CMD_OPTS(verify_opts), 26,
-	"\n"
-	"Needs root (or CAP_SYS_NICE, RLIMIT_RTPRIO and RLIMIT_MEMLOCK) for the latency\n"
-	"runs. Exit status: 0 passed, 1 a check or a latency limit failed (or warned with\n"
-	"--strict), 2 usage error, or a step could not run (the message says why).\n",
-	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct verify_opts), verify_opts_parse, verify_main, verify_opts_free,
 };
 
 void verify_opts_free(void *opts)
@@ -189,3 +170,20 @@ static int verify_main(void *opts)
 
 	return verify_job_run(opts, &(const struct job_ui)CLI_JOB_UI(&saved));
 }
+
+const struct cli_cmd verify_cmd = {
+	"verify",
+	"Usage: rtready verify [OPTIONS]\n"
+	"\n"
+	"Check this machine, measure wake-up latency on the idle machine and under load\n"
+	"(messaging, CPU and memory), and give one verdict. Everything is written to a\n"
+	"report directory: verify.json, report.html, junit.xml and metrics.prom.\n"
+	"\n",
+	CLI_CMD_OPTS(verify_opts), 26,
+	"\n"
+	"Needs root (or CAP_SYS_NICE, RLIMIT_RTPRIO and RLIMIT_MEMLOCK) for the latency\n"
+	"runs. Exit status: 0 passed, 1 a check or a latency limit failed (or warned with\n"
+	"--strict), 2 usage error, or a step could not run (the message says why).\n",
+	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct verify_opts), verify_opts_parse, verify_main, verify_opts_free,
+};
