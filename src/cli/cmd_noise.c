@@ -14,10 +14,12 @@
 #include "render/json.h"
 #include "render/noise.h"
 #include "rtready/timespec.h"
+#include "run/isolate.h"
 #include "util/parse.h"
 
 /* Keys of the options without a short letter. */
-enum { OPT_THRESHOLD = 256, OPT_POLICY, OPT_NO_TRACE, OPT_NO_MLOCK, OPT_GAPS, OPT_CLOCK };
+enum { OPT_THRESHOLD = 256, OPT_POLICY, OPT_NO_TRACE, OPT_NO_MLOCK, OPT_GAPS, OPT_CLOCK,
+       OPT_ISOLATE };
 
 static const struct cli_opt noise_opts[] = {
 	CLI_OPT_RT_CPUS("affinity", 'a', "CPUS",
@@ -39,6 +41,10 @@ static const struct cli_opt noise_opts[] = {
 	  "attribute per window from /proc counters only", NULL, CLI_OWN },
 	{ "no-mlock", OPT_NO_MLOCK, CLI_NOARG, NULL,
 	  "do not lock memory", NULL, CLI_OWN },
+	{ "isolate", OPT_ISOLATE, CLI_NOARG, NULL,
+	  "measure in an isolated cpuset partition of the CPUs,\n"
+	  "made for the run: only the spinners go in, the main\n"
+	  "thread stays on the housekeeping CPUs", NULL, CLI_OWN },
 	CLI_OPT_FORMAT('f'),
 	CLI_OPT_OUTPUT('o', "write the result to FILE"),
 	{ "gaps", OPT_GAPS, CLI_ARG, "FILE",
@@ -140,6 +146,9 @@ int noise_opts_parse(int argc, char **argv, struct noise_opts *o, char *err, siz
 		case OPT_GAPS:
 			o->gaps = optarg;
 			break;
+		case OPT_ISOLATE:
+			o->isolate = true;
+			break;
 		}
 	}
 	if (rc == 0 && c < 0)
@@ -188,6 +197,14 @@ static int render(const struct noise_opts *o, const struct noise_result *r,
 	return noise_text_write(out->fp, r);
 }
 
+static void note_stale(void *ctx, const char *dir, long pid, int err)
+{
+	(void)ctx;
+	if (err)
+		cli_warn("noise", "cannot remove the partition %s, left by rtready pid %ld, which "
+			 "has ended: %s", dir, pid, strerror(-err));
+}
+
 static int run_noise(struct noise_opts *o)
 {
 	struct noise_result res;
@@ -196,8 +213,9 @@ static int run_noise(struct noise_opts *o)
 	const struct output_file outs[] = { { "--output", o->output }, { "--gaps", o->gaps } };
 	const volatile sig_atomic_t *stop;
 	struct cli_stop saved;
+	struct run_cgroup cg;
 	char why[512] = "";
-	bool written = false, gwritten = false;
+	bool written = false, gwritten = false, left = false;
 	int rc = EXIT_USAGE, err;
 	/* -a auto: the planned CPUs are the RT CPUs of the report; a list is not. */
 	struct target *t = cli_target("noise", "/", o->affinity.kind == RT_REQUEST_AUTO ?
@@ -207,6 +225,7 @@ static int run_noise(struct noise_opts *o)
 		return EXIT_USAGE;
 	memset(&res, 0, sizeof(res));
 	memset(&host, 0, sizeof(host));
+	memset(&cg, 0, sizeof(cg));
 	if (resolve_cpus(o, t))
 		goto out;
 	if (target_host_info(t, &host)) {
@@ -220,9 +239,26 @@ static int run_noise(struct noise_opts *o)
 		goto out;
 	/* A --trace instance left by a killed rtready would cost this measurement. */
 	trace_remove_stale(NULL, NULL);
+	if (o->isolate) {
+		/* A partition a killed rtready left would hold these CPUs. */
+		run_isolate_clean_stale(note_stale, NULL);
+		if (run_isolate_create(&cg, &o->cfg.cpus, true, why, sizeof(why))) {
+			cli_error("noise", "--isolate: %s", why);
+			goto out;
+		}
+		snprintf(o->cfg.cgroup, sizeof(o->cfg.cgroup), "%s", cg.dirs[0]);
+	}
 	stop = cli_stop_catch(&saved);
 	err = noise_run(&o->cfg, stop, &res, why, sizeof(why));
 	cli_stop_release(&saved);
+	if (cg.n_dirs) {
+		char rmerr[512];
+
+		/* Said, and exit 2, but the measurement is still written. */
+		left = run_isolate_remove(&cg, rmerr, sizeof(rmerr)) != 0;
+		if (left)
+			cli_error("noise", "--isolate: %s", rmerr);
+	}
 	if (err) {
 		cli_error("noise", "%s", why[0] ? why : strerror(-err));
 		goto out;
@@ -243,7 +279,7 @@ static int run_noise(struct noise_opts *o)
 		}
 		gwritten = true;
 	}
-	rc = res.stop == NOISE_STOP_RUNAWAY ? EXIT_USAGE : EXIT_OK;
+	rc = res.stop == NOISE_STOP_RUNAWAY || left ? EXIT_USAGE : EXIT_OK;
 out:
 	if (o->gaps)
 		cli_out_close("noise", &gout, o->gaps, gwritten, &rc);

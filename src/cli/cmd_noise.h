@@ -16,6 +16,7 @@ struct noise_opts {
 	enum output_format format;
 	const char *output;
 	const char *gaps;	/* --gaps FILE: every gap with its cause */
+	bool isolate;		/* --isolate: the spinners in an isolated partition */
 	bool help, version;
 };
 
