@@ -126,8 +126,11 @@ static void test_threaded_group(void **state)
 	assert_int_equal(res.cpus[0].cpu, f->cpu);
 	assert_true(res.cpus[0].loops > 0);
 	assert_string_equal(res.cfg.cgroup, f->group);
-	/* The spinner's 300 ms were spent in the group... */
-	assert_true(usage_us(f, f->group) > 100 * 1000);
+	/*
+	 * The spinner's loop ran in the group (SCHED_OTHER on a CPU shared
+	 * with whatever else runs here: a share of the 300 ms, not all)...
+	 */
+	assert_true(usage_us(f, f->group) > 10 * 1000);
 	/* ... and the main thread is not in it (it joined the group's parent). */
 	assert_int_equal(rootfs_read_text(&f->fs, "/proc/self/cgroup", self, sizeof(self)),
 			 0);
