@@ -14,7 +14,8 @@
 #include "util/parse.h"
 
 /* Keys of the options without a short letter. */
-enum { OPT_THRESHOLD = 256, OPT_POLICY, OPT_NO_TRACE, OPT_NO_MLOCK, OPT_GAPS, OPT_CLOCK };
+enum { OPT_THRESHOLD = 256, OPT_POLICY, OPT_NO_TRACE, OPT_NO_MLOCK, OPT_GAPS, OPT_CLOCK,
+       OPT_ISOLATE };
 
 static const struct cli_opt noise_opts[] = {
 	CLI_OPT_RT_CPUS("affinity", 'a', "CPUS",
@@ -36,6 +37,10 @@ static const struct cli_opt noise_opts[] = {
 	  "attribute per window from /proc counters only", NULL, CLI_OWN, 0 },
 	{ "no-mlock", OPT_NO_MLOCK, CLI_NOARG, NULL,
 	  "do not lock memory", NULL, CLI_OWN, 0 },
+	CLI_OPT_SET("isolate", OPT_ISOLATE, struct noise_opts, isolate,
+		    "measure in an isolated cpuset partition of the CPUs,\n"
+		    "made for the run: only the spinners go in, the main\n"
+		    "thread stays on the housekeeping CPUs"),
 	CLI_OPT_FORMAT('f'),
 	CLI_OPT_OUTPUT('o', "write the result to FILE"),
 	CLI_OPT_STR("gaps", OPT_GAPS, "FILE", struct noise_opts, gaps, "@file",

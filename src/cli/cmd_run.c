@@ -555,7 +555,7 @@ static int prepare(struct run_state *st, const struct run_opts *o)
 		rc = 0;
 	}
 	if (o->isolate) {
-		rc = run_isolate_create(&st->cg, &o->cpus, err, sizeof(err));
+		rc = run_isolate_create(&st->cg, &o->cpus, false, err, sizeof(err));
 		if (rc) {
 			cli_error("run", "--isolate: %s", err);
 			return rc;

@@ -11,6 +11,7 @@
 #include "measure/trace.h"
 #include "render/json.h"
 #include "render/noise.h"
+#include "run/isolate.h"
 
 /* The CPUs: -a, else the RT CPUs, else all but the first. Return: 0 or -errno (printed). */
 static int resolve_cpus(struct noise_opts *o, const struct target *t, const struct job_ui *ui)
@@ -44,6 +45,15 @@ static int render(const struct noise_opts *o, const struct noise_result *r,
 	return noise_text_write(out->fp, r);
 }
 
+static void note_stale(void *ctx, const char *dir, long pid, int err)
+{
+	const struct job_ui *ui = ctx;
+
+	if (err)
+		ui->warn("noise", "cannot remove the partition %s, left by rtready pid %ld, which has "
+			 "ended: %s", dir, pid, strerror(-err));
+}
+
 int noise_job_run(struct noise_opts *o, const struct job_ui *ui)
 {
 	struct noise_result res;
@@ -51,8 +61,9 @@ int noise_job_run(struct noise_opts *o, const struct job_ui *ui)
 	struct output out = { 0 }, gout = { 0 };
 	const struct output_file outs[] = { { "--output", o->output }, { "--gaps", o->gaps } };
 	const volatile sig_atomic_t *stop;
+	struct run_cgroup cg;
 	char why[512] = "";
-	bool written = false, gwritten = false;
+	bool written = false, gwritten = false, left = false;
 	int rc = JOB_FAILED, err;
 	struct target *t = job_target_measure(ui, "noise", &o->affinity);
 
@@ -60,6 +71,7 @@ int noise_job_run(struct noise_opts *o, const struct job_ui *ui)
 		return JOB_FAILED;
 	memset(&res, 0, sizeof(res));
 	memset(&host, 0, sizeof(host));
+	memset(&cg, 0, sizeof(cg));
 	if (resolve_cpus(o, t, ui))
 		goto out;
 	if (target_host_info(t, &host)) {
@@ -73,9 +85,26 @@ int noise_job_run(struct noise_opts *o, const struct job_ui *ui)
 		goto out;
 	/* A --trace instance left by a killed rtready would cost this measurement. */
 	trace_remove_stale(NULL, NULL);
+	if (o->isolate) {
+		/* A partition a killed rtready left would hold these CPUs. */
+		run_isolate_clean_stale(note_stale, (void *)ui);
+		if (run_isolate_create(&cg, &o->cfg.cpus, true, why, sizeof(why))) {
+			ui->error("noise", "--isolate: %s", why);
+			goto out;
+		}
+		snprintf(o->cfg.cgroup, sizeof(o->cfg.cgroup), "%s", cg.dirs[0]);
+	}
 	stop = ui->stop_catch(ui->stop_saved);
 	err = noise_run(&o->cfg, stop, &res, why, sizeof(why));
 	ui->stop_release(ui->stop_saved);
+	if (cg.n_dirs) {
+		char rmerr[512];
+
+		/* Said, and exit 2, but the measurement is still written. */
+		left = run_isolate_remove(&cg, rmerr, sizeof(rmerr)) != 0;
+		if (left)
+			ui->error("noise", "--isolate: %s", rmerr);
+	}
 	if (err) {
 		ui->error("noise", "%s", why[0] ? why : strerror(-err));
 		goto out;
@@ -96,7 +125,7 @@ int noise_job_run(struct noise_opts *o, const struct job_ui *ui)
 		}
 		gwritten = true;
 	}
-	rc = res.stop == NOISE_STOP_RUNAWAY ? JOB_FAILED : JOB_OK;
+	rc = res.stop == NOISE_STOP_RUNAWAY || left ? JOB_FAILED : JOB_OK;
 out:
 	if (o->gaps)
 		ui->out_close("noise", &gout, o->gaps, gwritten, &rc);

@@ -20,6 +20,7 @@ struct noise_opts {
 	enum output_format format;
 	const char *output;
 	const char *gaps;	/* --gaps FILE: every gap with its cause */
+	bool isolate;		/* --isolate: the spinners in an isolated partition */
 	bool prio_given;	/* -p given (refused with --policy other) */
 	bool help, version;
 };

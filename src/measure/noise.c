@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -31,6 +32,7 @@
 #include "util/grow.h"
 #include "measure/latency.h"
 #include "measure/noise.h"
+#include "probe/cgroupfs.h"
 #include "probe/interrupts.h"
 #include "probe/noisesrc.h"
 #include "probe/procstat.h"
@@ -72,6 +74,9 @@ struct spinner {
 	int cpu;
 	pthread_t thread;
 	bool started;
+	bool released;			/* placed mode: its go posted */
+	bool go_init;
+	sem_t go;			/* placed mode: placed, start spinning */
 	struct rtr_cpuset pin;
 	_Atomic int tid;
 	uint64_t *hist;
@@ -111,6 +116,8 @@ struct noise_run {
 	int64_t drain_ns;		/* read the trace this often during the run; 0: at the end */
 	int *cpu_index;			/* CPU number -> spinner, -1 */
 	int max_cpu;
+	bool placed;			/* cfg.cgroup: the main thread places each spinner */
+	sem_t hello;			/* placed mode: a spinner has its tid */
 	char *buf;			/* reused for /proc reads */
 	size_t buf_size;
 };
@@ -384,6 +391,14 @@ static void *spin_main(void *arg)
 	/* Write every page the loop touches before it starts. */
 	memset(w->hist, 0, NOISE_HIST_BUCKETS * sizeof(*w->hist));
 	memset(w->gaps, 0, w->cap_gaps * sizeof(*w->gaps));
+	if (w->run->placed) {
+		/* Blocked, not spinning, while the main thread moves and pins it. */
+		sem_post(&w->run->hello);
+		while (sem_wait(&w->go) != 0 && errno == EINTR)
+			;
+		if (atomic_load(&w->run->stop))
+			return NULL;
+	}
 	if (w->run->tsc)
 		spin_tsc(w);
 	else
@@ -644,6 +659,11 @@ static int setup(struct noise_run *run, char *why, size_t len)
 		err = rtr_cpuset_set(&w->pin, cpu);
 		if (err)
 			return err;
+		if (run->placed) {
+			if (sem_init(&w->go, 0, 0) != 0)
+				return -errno;
+			w->go_init = true;
+		}
 	}
 	run->cpu_index = malloc(((size_t)run->max_cpu + 1) * sizeof(*run->cpu_index));
 	if (!run->cpu_index)
@@ -669,8 +689,12 @@ static void free_run(struct noise_run *run)
 		free(w->win);
 		free(w->irq_prev);
 		rtr_cpuset_free(&w->pin);
+		if (w->go_init)
+			sem_destroy(&w->go);
 	}
 	free(run->w);
+	if (run->placed)
+		sem_destroy(&run->hello);
 	free(run->cpu_index);
 	free(run->buf);
 	trace_session_free(run->trace);
@@ -680,21 +704,94 @@ static void free_run(struct noise_run *run)
 	free(run);
 }
 
+/*
+ * Placed mode: move the spinner @w (blocked on its go) into the group
+ * and pin it there. Its CPU is outside the process's cpuset once the
+ * partition exists, so it could not be pinned before the move.
+ */
+static int place_spinner(struct noise_run *run, struct spinner *w, char *why, size_t len)
+{
+	long tid;
+	cpu_set_t *cs = NULL;
+	size_t size = 0;
+	int err;
+
+	while (sem_wait(&run->hello) != 0 && errno == EINTR)
+		;
+	tid = atomic_load(&w->tid);
+	err = cgroupfs_move_thread(&run->fs, run->cfg.cgroup, tid);
+	if (err) {
+		say(why, len, "cannot move the spinner of CPU %d (thread %ld) into %s "
+		    "(cgroup.threads): %s%s", w->cpu, tid, run->cfg.cgroup, strerror(-err),
+		    err == -EOPNOTSUPP ? "; only a threaded group of the process's own "
+		    "threaded domain takes single threads" : "");
+		return err;
+	}
+	err = rtr_cpuset_to_sched(&w->pin, &cs, &size);
+	if (!err) {
+		err = -pthread_setaffinity_np(w->thread, size, cs);
+		if (err)
+			say(why, len, "cannot pin the spinner to CPU %d inside %s: %s", w->cpu,
+			    run->cfg.cgroup, strerror(-err));
+	}
+	free(cs);
+	return err;
+}
+
+/* Placed mode: let every spinner that waits go (to spin, or to end on the stop flag). */
+static void release_spinners(struct noise_run *run)
+{
+	for (size_t i = 0; run->placed && i < run->n; i++) {
+		if (run->w[i].started && !run->w[i].released) {
+			run->w[i].released = true;
+			sem_post(&run->w[i].go);
+		}
+	}
+}
+
+/*
+ * Placed mode: the process joins the group's parent (the threaded domain
+ * the group belongs to), as only threads of that domain may move into it.
+ */
+static int join_domain(struct noise_run *run, char *why, size_t len)
+{
+	char parent[PATH_MAX], pid[24];
+	char *slash;
+	int err;
+
+	snprintf(parent, sizeof(parent), "%s", run->cfg.cgroup);
+	slash = strrchr(parent, '/');
+	if (!slash || slash == parent) {
+		say(why, len, "'%s' is not a group below a cgroup2 mount", run->cfg.cgroup);
+		return -EINVAL;
+	}
+	*slash = '\0';
+	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+	err = cgroupfs_write(&run->fs, parent, "cgroup.procs", pid);
+	if (err)
+		say(why, len, "cannot move rtready into %s (cgroup.procs), the threaded domain "
+		    "of %s: %s", parent, run->cfg.cgroup, strerror(-err));
+	return err;
+}
+
 static int start_spinners(struct noise_run *run, char *why, size_t len)
 {
 	char name[16];
+	int err;
 
+	if (run->placed && (err = join_domain(run, why, len)))
+		return err;
 	for (size_t i = 0; i < run->n; i++) {
 		struct spinner *w = &run->w[i];
 		struct rtr_thread_attr attr = {
 			.policy = run->cfg.policy,
 			.priority = run->cfg.policy == RTR_SCHED_OTHER ? 0 : run->cfg.priority,
-			.cpus = &w->pin,
+			/* Placed: started where the main thread is, pinned once moved. */
+			.cpus = run->placed ? NULL : &w->pin,
 			.stack_bytes = SPIN_STACK_BYTES,
 			.prefault_stack = true,
 			.name = name,
 		};
-		int err;
 
 		snprintf(name, sizeof(name), "rtr-noise/%d", w->cpu);
 		err = rtr_thread_create(&w->thread, &attr, spin_main, w);
@@ -710,6 +807,8 @@ static int start_spinners(struct noise_run *run, char *why, size_t len)
 			return err;
 		}
 		w->started = true;
+		if (run->placed && (err = place_spinner(run, w, why, len)))
+			return err;
 	}
 	return 0;
 }
@@ -717,6 +816,7 @@ static int start_spinners(struct noise_run *run, char *why, size_t len)
 static void join_spinners(struct noise_run *run)
 {
 	atomic_store(&run->stop, 1);
+	release_spinners(run);
 	for (size_t i = 0; i < run->n; i++) {
 		if (run->w[i].started) {
 			pthread_join(run->w[i].thread, NULL);
@@ -1098,6 +1198,12 @@ int noise_run(const struct noise_config *cfg, const volatile sig_atomic_t *stop,
 	run->cfg = *cfg;
 	run->cfg.cpus = (struct rtr_cpuset)RTR_CPUSET_INIT;
 	atomic_init(&run->stop, 0);
+	run->placed = cfg->cgroup[0] != '\0' && sem_init(&run->hello, 0, 0) == 0;
+	if (cfg->cgroup[0] && !run->placed) {
+		err = -errno;
+		free(run);
+		return err;
+	}
 	err = rtr_cpuset_copy(&run->cfg.cpus, &cfg->cpus);
 	if (!err)
 		err = rootfs_open(&run->fs, "/");
@@ -1123,6 +1229,7 @@ int noise_run(const struct noise_config *cfg, const volatile sig_atomic_t *stop,
 	out->cfg.mlock = cfg->mlock;
 	out->cfg.trace = cfg->trace;
 	out->cfg.clock = cfg->clock;
+	memcpy(out->cfg.cgroup, cfg->cgroup, sizeof(out->cfg.cgroup));
 	out->n_cpus = run->n;
 	read_throttling(run, out);
 	read_cpuinfo(run, out);
@@ -1160,6 +1267,12 @@ int noise_run(const struct noise_config *cfg, const volatile sig_atomic_t *stop,
 	run->start_ns = now_ns() + START_MARGIN_NS;
 	run->end_ns = run->start_ns + (int64_t)cfg->duration_ns;
 	err = start_spinners(run, why, whylen);
+	if (!err && run->placed) {
+		/* Every spinner placed: the run starts now, for its whole duration. */
+		run->start_ns = now_ns() + START_MARGIN_NS;
+		run->end_ns = run->start_ns + (int64_t)cfg->duration_ns;
+		release_spinners(run);
+	}
 	sigemptyset(&xcpu);
 	sigaddset(&xcpu, SIGXCPU);
 	pthread_sigmask(SIG_SETMASK, &oldmask, NULL);

@@ -28,6 +28,7 @@
 #ifndef RTR_MEASURE_NOISE_H
 #define RTR_MEASURE_NOISE_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -88,6 +89,14 @@ struct noise_config {
 	bool mlock;
 	bool trace;			/* use tracefs when it can (else counters) */
 	enum noise_clock clock;
+	/*
+	 * "" or a threaded cgroup v2 group (an isolated partition: noise
+	 * --isolate) that the spinners join, one by one (cgroup.threads),
+	 * before they pin themselves to their CPU; the process first joins
+	 * the group's parent, its threaded domain. The main thread stays
+	 * outside, on the housekeeping CPUs, and makes no noise inside.
+	 */
+	char cgroup[PATH_MAX];
 };
 
 void noise_config_init(struct noise_config *cfg);

@@ -298,6 +298,16 @@ int cgroupfs_write(const struct rootfs *fs, const char *dir, const char *file, c
 	return err ? err : rootfs_write(fs, path, text, strlen(text));
 }
 
+int cgroupfs_move_thread(const struct rootfs *fs, const char *dir, long tid)
+{
+	char num[24];
+
+	if (tid <= 0 || tid > INT32_MAX)
+		return -EINVAL;
+	snprintf(num, sizeof(num), "%ld", tid);
+	return cgroupfs_write(fs, dir, "cgroup.threads", num);
+}
+
 int cgroupfs_read(const struct rootfs *fs, const char *dir, const char *file, char *buf,
 		  size_t len)
 {

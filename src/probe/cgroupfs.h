@@ -90,6 +90,16 @@ int cgroupfs_write(const struct rootfs *fs, const char *dir, const char *file, c
 	__attribute__((warn_unused_result));
 
 /*
+ * Move the thread @tid into the group @dir (its cgroup.threads). In cgroup
+ * v2 a thread may leave its process's group only for a group of the same
+ * threaded domain: @dir must be threaded (cgroup.type "threaded") under
+ * the process's domain, or the kernel refuses (-EOPNOTSUPP). Return: 0,
+ * -EINVAL (@tid not > 0), or -errno.
+ */
+int cgroupfs_move_thread(const struct rootfs *fs, const char *dir, long tid)
+	__attribute__((warn_unused_result));
+
+/*
  * Whether the space-separated controller list @dir/@file (cgroup.controllers
  * or cgroup.subtree_control) names every one of @names (a NULL-ended list).
  * Return: 1, 0, or -errno when the file cannot be read.

@@ -37,6 +37,9 @@ static json_t *config(const struct noise_result *r)
 	json_object_set_new(o, "mlock", json_boolean(r->cfg.mlock));
 	/* What the loops read: the TSC (mapped to CLOCK_MONOTONIC) or the clock itself. */
 	json_object_set_new(o, "clock", json_text(r->tsc ? "tsc" : "monotonic"));
+	/* --isolate: the isolated partition the spinners (only) ran in. */
+	if (r->cfg.cgroup[0])
+		json_object_set_new(o, "partition", json_text(r->cfg.cgroup));
 	return o;
 }
 
@@ -177,6 +180,9 @@ int noise_text_write(FILE *out, const struct noise_result *r)
 	else
 		fprintf(out, "attribution: per 100 ms window, from /proc counters (%s)\n",
 			r->source_note[0] ? r->source_note : "no trace");
+	if (r->cfg.cgroup[0])
+		fprintf(out, "spinners in the isolated partition %s (the main thread outside)\n",
+			r->cfg.cgroup);
 	if (r->cfg.policy != RTR_SCHED_OTHER && r->rt_runtime_us >= 0 && r->rt_period_us > 0 &&
 	    r->rt_runtime_us < r->rt_period_us)
 		fprintf(out, "RT throttling is on (%lld of %lld us): a spinning FIFO/RR thread gives "

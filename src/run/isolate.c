@@ -83,8 +83,8 @@ static int remove_group(const struct rootfs *fs, const char *root, const char *d
 	return err == -EBUSY ? 0 : err; /* a group below uses it now: theirs */
 }
 
-int run_isolate_create(struct run_cgroup *cg, const struct rtr_cpuset *cpus, char *err,
-		       size_t errlen)
+int run_isolate_create(struct run_cgroup *cg, const struct rtr_cpuset *cpus, bool threaded,
+		       char *err, size_t errlen)
 {
 	struct partition_facts p;
 	char root[PATH_MAX], list[256], state[256], type[16], reason[160];
@@ -130,6 +130,16 @@ int run_isolate_create(struct run_cgroup *cg, const struct rtr_cpuset *cpus, cha
 	rtr_cpuset_format_list(cpus, list, sizeof(list));
 	if (add_subtree && (rc = cgroupfs_write(&fs, root, "cgroup.subtree_control", "+cpuset"))) {
 		snprintf(err, errlen, "cannot enable cpuset in %s/cgroup.subtree_control: %s", root,
+			 strerror(-rc));
+		goto undo;
+	}
+	/*
+	 * Threaded while it is empty (the kernel allows it then only): the
+	 * root group is its threaded domain, so a thread of a process there
+	 * may move in alone.
+	 */
+	if (threaded && (rc = cgroupfs_write(&fs, cg->dirs[0], "cgroup.type", "threaded"))) {
+		snprintf(err, errlen, "cannot make %s threaded (cgroup.type): %s", cg->dirs[0],
 			 strerror(-rc));
 		goto undo;
 	}

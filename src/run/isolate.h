@@ -12,6 +12,7 @@
 #ifndef RTR_RUN_ISOLATE_H
 #define RTR_RUN_ISOLATE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "rtready/cpuset.h"
@@ -24,10 +25,14 @@
  * join). Where it cannot work (see partition_obstacle()) nothing is made,
  * -EOPNOTSUPP, -EBUSY or -EINVAL is returned and @err says why; a step that
  * fails (the kernel reads the partition as invalid) undoes the others.
+ * @threaded: the group is made threaded (cgroup.type) before it becomes a
+ * partition, so that single threads of a process in the root group can
+ * join it (cgroup.threads) while the others stay outside, on the
+ * housekeeping CPUs: `noise --isolate` puts only its spinners there.
  * Return: 0 or -errno.
  */
-int run_isolate_create(struct run_cgroup *cg, const struct rtr_cpuset *cpus, char *err,
-		       size_t errlen) __attribute__((warn_unused_result));
+int run_isolate_create(struct run_cgroup *cg, const struct rtr_cpuset *cpus, bool threaded,
+		       char *err, size_t errlen) __attribute__((warn_unused_result));
 
 /*
  * Remove the partition (retrying while exited tasks leave it) and take

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -14,6 +16,7 @@
 
 #include "probe/cgroupfs.h"
 #include "probe/partition.h"
+#include "probe/rootfs.h"
 
 static void test_mountinfo(void **state)
 {
@@ -123,6 +126,40 @@ static void test_dir(void **state)
 	assert_false(cgroupfs_list_has("rw,cpuacct", "cpu"));
 }
 
+/* A thread into a group of a fixture tree (cgroup.threads, as noise --isolate does). */
+static void test_move_thread(void **state)
+{
+	char dir[] = "/tmp/rtr-cgthreads-XXXXXX", path[128], buf[64];
+	struct rootfs fs;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/grp", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/grp/cgroup.threads", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(rootfs_open(&fs, dir), 0);
+	assert_int_equal(cgroupfs_move_thread(&fs, "/grp", 4242), 0);
+	assert_int_equal(cgroupfs_read(&fs, "/grp", "cgroup.threads", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "4242");
+	/* Bad input: no thread id, a group that is not there, a path out of the root. */
+	assert_int_equal(cgroupfs_move_thread(&fs, "/grp", 0), -EINVAL);
+	assert_int_equal(cgroupfs_move_thread(&fs, "/grp", -7), -EINVAL);
+	assert_int_equal(cgroupfs_move_thread(&fs, "/grp", 1L << 40), -EINVAL);
+	assert_int_equal(cgroupfs_move_thread(&fs, "/none", 4242), -ENOENT);
+	assert_true(cgroupfs_move_thread(&fs, "/../../../../etc", 4242) < 0);
+	assert_int_equal(cgroupfs_read(&fs, "/grp", "cgroup.threads", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "4242");
+	rootfs_close(&fs);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/grp", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -130,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_partition_state),
 		cmocka_unit_test(test_self),
 		cmocka_unit_test(test_dir),
+		cmocka_unit_test(test_move_thread),
 	};
 
 	return unit_run(tests, NULL, NULL);
