@@ -388,13 +388,9 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o, char *err, size_t 
 
 /* ---- running (src/run/session.c) ---- */
 
-static void say_line(void *ctx, bool warning, const char *line)
+static void say_line(void *cmd, bool warning, const char *line)
 {
-	(void)ctx;
-	if (warning)
-		cli_warn("run", "%s", line);
-	else
-		cli_error("run", "%s", line);
+	(warning ? cli_warn : cli_error)(cmd, "%s", line);
 }
 
 static int run_execute(const struct run_opts *o)
@@ -410,7 +406,7 @@ static int run_execute(const struct run_opts *o)
 		o->n_cmd, o->cpu_max_pct, o->memory_max_bytes, o->isolate, o->check, o->mlock,
 		o->report,
 	};
-	const struct run_say say = { say_line, NULL };
+	const struct say say = { say_line, "run" };
 	struct run_session *s;
 	char err[PATH_MAX + 64];
 	int code = run_session_exec(&rq, &say, &s);

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,18 +21,6 @@
 extern char **environ;
 
 #define REPORT_CAP (64u << 20)
-
-__attribute__((format(printf, 3, 4)))
-static void say(const struct run_say *to, bool warning, const char *fmt, ...)
-{
-	char line[3 * PATH_MAX + 512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	to->line(to->ctx, warning, line);
-}
 
 /* LD_PRELOAD, RTREADY_CHECK_REPORT, _TABLE and RTREADY_MLOCKALL over a copy of environ. */
 static int build_env(struct run_session *st, const struct run_request *rq)
@@ -325,7 +312,7 @@ static void report_rttime(const struct run_request *rq, const struct run_session
 	    (unsigned long long)rq->spawn.rttime_us);
 }
 
-int run_session_exec(const struct run_request *rq, const struct run_say *to,
+int run_session_exec(const struct run_request *rq, const struct say *to,
 		     struct run_session **out)
 {
 	struct run_session *st = calloc(1, sizeof(*st));

@@ -21,6 +21,7 @@
 #include "run/cgroup.h"
 #include "run/exec.h"
 #include "run/findings.h"
+#include "util/say.h"
 
 /* What to run, and how. */
 struct run_request {
@@ -38,12 +39,6 @@ struct run_request {
 	bool check;			/* preload the checker, read its records */
 	bool mlock;			/* preload the library for its mlockall() */
 	const char *report;		/* --report FILE, NULL: standard error */
-};
-
-/* Where a message goes: @warning, or an error; @line has no newline. */
-struct run_say {
-	void (*line)(void *ctx, bool warning, const char *line);
-	void *ctx;
 };
 
 struct run_session {
@@ -64,7 +59,7 @@ struct run_session {
 	json_t *extras;			/* per finding: thread, counts, backtrace */
 	struct app_check ac;		/* the checker's records */
 	bool findings;			/* a finding failed, warned or skipped */
-	const struct run_say *say;
+	const struct say *say;
 };
 
 /*
@@ -74,7 +69,7 @@ struct run_session {
  * -errno when it could not be started or waited for, or its records read
  * (said through @say).
  */
-int run_session_exec(const struct run_request *rq, const struct run_say *say,
+int run_session_exec(const struct run_request *rq, const struct say *say,
 		     struct run_session **out) __attribute__((warn_unused_result));
 
 /* Remove the record file, close what is open, free @s. NULL is a no-op. */
