@@ -106,3 +106,11 @@ int json_write_compact(FILE *out, const json_t *root)
 {
 	return dump(out, root, JSON_COMPACT);
 }
+
+int json_write_new(FILE *out, json_t *root)
+{
+	int err = root ? json_write(out, root) : -ENOMEM;
+
+	json_decref(root);
+	return err;
+}

@@ -46,6 +46,12 @@ json_t *finding_to_json(const struct finding *f);
 /* Write @root, indented, with a final newline. Return: 0 or -EIO. */
 int json_write(FILE *out, const json_t *root);
 
+/*
+ * json_write() of a document just built (NULL when building it ran out of
+ * memory), then drop it. Return: 0, -ENOMEM or -EIO.
+ */
+int json_write_new(FILE *out, json_t *root);
+
 /* Write @root on one line without spaces, with a final newline. Return: 0 or -EIO. */
 int json_write_compact(FILE *out, const json_t *root);
 

@@ -97,10 +97,7 @@ int run_render_report(const struct run_session *s, const struct run_request *rq,
 		out.fp = stderr;
 	}
 	if (json) {
-		json_t *j = run_to_json(&v);
-
-		rc = j ? json_write(out.fp, j) : -ENOMEM;
-		json_decref(j);
+		rc = json_write_new(out.fp, run_to_json(&v));
 	} else {
 		struct text_style ts = { color(out.fp), false };
 
