@@ -6,6 +6,7 @@
 
 #include "render/json.h"
 #include "render/plan.h"
+#include "util/output.h"
 
 static char *list(const struct rtr_cpuset *s)
 {
@@ -188,4 +189,21 @@ fail:
 	free(rt);
 	free(hk);
 	return NULL;
+}
+
+int plan_render(const char *path, const struct plan_view *v, bool json, char *err,
+		size_t errlen)
+{
+	struct output out;
+	int rc = output_open(&out, path);
+
+	if (rc) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = json ? json_write_new(out.fp, plan_to_json(v)) : plan_text_write(out.fp, v);
+	rc = output_close(&out, rc == 0) ?: rc;
+	if (rc)
+		snprintf(err, errlen, "cannot write the plan: %s", strerror(-rc));
+	return rc;
 }

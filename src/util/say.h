@@ -17,7 +17,7 @@ struct say {
 	void *ctx;
 };
 
-/* Format one line (cut at 8 KiB) and hand it to @to. */
+/* Format one line and hand it to @to ("Cannot allocate memory" when it cannot be). */
 void say(const struct say *to, bool warning, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
