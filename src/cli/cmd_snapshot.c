@@ -87,15 +87,14 @@ static void say_line(void *cmd, bool warning, const char *line)
 /* The snapshot (src/target/snapshot.c), then what it wrote and left out. */
 static int snapshot_run(const struct snapshot_opts *o)
 {
-	const struct snapshot_request rq = { o->dir, o->root, o->force, snapshot_meta_text };
 	const struct say say = { say_line, "snapshot" };
 	struct snapshot snap;
-	int err = target_snapshot(&rq, &say, &snap);
+	int err = target_snapshot(o->dir, o->root, o->force, snapshot_meta_text, &say, &snap);
 
 	if (!err) {
 		printf("%zu files and %zu links from %s written to %s\n", snap.files, snap.links,
 		       o->root, o->dir);
-		target_snapshot_left(&rq, &snap, &say);
+		target_snapshot_left(o->root, &snap, &say);
 	}
 	snapshot_free(&snap);
 	return err;

@@ -14,6 +14,9 @@
 #include "tune/boot.h"
 #include "util/strbuf.h"
 
+/* The texts of a plan, in plan_session.text[]. */
+enum { T_CMDLINE, T_APPLY, T_EMIT, T_ISOLATE, N_TEXTS };
+
 /*
  * Everything plan holds while it works, on the heap: the facts, the root's
  * path and the check report are tens of KiB, and plan must run in a small
@@ -22,7 +25,7 @@
 struct plan_session {
 	struct managed_irqs m;
 	struct cpuplan plan;
-	struct strbuf cmdline, apply, emit, isolate;
+	struct strbuf text[N_TEXTS];	/* the boot line, the tune commands */
 	char isolate_why[1024];		/* why a partition cannot be made here; "" when it can */
 	struct host_info host;
 	struct read_log log;
@@ -47,28 +50,17 @@ static int checks_after(struct facts *f, const struct cpuplan *p, struct report 
 	return err;
 }
 
-/* A CPU list in a new string (NULL: out of memory); lists of 8,192 CPUs are long. */
-static char *list_text(const struct rtr_cpuset *set)
-{
-	size_t n = rtr_cpuset_format_list(set, NULL, 0) + 1;
-	char *buf = malloc(n);
-
-	if (buf)
-		rtr_cpuset_format_list(set, buf, n);
-	return buf;
-}
-
 static int plan_boot_line(struct plan_session *st, const char **note)
 {
 	struct boot_settings bs = { .rt = &st->plan.rt, .nonrt = &st->plan.housekeeping };
-	char *rt = list_text(&st->plan.rt), *hk = list_text(&st->plan.housekeeping);
+	char *rt = cpuplan_set_list(&st->plan.rt), *hk = cpuplan_set_list(&st->plan.housekeeping);
 	int err = rt && hk ? 0 : -ENOMEM;
 
 	if (!err) {
-		boot_cmdline(&bs, &st->cmdline);
+		boot_cmdline(&bs, &st->text[T_CMDLINE]);
 		/* kthread_cpus= is a Real-time Ubuntu parameter ("-realtime" kernels). */
 		if (!st->t.facts.kernel.release_err && strstr(st->t.facts.kernel.release, "-realtime")) {
-			strbuf_printf(&st->cmdline, " kthread_cpus=%s", hk);
+			strbuf_printf(&st->text[T_CMDLINE], " kthread_cpus=%s", hk);
 			*note = "kthread_cpus= keeps kernel threads on the housekeeping CPUs; "
 				"Real-time Ubuntu kernels (-realtime) have it";
 		} else {
@@ -76,10 +68,12 @@ static int plan_boot_line(struct plan_session *st, const char **note)
 				"it; on this kernel nohz_full= keeps unbound kernel threads on the "
 				"housekeeping CPUs";
 		}
-		strbuf_printf(&st->apply, "rtready tune --rt-cpus %s --apply", rt);
-		strbuf_printf(&st->emit, "rtready tune --rt-cpus %s --emit-boot DIR", rt);
-		strbuf_printf(&st->isolate, "rtready tune --rt-cpus %s --isolate --apply", rt);
-		err = st->cmdline.err ?: st->apply.err ?: st->emit.err ?: st->isolate.err;
+		strbuf_printf(&st->text[T_APPLY], "rtready tune --rt-cpus %s --apply", rt);
+		strbuf_printf(&st->text[T_EMIT], "rtready tune --rt-cpus %s --emit-boot DIR", rt);
+		strbuf_printf(&st->text[T_ISOLATE], "rtready tune --rt-cpus %s --isolate --apply",
+			      rt);
+		for (size_t i = 0; i < N_TEXTS && !err; i++)
+			err = st->text[i].err;
 	}
 	free(rt);
 	free(hk);
@@ -99,7 +93,6 @@ int plan_session_run(const struct plan_request *rq, const struct say *s,
 		return -ENOMEM;
 	}
 	st->plan = (struct cpuplan)CPUPLAN_INIT;
-	st->cmdline = st->apply = st->emit = st->isolate = (struct strbuf)STRBUF_INIT;
 	st->rec = (struct rootfs_recorder){ read_log_add, NULL, NULL, &st->log };
 	report_init(&st->after, "check");
 	err = target_root(&st->t, rq->root, st->msg, sizeof(st->msg));
@@ -150,9 +143,10 @@ int plan_session_run(const struct plan_request *rq, const struct say *s,
 	}
 	st->view = (struct plan_view){ &st->plan, rtr_cpuset_count(&st->plan.rt) +
 							  rtr_cpuset_count(&st->plan.housekeeping),
-				       strbuf_str(&st->cmdline), note, strbuf_str(&st->apply),
-				       strbuf_str(&st->emit), &st->after, &st->host,
-				       strbuf_str(&st->isolate), st->isolate_why };
+				       strbuf_str(&st->text[T_CMDLINE]), note,
+				       strbuf_str(&st->text[T_APPLY]), strbuf_str(&st->text[T_EMIT]),
+				       &st->after, &st->host, strbuf_str(&st->text[T_ISOLATE]),
+				       st->isolate_why };
 	*view = &st->view;
 	return 0;
 }
@@ -161,10 +155,8 @@ void plan_session_free(struct plan_session *st)
 {
 	if (!st)
 		return;
-	strbuf_free(&st->cmdline);
-	strbuf_free(&st->apply);
-	strbuf_free(&st->emit);
-	strbuf_free(&st->isolate);
+	for (size_t i = 0; i < N_TEXTS; i++)
+		strbuf_free(&st->text[i]);
 	report_free(&st->after);
 	host_info_free(&st->host);
 	cpuplan_free(&st->plan);

@@ -8,16 +8,6 @@
 #include "render/plan.h"
 #include "util/output.h"
 
-static char *list(const struct rtr_cpuset *s)
-{
-	size_t n = rtr_cpuset_format_list(s, NULL, 0) + 1;
-	char *buf = malloc(n);
-
-	if (buf)
-		rtr_cpuset_format_list(s, buf, n);
-	return buf;
-}
-
 /* What each path to isolation gives: the facts behind cpu.isolation. */
 static const char iso_boot_gives[] =
 	"no other task balanced onto the RT CPUs, no tick while one task runs, RCU callbacks "
@@ -36,7 +26,7 @@ static bool open_finding(const struct finding *f)
 int plan_text_write(FILE *out, const struct plan_view *v)
 {
 	const struct cpuplan *p = v->plan;
-	char *rt = list(&p->rt), *hk = list(&p->housekeeping);
+	char *rt = cpuplan_set_list(&p->rt), *hk = cpuplan_set_list(&p->housekeeping);
 	size_t open = 0;
 
 	if (!rt || !hk) {
@@ -138,7 +128,7 @@ json_t *plan_to_json(const struct plan_view *v)
 	const struct cpuplan *p = v->plan;
 	json_t *o = json_envelope("plan", v->host), *pl = json_object();
 	json_t *units = json_array(), *rules = json_array();
-	char *rt = list(&p->rt), *hk = list(&p->housekeeping);
+	char *rt = cpuplan_set_list(&p->rt), *hk = cpuplan_set_list(&p->housekeeping);
 
 	if (!o || !pl || !units || !rules || !rt || !hk)
 		goto fail;

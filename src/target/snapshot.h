@@ -13,23 +13,18 @@
 #include "probe/snapshot.h"
 #include "util/say.h"
 
-struct snapshot_request {
-	const char *dir;	/* where to write the tree */
-	const char *root;	/* what to capture: "/" or another tree */
-	bool force;		/* write into a non-empty directory */
-	/* The metadata file's text (render/snapshot.c); NULL on ENOMEM. */
-	char *(*meta_text)(const struct snapshot_meta *m, const struct snapshot *s);
-};
-
 /*
- * Take the snapshot @rq asks for into @snap (free it with snapshot_free()
- * in every case). Return: 0, or -errno (said).
+ * Capture the tree under @root into the directory @dir (not empty only
+ * with @force), recorded in @snap (free it with snapshot_free() in every
+ * case), with the metadata file whose text @meta_text makes
+ * (render/snapshot.c; NULL on ENOMEM). Return: 0, or -errno (said).
  */
-int target_snapshot(const struct snapshot_request *rq, const struct say *say,
-		    struct snapshot *snap) __attribute__((warn_unused_result));
+int target_snapshot(const char *dir, const char *root, bool force,
+		    char *(*meta_text)(const struct snapshot_meta *m, const struct snapshot *s),
+		    const struct say *say, struct snapshot *snap)
+	__attribute__((warn_unused_result));
 
-/* Say what a snapshot taken left out (warnings). */
-void target_snapshot_left(const struct snapshot_request *rq, const struct snapshot *snap,
-			  const struct say *say);
+/* Say what a snapshot of @root left out (warnings). */
+void target_snapshot_left(const char *root, const struct snapshot *snap, const struct say *say);
 
 #endif

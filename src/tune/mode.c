@@ -179,40 +179,6 @@ out:
 	return err;
 }
 
-static int mode_revert(const struct tune_request *rq, const struct target *t,
-		       struct tune_outcome *c, const struct say *s)
-{
-	struct tune_say msg = {0};
-	const char *nothing = "no journal (no apply was made)";
-	int dirfd, err;
-
-	dirfd = tune_state_open(rq->state_dir, false, &msg);
-	err = dirfd < 0 ? dirfd : tune_journal_read(dirfd, rq->state_dir, &c->j, &msg);
-	if (!err) {
-		tune_when(c->j.created_s, c->when, sizeof(c->when));
-		err = tune_revert_begin(&t->fs, &c->j, rq->state_dir, c->when, &nothing, &msg);
-	}
-	say_step(s, &msg);
-	if (err == -ENOENT || err == 1) {
-		view_of(TUNE_VIEW_NOTHING, rq, t, c, false);
-		c->view.why = nothing;
-		err = 0;
-	} else if (!err) {
-		err = revert_run(&t->fs, dirfd, &c->j, &c->res);
-		if (err)
-			say(s, false, "cannot write the journal in %s: %s; stopped (run --revert "
-			    "again)", rq->state_dir, strerror(-err));
-		view_of(TUNE_VIEW_REVERT, rq, t, c, false);
-		c->view.journal = &c->j;
-		c->view.result = &c->res;
-		c->view.when = c->when;
-		c->failed = c->res.failed;
-	}
-	if (dirfd >= 0)
-		close(dirfd);
-	return err;
-}
-
 static int mode_status(const struct tune_request *rq, const struct target *t,
 		       struct tune_outcome *c, const struct say *s)
 {
@@ -250,6 +216,40 @@ static int mode_status(const struct tune_request *rq, const struct target *t,
 	c->view.journal = &c->j;
 	c->view.when = c->when;
 	return 0;
+}
+
+static int mode_revert(const struct tune_request *rq, const struct target *t,
+		       struct tune_outcome *c, const struct say *s)
+{
+	struct tune_say msg = {0};
+	const char *nothing = "no journal (no apply was made)";
+	int dirfd, err;
+
+	dirfd = tune_state_open(rq->state_dir, false, &msg);
+	err = dirfd < 0 ? dirfd : tune_journal_read(dirfd, rq->state_dir, &c->j, &msg);
+	if (!err) {
+		tune_when(c->j.created_s, c->when, sizeof(c->when));
+		err = tune_revert_begin(&t->fs, &c->j, rq->state_dir, c->when, &nothing, &msg);
+	}
+	say_step(s, &msg);
+	if (err == -ENOENT || err == 1) {
+		view_of(TUNE_VIEW_NOTHING, rq, t, c, false);
+		c->view.why = nothing;
+		err = 0;
+	} else if (!err) {
+		err = revert_run(&t->fs, dirfd, &c->j, &c->res);
+		if (err)
+			say(s, false, "cannot write the journal in %s: %s; stopped (run --revert "
+			    "again)", rq->state_dir, strerror(-err));
+		view_of(TUNE_VIEW_REVERT, rq, t, c, false);
+		c->view.journal = &c->j;
+		c->view.result = &c->res;
+		c->view.when = c->when;
+		c->failed = c->res.failed;
+	}
+	if (dirfd >= 0)
+		close(dirfd);
+	return err;
 }
 
 /* Say why the boot unit cannot name @path (@what: "--state-dir" or "binary"). */
