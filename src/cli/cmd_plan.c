@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -18,7 +17,6 @@
 #include "plan/session.h"
 #include "render/plan.h"
 #include "util/parse.h"
-#include "util/strbuf.h"
 
 /* Keys of the options without a short letter. */
 enum { OPT_NODE = 256, OPT_NEAR, OPT_WINDOW };
