@@ -79,6 +79,13 @@ void cli_out_close(const char *cmd, struct output *o, const char *path, bool wri
 typedef int cli_write_fn(FILE *fp, const void *ctx);
 int cli_write(const char *cmd, const char *path, cli_write_fn *fn, const void *ctx);
 
+/*
+ * The printer of the steps below cli (src/util/say.h): each line they hand
+ * it is printed as "rtready: CMD: line", a warning with "warning: ".
+ */
+void cli_say_line(void *cmd, bool warning, const char *line);
+#define CLI_SAY(cmd) { cli_say_line, (cmd) }
+
 /* Colour on a terminal only, never with NO_COLOR set. */
 bool cli_use_color(FILE *fp);
 

@@ -15,12 +15,8 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/cmd_load.h"
-#include "render/json.h"
 #include "render/load.h"
 #include "util/parse.h"
-
-/* How often the wait re-checks the stop flag (a signal may land just before it). */
-#define POLL_NS (100 * 1000000LL)
 
 /* Keys of the options without a short letter. */
 enum { OPT_OOM = 256, OPT_OOM_LIMIT, OPT_FORMAT };
@@ -248,20 +244,8 @@ static int run_load(const struct load_config *cfg, struct load_stats *st, bool *
 {
 	struct cli_stop saved;
 	/* Without SA_RESTART: a signal cuts the wait short. */
-	const volatile sig_atomic_t *stop_signal = cli_stop_catch(&saved);
-	struct load *l;
-	int rc;
+	int rc = load_run(cfg, cli_stop_catch(&saved), st, interrupted);
 
-	rc = load_start(cfg, &l);
-	if (rc == 0) {
-		while ((rc = load_wait(l, POLL_NS)) == 0 && !*stop_signal)
-			;
-		*interrupted = *stop_signal != 0;
-		load_stop(l);
-		load_stats(l, st);
-		load_free(l);
-		rc = rc < 0 ? rc : 0;
-	}
 	cli_stop_release(&saved);
 	return rc;
 }
@@ -291,16 +275,11 @@ static int load_main(void *opts)
 	}
 	if (o->format == FORMAT_JSON) {
 		struct host_info host = { 0 };
-		json_t *j = NULL;
 
-		rc = target_host_live(&host);
-		if (!rc)
-			j = load_to_json(&o->cfg, &st, interrupted, &host);
-		rc = rc ?: j ? json_write(out.fp, j) : -ENOMEM;
-		json_decref(j);
+		rc = target_host_live(&host) ?: load_write(out.fp, &o->cfg, &st, interrupted, &host);
 		host_info_free(&host);
 	} else {
-		rc = load_text_write(out.fp, &o->cfg, &st, interrupted);
+		rc = load_write(out.fp, &o->cfg, &st, interrupted, NULL);
 	}
 	rc = output_close(&out, rc == 0) ?: rc;
 	if (rc)

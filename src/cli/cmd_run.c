@@ -13,33 +13,17 @@
  * program never ran in that case, and the message says why.
  */
 #include <errno.h>
-#include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/cmd_run.h"
-#include "render/json.h"
 #include "render/run.h"
-#include "render/text.h"
 #include "run/cgroup.h"
-#include "run/isolate.h"
-#include "run/exec.h"
-#include "run/findings.h"
-#include "run/reportfile.h"
-#include "run/table.h"
-#include "util/fileio.h"
+#include "run/session.h"
 #include "util/parse.h"
-
-extern char **environ;
-
-#define REPORT_CAP (64u << 20)
 
 /* Keys of the options without a short letter. */
 enum {
@@ -382,407 +366,36 @@ int run_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
 	return rc;
 }
 
-/* ---- running ---- */
-
-struct run_state {
-	char path[PATH_MAX];		/* the program found on PATH */
-	char preload[PATH_MAX];		/* the checker library, "" when not used */
-	char report_file[PATH_MAX];	/* the checker's JSON lines, "" when not used */
-	int report_fd;			/* it, open and locked (-1: none) */
-	char table_path[64];		/* the checker's shared table, as the program opens it */
-	int table_fd;			/* it (a memfd; -1: none) */
-	struct elf_facts elf;
-	struct run_cgroup cg;
-	char **envp;
-	pid_t pid;
-	bool own_group;			/* the program has a process group of its own */
-	int status;
-};
-
-/* LD_PRELOAD, RTREADY_CHECK_REPORT, _TABLE and RTREADY_MLOCKALL over a copy of environ. */
-static int build_env(struct run_state *st, const struct run_opts *o)
-{
-	const char *old = getenv("LD_PRELOAD");
-	size_t n = 0, k = 0;
-	char **env;
-
-	while (environ[n])
-		n++;
-	env = calloc(n + 5, sizeof(*env));
-	if (!env)
-		return -ENOMEM;
-	st->envp = env;
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "LD_PRELOAD=", 11) && strncmp(environ[i], "RTREADY_", 8))
-			env[k++] = strdup(environ[i]);
-	/* Ours first, so that it sees the calls before any other preloaded allocator. */
-	if (asprintf(&env[k++], "LD_PRELOAD=%s%s%s", st->preload, old && *old ? ":" : "",
-		     old ? old : "") < 0)
-		env[k - 1] = NULL;
-	if (o->check && asprintf(&env[k++], "RTREADY_CHECK_REPORT=%s", st->report_file) < 0)
-		env[k - 1] = NULL;
-	if (o->check && asprintf(&env[k++], "%s=%s", run_table_env, st->table_path) < 0)
-		env[k - 1] = NULL;
-	if (o->mlock)
-		env[k++] = strdup("RTREADY_MLOCKALL=1");
-	for (size_t i = 0; i < k; i++)
-		if (!env[i])
-			return -ENOMEM;
-	return 0;
-}
-
-static void free_env(char **env)
-{
-	for (size_t i = 0; env && env[i]; i++)
-		free(env[i]);
-	free(env);
-}
-
-/* A record file that a killed rtready left: say it is gone. */
-static void note_stale_file(void *ctx, const char *path, long pid, int err)
-{
-	(void)ctx;
-	if (err)
-		cli_warn("run", "cannot remove %s, left by rtready pid %ld, which has ended: %s",
-			 path, pid, strerror(-err));
-}
-
-static int make_report_file(struct run_state *st)
-{
-	int from_env, rc;
-	const char *dir = run_report_file_dir(&from_env);
-
-	/* Before ours is made: a killed rtready may have left some behind. */
-	run_report_file_clean_stale(dir, note_stale_file, NULL);
-	rc = run_report_file_create(dir, st->report_file, sizeof(st->report_file),
-				    &st->report_fd);
-	if (rc) {
-		cli_error("run", "cannot create the checker's report file in %s%s: %s", dir,
-			  from_env ? " (from TMPDIR)" : "", strerror(-rc));
-		return rc;
-	}
-	rc = run_table_create(&st->table_fd, st->table_path, sizeof(st->table_path));
-	if (rc)
-		cli_error("run", "cannot create the checker's shared record table (memfd): %s",
-			  strerror(-rc));
-	return rc;
-}
-
-/* The report must not replace the program it reports on, or the checker library. */
-static int check_collisions(const struct run_opts *o, const struct run_state *st)
-{
-	const struct output_file out = { "--report", o->report };
-	const struct output_file ins[] = {
-		{ "the program", st->path },
-		{ "the checker library", st->preload[0] ? st->preload : NULL },
-	};
-
-	return cli_check_collisions("run", &out, 1, ins, 2);
-}
-
-/* Everything before fork: find the program and the library, make the cgroup. */
-static int prepare(struct run_state *st, const struct run_opts *o)
-{
-	char err[PATH_MAX + 256];
-	int rc = run_find_program(o->cmd[0], st->path, sizeof(st->path));
-
-	if (rc == -ENOENT) {
-		cli_error("run", "'%s': command not found", o->cmd[0]);
-		return rc;
-	}
-	if (rc) {
-		cli_error("run", "'%s': cannot execute: %s", o->cmd[0], strerror(-rc));
-		return rc;
-	}
-	rc = run_inspect_program(st->path, &st->elf);
-	if (rc) {
-		cli_error("run", "cannot read %s: %s", st->path, strerror(-rc));
-		return rc;
-	}
-	/* The report's path first: findings that cannot be written are lost findings. */
-	if (o->report && check_collisions(o, st))
-		return -EINVAL;
-	if (o->report && (rc = output_check(o->report)) != 0) {
-		cli_error("run", "cannot write %s: %s", o->report, strerror(-rc));
-		return rc;
-	}
-	if (o->mlock && st->elf.elf && !st->elf.dynamic) {
-		cli_error("run", "--mlock works through a preloaded library, which a statically "
-				 "linked program (%s) never loads; call mlockall() in it", st->path);
-		return -EINVAL;
-	}
-	if (o->check || o->mlock) {
-		int self_err;
-
-		if (run_find_preload(st->preload, sizeof(st->preload), &self_err)) {
-			if (self_err)
-				cli_error("run", "cannot find the checker library: /proc is "
-					  "unreadable (/proc/self/exe: %s; is procfs mounted?), so "
-					  "the places beside rtready were not tried; tried %s; set "
-					  "RTREADY_PRELOAD", strerror(-self_err), st->preload);
-			else
-				cli_error("run", "cannot find the checker library (tried %s; set "
-						 "RTREADY_PRELOAD)", st->preload);
-			return -ENOENT;
-		}
-		if (strpbrk(st->preload, ": ")) {
-			cli_error("run", "the checker library path '%s' holds ':' or a blank, "
-					 "which LD_PRELOAD cannot carry", st->preload);
-			return -EINVAL;
-		}
-		if (o->report && check_collisions(o, st))
-			return -EINVAL;
-	}
-	if (o->check && (rc = make_report_file(st)) != 0)
-		return rc;
-	if (o->cpu_max_pct || o->memory_max_bytes) {
-		struct cgroup_limits lim = { o->cpu_max_pct, o->memory_max_bytes,
-					     o->policy == SCHED_FIFO || o->policy == SCHED_RR };
-		char name[64];
-
-		snprintf(name, sizeof(name), RUN_CGROUP_PREFIX "%ld", (long)getpid());
-		rc = run_cgroup_create(&st->cg, &lim, name, err, sizeof(err));
-		if (rc) {
-			cli_error("run", "cannot make the budget cgroup: %s", err);
-			return rc;
-		}
-		if (run_cgroup_rt_refused(&st->cg) == 1)
-			cli_warn("run", "in its --cpu-max cgroup %s the program cannot switch a "
-				 "thread to SCHED_FIFO/RR (EPERM): RT group scheduling gives the group "
-				 "no RT budget%s; see `rtready check --only sched.rt_group`",
-				 st->cg.dirs[0], st->cg.version == 2 ? ", and cgroup v2 cannot give "
-				 "it one" : "");
-		rc = 0;
-	}
-	if (o->isolate) {
-		rc = run_isolate_create(&st->cg, &o->cpus, false, err, sizeof(err));
-		if (rc) {
-			cli_error("run", "--isolate: %s", err);
-			return rc;
-		}
-	}
-	if (o->check || o->mlock)
-		return build_env(st, o);
-	st->envp = NULL;
-	return 0;
-}
-
-static int start(struct run_state *st, const struct run_opts *o)
-{
-	struct spawn_config sc = {
-		.argv = o->cmd,
-		.path = st->path,
-		.envp = st->envp ? st->envp : environ,
-		.policy = o->policy,
-		.prio = o->policy == SCHED_FIFO || o->policy == SCHED_RR ? o->prio : 0,
-		.dl_runtime_ns = o->dl_runtime_ns,
-		.dl_deadline_ns = o->dl_deadline_ns,
-		.dl_period_ns = o->dl_period_ns,
-		.nice_set = o->nice_set,
-		.nice = o->nice,
-		.cpus = o->cpus_set ? &o->cpus : NULL,
-		.memlock_set = o->memlock_set,
-		.memlock_bytes = o->memlock_bytes,
-		.rttime_us = o->rttime_us,
-		.memlock_raise = o->mlock,
-		.cg = st->cg.n_procs ? &st->cg : NULL,
-		.elf = st->elf.elf,
-		.own_group = spawn_wants_own_group(),
-	};
-	char err[PATH_MAX + 256];
-	int rc = spawn_start(&sc, &st->pid, err, sizeof(err));
-
-	st->own_group = sc.own_group;
-
-	if (rc)
-		cli_error("run", "%s", err);
-	return rc;
-}
-
-/*
- * Read the checker's records, render them. Return: 0 (and *bad set when
- * --strict should fail) or -errno (printed).
- */
-static int report_check(const struct run_opts *o, const struct run_state *st, bool *bad)
-{
-	struct app_context ctx = { st->pid, st->path, st->elf.elf && !st->elf.dynamic,
-				   st->elf.setid, st->elf.script, st->status };
-	struct app_check ac = { 0 };
-	struct output out = { 0 };
-	json_t *extras = json_array();
-	char *text = NULL;
-	struct report r;
-	size_t len = 0;
-	int rc;
-
-	report_init(&r, "run");
-	/*
-	 * Through our own descriptor: the name in $TMPDIR could be replaced
-	 * meanwhile. Past the cap, what was read is parsed.
-	 */
-	rc = lseek(st->report_fd, 0, SEEK_SET) < 0 ? -errno :
-	     fileio_read_all(st->report_fd, REPORT_CAP, FILEIO_HEAD, &text, &len);
-	rc = rc ? rc : app_check_parse(text, len, &ac);
-	/* The table after the lines: it adds what killed processes could not write. */
-	if (!rc) {
-		free(text);
-		text = NULL;
-		rc = lseek(st->table_fd, 0, SEEK_SET) < 0 ? -errno :
-		     fileio_read_all(st->table_fd, REPORT_CAP, 0, &text, &len);
-		rc = rc ? rc : run_table_merge(text, len, &ac);
-	}
-	if (!rc)
-		app_check_symbolize(&ac);
-	rc = rc ? rc : (extras ? app_check_to_report(&ac, &ctx, &r, extras) : -ENOMEM);
-	rc = rc ? rc : target_host_live(&r.host);
-	if (rc) {
-		cli_error("run", "cannot read the checker's records: %s", strerror(-rc));
-		goto out;
-	}
-	if (o->report) {
-		rc = output_open(&out, o->report);
-		if (rc) {
-			cli_error("run", "cannot write %s: %s", o->report, strerror(-rc));
-			goto out;
-		}
-	} else {
-		out.fp = stderr;
-	}
-	{
-		struct run_view v = { &r, extras, &ac, (const char *const *)o->cmd, o->n_cmd,
-				      st->path, (long)st->pid, st->status, st->preload };
-
-		if (o->format == FORMAT_JSON) {
-			json_t *j = run_to_json(&v);
-
-			rc = j ? json_write(out.fp, j) : -ENOMEM;
-			json_decref(j);
-		} else {
-			struct text_style ts = { cli_use_color(out.fp), false };
-
-			run_text_header(out.fp, &v);
-			rc = text_write_findings(out.fp, &r, &ts);
-		}
-	}
-	if (o->report)
-		rc = output_close(&out, rc == 0) ?: rc;
-	if (rc)
-		cli_error("run", "cannot write the report: %s", strerror(-rc));
-	{
-		struct summary s = report_summary(&r);
-
-		*bad = s.fail || s.warn || s.skip;
-	}
-out:
-	json_decref(extras);
-	app_check_free(&ac);
-	report_free(&r);
-	free(text);
-	return rc;
-}
-
-/*
- * A budget cgroup of an rtready that has ended (killed, or its program
- * left processes behind then): say what was done with it.
- */
-static void note_stale(void *ctx, const char *dir, long pid, int err)
-{
-	(void)ctx;
-	if (!err)
-		cli_warn("run", "removed the empty cgroup %s, left by rtready pid %ld, which has "
-				"ended", dir, pid);
-	else if (err == -EBUSY)
-		cli_warn("run", "cgroup %s, left by rtready pid %ld, which has ended, still holds "
-				"processes of its program; left in place (end them, then rmdir it)",
-			 dir, pid);
-	else
-		cli_warn("run", "cannot remove cgroup %s left by rtready pid %ld: %s", dir, pid,
-			 strerror(-err));
-}
-
-/*
- * After the program: if the OOM killer struck in its cgroup, say so (the
- * exit status alone, 137, looks like any SIGKILL).
- */
-static void report_oom(const struct run_opts *o, const struct run_state *st)
-{
-	uint64_t kills = 0;
-	char size[32];
-
-	if (!o->memory_max_bytes || run_cgroup_oom_kills(&st->cg, &kills) || !kills)
-		return;
-	format_size(o->memory_max_bytes, size, sizeof(size));
-	if (WIFSIGNALED(st->status) && WTERMSIG(st->status) == SIGKILL)
-		cli_error("run", "%s was killed by the OOM killer: it needs more memory than "
-				 "--memory-max %s (%llu OOM kill%s in %s)", o->cmd[0], size,
-			  (unsigned long long)kills, kills == 1 ? "" : "s",
-			  st->cg.dirs[st->cg.memory_dir]);
-	else
-		cli_error("run", "the OOM killer killed %llu process%s of %s in its cgroup %s: "
-				 "%s more memory than --memory-max %s",
-			  (unsigned long long)kills, kills == 1 ? "" : "es", o->cmd[0],
-			  st->cg.dirs[st->cg.memory_dir], kills == 1 ? "it needs" : "they need",
-			  size);
-}
-
-static int run_execute(const struct run_opts *o)
-{
-	struct run_state *st = calloc(1, sizeof(*st));
-	char err[PATH_MAX + 256];
-	bool bad = false;
-	int rc, code = EXIT_USAGE;
-
-	if (!st) {
-		cli_error("run", "out of memory");
-		return EXIT_USAGE;
-	}
-	st->report_fd = -1;
-	st->table_fd = -1;
-	/* Before ours is made: a killed rtready may have left some behind. */
-	run_cgroup_clean_stale(note_stale, NULL);
-	run_isolate_clean_stale(note_stale, NULL);
-	rc = prepare(st, o);
-	if (rc == -ENOMEM)
-		cli_error("run", "out of memory");
-	if (!rc && (rc = start(st, o)) == 0) {
-		rc = spawn_wait(st->pid, st->own_group, &st->status);
-		if (rc)
-			cli_error("run", "waiting for pid %ld: %s", (long)st->pid, strerror(-rc));
-		else
-			code = spawn_exit_code(st->status);
-		if (!rc)
-			report_oom(o, st);
-		if (!rc && o->rttime_us && WIFSIGNALED(st->status) &&
-		    (WTERMSIG(st->status) == SIGXCPU || WTERMSIG(st->status) == SIGKILL))
-			cli_warn("run", "%s was killed by %s%s: a realtime thread may have run "
-				 "--rttime %llu us without blocking (RLIMIT_RTTIME)", o->cmd[0],
-				 WTERMSIG(st->status) == SIGXCPU ? "SIGXCPU" : "SIGKILL",
-				 WTERMSIG(st->status) == SIGKILL ? " (1 s after SIGXCPU, or "
-								   "someone else's)" : "",
-				 (unsigned long long)o->rttime_us);
-	}
-	if (st->cg.n_dirs && (o->isolate ? run_isolate_remove(&st->cg, err, sizeof(err))
-					  : run_cgroup_remove(&st->cg, err, sizeof(err))))
-		cli_warn("run", "%s", err);
-	if (!rc && o->check) {
-		/* Findings that were not written must not look like a clean run to CI. */
-		if (report_check(o, st, &bad))
-			code = EXIT_USAGE;
-		else if (o->strict && bad && code == 0)
-			code = EXIT_FINDINGS;
-	}
-	if (st->report_file[0])
-		unlink(st->report_file);
-	if (st->report_fd >= 0)
-		close(st->report_fd);
-	if (st->table_fd >= 0)
-		close(st->table_fd);
-	free_env(st->envp);
-	free(st);
-	return code;
-}
+/* ---- running (src/run/session.c) ---- */
 
 static int run_main(void *opts)
 {
-	return run_execute(opts);
+	const struct run_opts *o = opts;
+	bool rt = o->policy == SCHED_FIFO || o->policy == SCHED_RR;
+	const struct run_request rq = {
+		{ .argv = o->cmd, .policy = o->policy, .prio = rt ? o->prio : 0,
+		  .dl_runtime_ns = o->dl_runtime_ns, .dl_deadline_ns = o->dl_deadline_ns,
+		  .dl_period_ns = o->dl_period_ns, .nice_set = o->nice_set, .nice = o->nice,
+		  .cpus = o->cpus_set ? &o->cpus : NULL, .memlock_set = o->memlock_set,
+		  .memlock_bytes = o->memlock_bytes, .memlock_raise = o->mlock,
+		  .rttime_us = o->rttime_us },
+		o->n_cmd, o->cpu_max_pct, o->memory_max_bytes, o->isolate, o->check, o->mlock,
+		o->report,
+	};
+	const struct say say = CLI_SAY("run");
+	struct run_session *s;
+	char err[PATH_MAX + 64];
+	int code = run_session_exec(&rq, &say, &s);
+
+	if (code >= 0 && o->check) {
+		if (run_render_report(s, &rq, o->format == FORMAT_JSON, cli_use_color, err,
+				      sizeof(err))) {
+			cli_error("run", "%s", err);
+			code = EXIT_USAGE;
+		} else if (o->strict && s->findings && code == 0) {
+			code = EXIT_FINDINGS;
+		}
+	}
+	run_session_free(s);
+	return code < 0 ? EXIT_USAGE : code;
 }

@@ -9,15 +9,8 @@
 
 #include "cli/cli.h"
 #include "target/target.h"
+#include "tune/mode.h"
 #include "tune/tune.h"
-
-enum tune_mode {
-	TUNE_MODE_PLAN, /* the default: a dry run */
-	TUNE_MODE_APPLY,
-	TUNE_MODE_REVERT,
-	TUNE_MODE_STATUS,
-	TUNE_MODE_EMIT_BOOT,
-};
 
 struct tune_opts {
 	enum tune_mode mode;

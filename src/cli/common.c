@@ -44,6 +44,11 @@ void cli_warn(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 }
 
+void cli_say_line(void *cmd, bool warning, const char *line)
+{
+	(warning ? cli_warn : cli_error)(cmd, "%s", line);
+}
+
 void cli_version(void)
 {
 	printf("rtready %s\n", RTR_VERSION);

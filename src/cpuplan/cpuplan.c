@@ -258,6 +258,16 @@ static const char *fmt_unit(struct list *l, const struct cpuplan_unit *u)
 	return l->s;
 }
 
+char *cpuplan_set_list(const struct rtr_cpuset *set)
+{
+	size_t n = rtr_cpuset_format_list(set, NULL, 0) + 1;
+	char *buf = malloc(n);
+
+	if (buf)
+		rtr_cpuset_format_list(set, buf, n);
+	return buf;
+}
+
 char *cpuplan_unit_list(const struct cpuplan_unit *u)
 {
 	struct strbuf sb = STRBUF_INIT;

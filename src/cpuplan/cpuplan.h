@@ -117,6 +117,9 @@ int cpuplan_make(const struct cpuplan_input *in, struct cpuplan *out)
 int cpuplan_simulate_boot(const struct cpuplan *p, struct cpu_facts *c)
 	__attribute__((warn_unused_result));
 
+/* @set in the kernel's list syntax, in a new string; NULL: out of memory (lists of 8,192 CPUs are long). */
+char *cpuplan_set_list(const struct rtr_cpuset *set);
+
 /* @u's CPUs in the kernel's list syntax ("0-3,8"), in a new string; NULL: out of memory. */
 char *cpuplan_unit_list(const struct cpuplan_unit *u);
 

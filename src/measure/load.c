@@ -868,3 +868,21 @@ void load_free(struct load *l)
 	rtr_cpuset_free(&l->cfg.cpus);
 	free(l);
 }
+
+int load_run(const struct load_config *c, const volatile sig_atomic_t *stop,
+	     struct load_stats *st, bool *interrupted)
+{
+	const int64_t poll_ns = 100 * 1000000LL;
+	struct load *l;
+	int rc = load_start(c, &l);
+
+	if (rc)
+		return rc;
+	while ((rc = load_wait(l, poll_ns)) == 0 && !*stop)
+		;
+	*interrupted = *stop != 0;
+	load_stop(l);
+	load_stats(l, st);
+	load_free(l);
+	return rc < 0 ? rc : 0;
+}

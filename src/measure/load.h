@@ -25,6 +25,7 @@
 #ifndef RTR_MEASURE_LOAD_H
 #define RTR_MEASURE_LOAD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -148,5 +149,14 @@ void load_stats(const struct load *l, struct load_stats *st);
 
 /* Stop the load if needed and release @l (NULL is a no-op). */
 void load_free(struct load *l);
+
+/*
+ * `rtready load`: start the load of @c, wait until it ends or *@stop is
+ * set (checked every 100 ms too, as a signal may land just before a wait),
+ * stop it and copy its figures into @st; *@interrupted tells a stop.
+ * Return: 0, or -errno when it could not start.
+ */
+int load_run(const struct load_config *c, const volatile sig_atomic_t *stop,
+	     struct load_stats *st, bool *interrupted) __attribute__((warn_unused_result));
 
 #endif

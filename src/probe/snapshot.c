@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* The snapshot engine: record what the probes read, write it under a directory; see snapshot.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "probe/placement.h"
@@ -109,23 +112,34 @@ static struct snapshot_entry *lookup(struct snapshot *r, const char *path)
 	return &r->e[r->n - 1];
 }
 
+/*
+ * The entry of @path for a recorder callback; NULL when it is not recorded
+ * (after an error, or a name that cannot be written safely: counted).
+ */
+static struct snapshot_entry *entry_for(struct snapshot *r, const char *path)
+{
+	struct snapshot_entry *e;
+
+	if (r->err)
+		return NULL;
+	if (!snapshot_path_ok(path)) {
+		r->unsafe++;
+		return NULL;
+	}
+	e = lookup(r, path);
+	if (!e)
+		r->err = -ENOMEM;
+	return e;
+}
+
 static void on_file(void *ctx, const char *path, const char *data, size_t len)
 {
 	struct snapshot *r = ctx;
-	struct snapshot_entry *e;
+	struct snapshot_entry *e = entry_for(r, path);
 	char *copy;
 
-	if (r->err)
+	if (!e)
 		return;
-	if (!snapshot_path_ok(path)) {
-		r->unsafe++;
-		return;
-	}
-	e = lookup(r, path);
-	if (!e) {
-		r->err = -ENOMEM;
-		return;
-	}
 	/* Read twice (whole, then trimmed): keep the longer, it holds the other. */
 	if (e->data && e->len >= len)
 		return;
@@ -145,20 +159,9 @@ static void on_file(void *ctx, const char *path, const char *data, size_t len)
 static void on_link(void *ctx, const char *path, const char *target)
 {
 	struct snapshot *r = ctx;
-	struct snapshot_entry *e;
+	struct snapshot_entry *e = entry_for(r, path);
 
-	if (r->err)
-		return;
-	if (!snapshot_path_ok(path)) {
-		r->unsafe++;
-		return;
-	}
-	e = lookup(r, path);
-	if (!e) {
-		r->err = -ENOMEM;
-		return;
-	}
-	if (e->data || e->target)
+	if (!e || e->data || e->target)
 		return;
 	e->target = strdup(target);
 	if (!e->target)
@@ -367,4 +370,51 @@ int snapshot_write_file(int top, const char *path, const char *data, size_t len)
 	if (dc.fd >= 0)
 		close(dc.fd);
 	return err;
+}
+
+int snapshot_dir_open(const char *dir, bool force, char *err, size_t errlen)
+{
+	struct dirent *de;
+	bool empty = true;
+	DIR *d;
+	int fd;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		fd = -errno;
+		snprintf(err, errlen, "cannot create %s: %s", dir, strerror(-fd));
+		return fd;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		fd = -errno;
+		snprintf(err, errlen, "cannot open %s: %s", dir, strerror(-fd));
+		return fd;
+	}
+	d = fdopendir(dup(fd));
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			empty = false;
+	if (d)
+		closedir(d);
+	if (!empty && !force) {
+		snprintf(err, errlen, "%s is not empty (use --force to write into it)", dir);
+		close(fd);
+		return -EEXIST;
+	}
+	return fd;
+}
+
+void snapshot_meta_read(const struct rootfs *fs, const struct facts *f, const char *root,
+			struct snapshot_meta *m)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (rootfs_read_str(fs, "/proc/sys/kernel/hostname", m->hostname, sizeof(m->hostname)))
+		m->hostname[0] = '\0';
+	gmtime_r(&now, &tm);
+	strftime(m->date, sizeof(m->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	rtr_cpuset_format_list(&f->cpu.online, m->online, sizeof(m->online));
+	m->kernel = f->kernel.release;
+	m->root = root;
 }

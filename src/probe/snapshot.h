@@ -64,6 +64,31 @@ int snapshot_write(int top, struct snapshot *s, const char **failed)
 int snapshot_write_file(int top, const char *path, const char *data, size_t len)
 	__attribute__((warn_unused_result));
 
+/*
+ * Create the snapshot directory @dir (one level) or accept it empty, or
+ * not empty when @force. Return: a descriptor of it, or -errno with the
+ * reason in @err.
+ */
+int snapshot_dir_open(const char *dir, bool force, char *err, size_t errlen)
+	__attribute__((warn_unused_result));
+
+/* What SNAPSHOT_META_NAME says of the capture, beside the counts of the snapshot. */
+struct snapshot_meta {
+	char hostname[256];	/* "" when unreadable */
+	char date[32];		/* of the capture, UTC, ISO 8601 */
+	char online[4096];	/* the online CPUs, as a list */
+	const char *kernel;	/* the release */
+	const char *root;	/* what was captured, as the user named it */
+};
+
+/*
+ * Fill @m from @fs and its facts @f, after snapshot_record(): the hostname
+ * is read outside the recording (it describes the capture; check never
+ * reads it).
+ */
+void snapshot_meta_read(const struct rootfs *fs, const struct facts *f, const char *root,
+			struct snapshot_meta *m);
+
 /* Why a file was left out, in words. */
 const char *snapshot_left_reason(int err);
 

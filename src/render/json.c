@@ -114,3 +114,4 @@ int json_write_compact(FILE *out, const json_t *root)
 {
 	return dump(out, root, JSON_COMPACT);
 }
+

@@ -104,3 +104,11 @@ json_t *load_to_json(const struct load_config *c, const struct load_stats *st, b
 	json_object_set_new(j, "figures", figures_json(c, st, interrupted));
 	return j;
 }
+
+int load_write(FILE *out, const struct load_config *c, const struct load_stats *st,
+	       bool interrupted, const struct host_info *host)
+{
+	if (host)
+		return json_write_free(out, load_to_json(c, st, interrupted, host));
+	return load_text_write(out, c, st, interrupted);
+}

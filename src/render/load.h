@@ -26,4 +26,8 @@ int load_text_write(FILE *out, const struct load_config *c, const struct load_st
 json_t *load_to_json(const struct load_config *c, const struct load_stats *st, bool interrupted,
 		     const struct host_info *host);
 
+/* As JSON with @host, or as text when @host is NULL. Return: 0 or -errno. */
+int load_write(FILE *out, const struct load_config *c, const struct load_stats *st,
+	       bool interrupted, const struct host_info *host);
+
 #endif

@@ -6,16 +6,7 @@
 
 #include "render/json.h"
 #include "render/plan.h"
-
-static char *list(const struct rtr_cpuset *s)
-{
-	size_t n = rtr_cpuset_format_list(s, NULL, 0) + 1;
-	char *buf = malloc(n);
-
-	if (buf)
-		rtr_cpuset_format_list(s, buf, n);
-	return buf;
-}
+#include "util/output.h"
 
 /* What each path to isolation gives: the facts behind cpu.isolation. */
 static const char iso_boot_gives[] =
@@ -35,7 +26,7 @@ static bool open_finding(const struct finding *f)
 int plan_text_write(FILE *out, const struct plan_view *v)
 {
 	const struct cpuplan *p = v->plan;
-	char *rt = list(&p->rt), *hk = list(&p->housekeeping);
+	char *rt = cpuplan_set_list(&p->rt), *hk = cpuplan_set_list(&p->housekeeping);
 	size_t open = 0;
 
 	if (!rt || !hk) {
@@ -137,7 +128,7 @@ json_t *plan_to_json(const struct plan_view *v)
 	const struct cpuplan *p = v->plan;
 	json_t *o = json_envelope("plan", v->host), *pl = json_object();
 	json_t *units = json_array(), *rules = json_array();
-	char *rt = list(&p->rt), *hk = list(&p->housekeeping);
+	char *rt = cpuplan_set_list(&p->rt), *hk = cpuplan_set_list(&p->housekeeping);
 
 	if (!o || !pl || !units || !rules || !rt || !hk)
 		goto fail;
@@ -188,4 +179,21 @@ fail:
 	free(rt);
 	free(hk);
 	return NULL;
+}
+
+int plan_render(const char *path, const struct plan_view *v, bool json, char *err,
+		size_t errlen)
+{
+	struct output out;
+	int rc = output_open(&out, path);
+
+	if (rc) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = json ? json_write_free(out.fp, plan_to_json(v)) : plan_text_write(out.fp, v);
+	rc = output_close(&out, rc == 0) ?: rc;
+	if (rc)
+		snprintf(err, errlen, "cannot write the plan: %s", strerror(-rc));
+	return rc;
 }

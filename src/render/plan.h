@@ -8,30 +8,27 @@
 #ifndef RTR_RENDER_PLAN_H
 #define RTR_RENDER_PLAN_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include <jansson.h>
 
 #include "core/report.h"
 #include "cpuplan/cpuplan.h"
-
-struct plan_view {
-	const struct cpuplan *plan;
-	size_t online;			/* online CPUs */
-	const char *cmdline;		/* the kernel parameters */
-	const char *cmdline_note;	/* why a parameter is there or not */
-	const char *tune_apply;		/* the rtready tune commands */
-	const char *tune_emit_boot;
-	const struct report *after;	/* checks on the planned machine */
-	const struct host_info *host;
-	const char *tune_isolate;	/* the no-reboot path: tune --isolate */
-	const char *isolate_why;	/* why it cannot work here; "" when it can */
-};
+#include "plan/session.h"
 
 /* Return: 0 or -EIO. */
 int plan_text_write(FILE *out, const struct plan_view *v);
 
 /* The envelope plus "plan" and "after". NULL on ENOMEM. */
 json_t *plan_to_json(const struct plan_view *v);
+
+/*
+ * @v as JSON or text to @path (NULL or "-": standard output), written
+ * whole or not at all. Return: 0, or -errno with the line to print in @err.
+ */
+int plan_render(const char *path, const struct plan_view *v, bool json, char *err,
+		size_t errlen) __attribute__((warn_unused_result));
 
 #endif

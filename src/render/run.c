@@ -6,7 +6,9 @@
 
 #include "render/json.h"
 #include "render/run.h"
+#include "render/text.h"
 #include "run/exec.h"
+#include "util/output.h"
 
 static json_t *checker_json(const struct run_view *v)
 {
@@ -74,4 +76,37 @@ void run_text_header(FILE *out, const struct run_view *v)
 		fprintf(out, " %ld (%s)", ac->procs[i].pid, s ? s + 1 : ac->procs[i].exe);
 	}
 	fputs(ac->n_procs > 8 ? " ...\n\n" : "\n\n", out);
+}
+
+int run_render_report(const struct run_session *s, const struct run_request *rq, bool json,
+		      bool (*color)(FILE *fp), char *err, size_t errlen)
+{
+	const struct run_view v = { &s->report, s->extras, &s->ac,
+				    (const char *const *)rq->spawn.argv, rq->argc, s->path,
+				    (long)s->pid, s->status, s->preload };
+	struct output out = { 0 };
+	int rc;
+
+	if (rq->report) {
+		rc = output_open(&out, rq->report);
+		if (rc) {
+			snprintf(err, errlen, "cannot write %s: %s", rq->report, strerror(-rc));
+			return rc;
+		}
+	} else {
+		out.fp = stderr;
+	}
+	if (json) {
+		rc = json_write_free(out.fp, run_to_json(&v));
+	} else {
+		struct text_style ts = { color(out.fp), false };
+
+		run_text_header(out.fp, &v);
+		rc = text_write_findings(out.fp, &s->report, &ts);
+	}
+	if (rq->report)
+		rc = output_close(&out, rc == 0) ?: rc;
+	if (rc)
+		snprintf(err, errlen, "cannot write the report: %s", strerror(-rc));
+	return rc;
 }

@@ -255,3 +255,8 @@ json_t *tune_to_json(const struct tune_view *v)
 	}
 	return o;
 }
+
+int tune_render(FILE *out, const struct tune_view *v, bool json)
+{
+	return json ? json_write_free(out, tune_to_json(v)) : tune_text_write(out, v);
+}

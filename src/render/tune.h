@@ -16,37 +16,16 @@
 #include "core/report.h"
 #include "tune/apply.h"
 #include "tune/journal.h"
+#include "tune/mode.h"
 #include "tune/tune.h"
-
-enum tune_view_kind {
-	TUNE_VIEW_PLAN,		/* the dry run */
-	TUNE_VIEW_APPLY,
-	TUNE_VIEW_REVERT,
-	TUNE_VIEW_NOTHING,	/* --revert found nothing to put back */
-	TUNE_VIEW_STATUS,
-	TUNE_VIEW_NO_JOURNAL,	/* --status without a journal */
-	TUNE_VIEW_EMIT_BOOT,
-};
-
-struct tune_view {
-	enum tune_view_kind kind;
-	struct host_info host;		/* rt_cpus "" where the mode resolved no CPUs */
-	const char *rt_list, *nonrt_list;	/* plan, apply, emit-boot */
-	const struct tune_plan *plan;	/* plan, apply */
-	const struct journal *journal;	/* revert, status */
-	const struct apply_result *result;	/* apply, revert */
-	const char *state_dir;
-	const char *when;		/* the apply's time, as text (revert, status) */
-	bool this_boot;			/* status: the journal is of this boot */
-	const char *why;		/* nothing: the reason */
-	const char *cmdline, *boot_dir;	/* emit-boot */
-	const char *boot_files[2];	/* emit-boot: the names written in boot_dir */
-};
 
 /* Return: 0 or -EIO. */
 int tune_text_write(FILE *out, const struct tune_view *v);
 
 /* The envelope with "mode" and what the mode did. NULL on ENOMEM. */
 json_t *tune_to_json(const struct tune_view *v);
+
+/* @v as JSON or text. Return: 0 or -errno. */
+int tune_render(FILE *out, const struct tune_view *v, bool json);
 
 #endif

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+/* The printer a step below src/cli reports through; see say.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/say.h"
+
+void say(const struct say *to, bool warning, const char *fmt, ...)
+{
+	char *line = NULL;
+	va_list ap;
+	int n;
+
+	/* On the heap: rtready runs with ulimit -s 32, and a line may hold two paths. */
+	va_start(ap, fmt);
+	n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	to->line(to->ctx, warning, n < 0 ? strerror(ENOMEM) : line);
+	if (n >= 0)
+		free(line);
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where the steps of a command below src/cli send what they have to say
+ * (a warning, or why they stopped): the command's own printer, which adds
+ * "rtready: CMD: ". The modules never print themselves, and a step that
+ * goes on after a warning can say several things, which one error buffer
+ * could not hold.
+ */
+#ifndef RTR_UTIL_SAY_H
+#define RTR_UTIL_SAY_H
+
+#include <stdbool.h>
+
+struct say {
+	/* One line without its newline: a @warning, or an error. */
+	void (*line)(void *ctx, bool warning, const char *line);
+	void *ctx;
+};
+
+/* Format one line and hand it to @to ("Cannot allocate memory" when it cannot be). */
+void say(const struct say *to, bool warning, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif
