@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * rtready check: gather the facts under a root, run the checklist, render
- * the findings. Options are parsed into struct check_opts by a function
- * that never exits, so the parser is unit-tested.
+ * rtready check: the options. The run (facts under a root, the checklist,
+ * the findings rendered) is src/job/check.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,10 +11,6 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/cmd_check.h"
-#include "probe/facts.h"
-#include "probe/rtcpus.h"
-#include "render/json.h"
-#include "render/text.h"
 
 /* Keys of the options without a short letter. */
 enum { OPT_ONLY = 256, OPT_SKIP };
@@ -111,67 +106,9 @@ int check_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen
 	return cli_parse(&p, check_opt, err, errlen);
 }
 
-static void list_checks(FILE *out)
-{
-	for (size_t i = 0; i < checks_count(); i++) {
-		const struct check *c = checks_at(i);
-
-		fprintf(out, "%-26s %s\n", c->id, c->title);
-	}
-}
-
-struct check_view {
-	const struct check_opts *o;
-	const struct report *r;
-};
-
-static int check_write(FILE *fp, const void *ctx)
-{
-	const struct check_view *v = ctx;
-	struct text_style st = { cli_use_color(fp), v->o->verbose };
-
-	if (v->o->format == FORMAT_JSON)
-		return json_write_free(fp, report_to_json(v->r, "checks"));
-	return text_write_findings(fp, v->r, &st);
-}
-
-/* Open the target, run the checks into @r. Return: 0 or -errno (printed). */
-static int check_execute(const struct check_opts *o, struct report *r)
-{
-	struct check_filter flt = { o->only, o->n_only, o->skip, o->n_skip };
-	struct target *t = cli_target("check", o->root, &o->rt, TARGET_FACTS);
-	struct check_ctx ctx;
-	int err;
-
-	if (!t)
-		return -EINVAL;
-	ctx = (struct check_ctx){ &t->facts, &t->rt.cpus, rtcpus_source_name(t->rt.source) };
-	err = checks_run(&ctx, &flt, r);
-	err = err ?: target_host_info(t, &r->host);
-	if (err)
-		cli_error("check", "%s", strerror(-err));
-	cli_target_free(t);
-	return err;
-}
-
 static int check_main(void *opts)
 {
-	const struct check_opts *o = opts;
-	struct report r;
-	int rc;
-
-	if (o->list) {
-		list_checks(stdout);
-		return EXIT_OK;
-	}
-	report_init(&r, "check");
-	if (check_execute(o, &r) || cli_write("check", o->output, check_write,
-						 &(struct check_view){ o, &r }))
-		rc = EXIT_USAGE;
-	else
-		rc = report_exit_code(&r, o->strict);
-	report_free(&r);
-	return rc;
+	return check_job_run(opts, &(const struct job_ui)CLI_JOB_UI(NULL));
 }
 
 const struct cli_cmd check_cmd = {

@@ -7,22 +7,7 @@
 #include <stddef.h>
 
 #include "cli/cli.h"
-#include "core/report.h"
-#include "target/target.h"
-
-struct check_opts {
-	struct rt_request rt;	/* --rt-cpus */
-	const char *root;
-	enum output_format format;
-	const char *output;
-	bool strict, verbose, list, help, version;
-	const char **only;
-	size_t n_only;
-	const char **skip;
-	size_t n_skip;
-	char **sel_storage;	/* copies of --only/--skip arguments */
-	size_t n_sel_storage;
-};
+#include "job/check.h"
 
 /* Parse argv (argv[0] = "check"). Return: 0, or -EINVAL with a message in @err. */
 int check_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);

@@ -5,6 +5,23 @@
 #include "job/job.h"
 #include "measure/trace.h"
 
+int job_write(const struct job_ui *ui, const char *cmd, const char *path, job_write_fn *fn,
+	      const void *ctx)
+{
+	struct output out;
+	int err = output_open(&out, path);
+
+	if (err) {
+		ui->error(cmd, "cannot write %s: %s", path, strerror(-err));
+		return err;
+	}
+	err = fn(out.fp, ctx);
+	err = output_close(&out, err == 0) ?: err;
+	if (err)
+		ui->error(cmd, "cannot write the result: %s", strerror(-err));
+	return err;
+}
+
 struct stale_note {
 	const struct job_ui *ui;
 	const char *cmd;

@@ -43,6 +43,16 @@ struct job_ui {
 };
 
 /*
+ * Write a command's result to @path (NULL or "-": standard output) through
+ * @fn, the file replaced only once all of it was written
+ * (src/util/output.h); a failure is said through @ui as "cannot write ...".
+ * Return: 0 or -errno.
+ */
+typedef int job_write_fn(FILE *fp, const void *ctx);
+int job_write(const struct job_ui *ui, const char *cmd, const char *path, job_write_fn *fn,
+	      const void *ctx);
+
+/*
  * Remove the tracing instances a killed rtready left (their tracing would
  * cost the measurement), with a warning line of @cmd for each.
  */

@@ -9,24 +9,19 @@
 #include "render/json.h"
 #include "render/pi.h"
 
-static int render(const struct pi_opts *o, const struct pi_result *res, const struct report *r,
-		  const struct job_ui *ui)
-{
-	struct output out;
-	int err = output_open(&out, o->output);
+struct pi_view {
+	const struct pi_opts *o;
+	const struct pi_result *res;
+	const struct report *r;
+};
 
-	if (err) {
-		ui->error("pi", "cannot write %s: %s", o->output, strerror(-err));
-		return err;
-	}
-	if (o->format == FORMAT_JSON)
-		err = json_write_free(out.fp, pi_to_json(res, r));
-	else
-		err = pi_text_write(out.fp, res);
-	err = output_close(&out, err == 0) ?: err;
-	if (err)
-		ui->error("pi", "cannot write the result: %s", strerror(-err));
-	return err;
+static int pi_write(FILE *fp, const void *ctx)
+{
+	const struct pi_view *v = ctx;
+
+	if (v->o->format == FORMAT_JSON)
+		return json_write_free(fp, pi_to_json(v->res, v->r));
+	return pi_text_write(fp, v->res);
 }
 
 static int last_allowed_cpu(void)
@@ -63,7 +58,7 @@ int pi_job_run(struct pi_opts *o, const struct job_ui *ui)
 	if (rc)
 		ui->error("pi", "%s", strerror(-rc));
 	else
-		rc = render(o, &res, &r, ui);
+		rc = job_write(ui, "pi", o->output, pi_write, &(struct pi_view){ o, &res, &r });
 	if (!rc)
 		rc = res.verdict == PI_WORKS ? JOB_OK : JOB_FINDINGS;
 	else
