@@ -927,17 +927,6 @@ static struct exceed_scale shared_exceed(const struct result *const *lr, size_t 
 	return s;
 }
 
-static bool over_limit(const struct result *r, enum result_phase p, int cpu)
-{
-	for (size_t i = 0; i < r->verdict.n_thresholds; i++) {
-		const struct result_threshold *t = &r->verdict.thresholds[i];
-
-		if (t->phase == p && t->cpu == cpu && t->status == RTR_FAIL)
-			return true;
-	}
-	return false;
-}
-
 /* The axes every plot of the page shares, drawn once and used by reference. */
 static void write_axes(FILE *out, const struct plot *hist, const struct exceed_scale *ex)
 {
@@ -984,7 +973,7 @@ static void cpu_summary(FILE *out, const struct result *const *lr, size_t nl, in
 				continue;
 			}
 			fmt_us(buf, sizeof(buf), t->max_ns);
-			over = over_limit(lr[i], p, cpu);
+			over = result_over_limit(lr[i], p, cpu);
 			fprintf(out, "%s max <span%s>%s \xc2\xb5s</span>", p ? "loaded" : "idle",
 				over ? " class=\"over\"" : "", buf);
 		}

@@ -198,6 +198,9 @@ int result_judge(const struct result *r, double max_latency_us, struct result_ve
 
 void result_verdict_free(struct result_verdict *v);
 
+/* Whether @r's verdict has a failed threshold for @cpu in phase @p. */
+bool result_over_limit(const struct result *r, enum result_phase p, int cpu);
+
 /* The exit code of results' verdicts, by status_exit_code() (1 or 0). */
 int result_exit_code(const struct result *const *rs, size_t n, bool strict);
 

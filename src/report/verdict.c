@@ -167,6 +167,17 @@ static void describe_latency(struct strbuf *sb, const struct result *r,
 		strbuf_puts(sb, "; no latency was measured to judge against the limit");
 }
 
+bool result_over_limit(const struct result *r, enum result_phase p, int cpu)
+{
+	for (size_t i = 0; i < r->verdict.n_thresholds; i++) {
+		const struct result_threshold *t = &r->verdict.thresholds[i];
+
+		if (t->phase == p && t->cpu == cpu && t->status == RTR_FAIL)
+			return true;
+	}
+	return false;
+}
+
 int result_judge(const struct result *r, double max_latency_us, struct result_verdict *v)
 {
 	struct summary s = findings_summary(r->checks, r->n_checks);
