@@ -160,22 +160,6 @@ static void match_ready(struct latency_attr *a, int64_t upto)
 	}
 }
 
-/* The first index of @ev at or after @t. */
-static size_t ev_from(const struct trace_ev *ev, size_t n, int64_t t)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ev[mid].ts_ns < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Drop the events and steal samples that no wake-up still to come can need. */
 static void prune(struct latency_attr *a, int64_t now)
 {
@@ -189,7 +173,7 @@ static void prune(struct latency_attr *a, int64_t now)
 		n = latency_run_hits(a->run, i, &hits, &tid);
 		if (c->done < n && hits[c->done].expected_ns < cut)
 			cut = hits[c->done].expected_ns;
-		from = ev_from(c->ev, c->n_ev, cut);
+		from = trace_ev_first_at(c->ev, c->n_ev, cut);
 		from = from > ATTR_LEAD_EVENTS ? from - ATTR_LEAD_EVENTS : 0;
 		if (from) {
 			memmove(c->ev, c->ev + from, (c->n_ev - from) * sizeof(*c->ev));

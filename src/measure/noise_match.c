@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "measure/noise.h"
+#include "measure/trace.h"
 
 /* Events before a window replayed to know the state at its start. */
 #define MATCH_LEAD_EVENTS 64
@@ -47,22 +48,6 @@ static void set(struct noise_attr *a, enum noise_kind kind, int id, const char *
 	a->kind = kind;
 	a->id = id;
 	snprintf(a->name, sizeof(a->name), "%s", name);
-}
-
-/* The first index of @ev at or after @t (events in time order). */
-static size_t lower_bound(const struct trace_ev *ev, size_t n, int64_t t)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ev[mid].ts_ns < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 uint64_t noise_steal_delta(const struct noise_match_input *in, int64_t a, int64_t b)
@@ -183,7 +168,7 @@ static void match_each(const struct noise_match_input *in, const struct noise_ga
 
 	for (size_t g = 0; g < n; g++) {
 		int64_t a = gaps[g].start_ns, b = gaps[g].end_ns;
-		size_t from = lower_bound(in->ev, in->n_ev, a), to = from, start;
+		size_t from = trace_ev_first_at(in->ev, in->n_ev, a), to = from, start;
 		struct trace_window w;
 
 		/* The task running at the window's start: the last switch before it. */

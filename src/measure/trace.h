@@ -177,6 +177,9 @@ struct trace_result {
  */
 void trace_analyze(const struct trace_window *w, struct trace_result *out);
 
+/* The first index of @ev (@n events in time order) at or after @t; @n if none. */
+size_t trace_ev_first_at(const struct trace_ev *ev, size_t n, int64_t t);
+
 /* What --trace asks for. */
 struct trace_options {
 	const char *file;	/* where to save the window; NULL: TRACE_DEFAULT_FILE */

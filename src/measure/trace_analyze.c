@@ -397,6 +397,21 @@ static void finish(struct walk *k, struct trace_result *r)
 			r->explained_ns += a->c[i].duration_ns;
 }
 
+size_t trace_ev_first_at(const struct trace_ev *ev, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ev[mid].ts_ns < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 void trace_analyze(const struct trace_window *w, struct trace_result *r)
 {
 	struct walk k;	/* about 9 KiB, on the stack of the (non-realtime) caller */
