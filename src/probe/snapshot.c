@@ -109,23 +109,35 @@ static struct snapshot_entry *lookup(struct snapshot *r, const char *path)
 	return &r->e[r->n - 1];
 }
 
+/*
+ * The entry a read of @path goes to, or NULL when the snapshot takes
+ * nothing more: an earlier error, an unsafe path (counted), or no memory
+ * (r->err set).
+ */
+static struct snapshot_entry *entry_for(struct snapshot *r, const char *path)
+{
+	struct snapshot_entry *e;
+
+	if (r->err)
+		return NULL;
+	if (!snapshot_path_ok(path)) {
+		r->unsafe++;
+		return NULL;
+	}
+	e = lookup(r, path);
+	if (!e)
+		r->err = -ENOMEM;
+	return e;
+}
+
 static void on_file(void *ctx, const char *path, const char *data, size_t len)
 {
 	struct snapshot *r = ctx;
-	struct snapshot_entry *e;
+	struct snapshot_entry *e = entry_for(r, path);
 	char *copy;
 
-	if (r->err)
+	if (!e)
 		return;
-	if (!snapshot_path_ok(path)) {
-		r->unsafe++;
-		return;
-	}
-	e = lookup(r, path);
-	if (!e) {
-		r->err = -ENOMEM;
-		return;
-	}
 	/* Read twice (whole, then trimmed): keep the longer, it holds the other. */
 	if (e->data && e->len >= len)
 		return;
@@ -145,20 +157,9 @@ static void on_file(void *ctx, const char *path, const char *data, size_t len)
 static void on_link(void *ctx, const char *path, const char *target)
 {
 	struct snapshot *r = ctx;
-	struct snapshot_entry *e;
+	struct snapshot_entry *e = entry_for(r, path);
 
-	if (r->err)
-		return;
-	if (!snapshot_path_ok(path)) {
-		r->unsafe++;
-		return;
-	}
-	e = lookup(r, path);
-	if (!e) {
-		r->err = -ENOMEM;
-		return;
-	}
-	if (e->data || e->target)
+	if (!e || e->data || e->target)
 		return;
 	e->target = strdup(target);
 	if (!e->target)
