@@ -86,6 +86,21 @@ static void test_int(void **state)
 	assert_int_equal(parse_int64("99999999999999999999", 0, INT64_MAX, &v), -ERANGE);
 }
 
+static void test_pid_suffix(void **state)
+{
+	(void)state;
+	assert_int_equal(parse_pid_suffix("rtready-1234", "rtready-"), 1234);
+	assert_int_equal(parse_pid_suffix("rtready-2147483647", "rtready-"), 2147483647L);
+	assert_int_equal(parse_pid_suffix("rtready-2147483648", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("rtready-0", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("rtready-012", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("rtready-", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("rtready-12x", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("rtready-+12", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("other-12", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("rtready", "rtready-"), -1);
+}
+
 static void test_format(void **state)
 {
 	char buf[32];
@@ -130,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_int),
+		cmocka_unit_test(test_pid_suffix),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_strbuf),
 	};
