@@ -148,7 +148,9 @@ static void fmt_us(char *buf, size_t len, double ns)
 
 /* ---- histogram plot ------------------------------------------------------------------- */
 
-enum { PW = 640, PH = 290, ML = 60, MR = 16, MT = 26, MB = 44 };
+/* The size of the exceedance plots it stands next to. */
+enum { PW = EXCEED_W, PH = EXCEED_H, ML = EXCEED_ML, MR = EXCEED_MR, MT = EXCEED_MT,
+       MB = EXCEED_MB };
 
 /* The smallest "nice" number (1, 2, 2.5, 5 times a power of ten) >= @x. */
 static double nice_ceil(double x)
@@ -407,12 +409,8 @@ static void plot_histogram(FILE *out, const struct result_thread *idle,
 		      ".lim-t{fill:#cf222e;font-weight:700}text{fill:#1f2328}</style>\n", out);
 		axes(out, &p);
 	}
-	if (!maxc) {
-		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-			ML + (PW - ML - MR) / 2, MT + (PH - MB - MT) / 2,
-			(idle && !idle->samples) || (load && !load->samples) ?
-			"no samples: not measured" : "no histogram in this result");
-	}
+	if (!maxc)
+		exceed_write_empty(out, idle, load);
 	for (int i = 0; i < 2; i++)
 		if (has_hist(th[i]))
 			plot_steps(out, &p, th[i], i ? "load" : "idle");
