@@ -400,6 +400,17 @@ static char **shell_argv(const struct spawn_config *c)
 	return v;
 }
 
+/* The signals spawn_wait() forwards to the child (and waits for: SIGCHLD). */
+static void forwarded_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+	sigaddset(set, SIGCHLD);
+}
+
 int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errlen)
 {
 	struct child_error ce = { 0, 0 };
@@ -426,12 +437,7 @@ int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errl
 	 * (or kills rtready, leaving its cgroup) in between; the child restores
 	 * the mask it had.
 	 */
-	sigemptyset(&fwd);
-	sigaddset(&fwd, SIGINT);
-	sigaddset(&fwd, SIGTERM);
-	sigaddset(&fwd, SIGHUP);
-	sigaddset(&fwd, SIGQUIT);
-	sigaddset(&fwd, SIGCHLD);
+	forwarded_signals(&fwd);
 	sigprocmask(SIG_BLOCK, &fwd, &old);
 	*pid = fork();
 	if (*pid < 0) {
@@ -526,12 +532,7 @@ int spawn_wait(pid_t pid, bool own_group, int *status)
 	sigset_t fwd;
 	int rc = 0;
 
-	sigemptyset(&fwd);
-	sigaddset(&fwd, SIGINT);
-	sigaddset(&fwd, SIGTERM);
-	sigaddset(&fwd, SIGHUP);
-	sigaddset(&fwd, SIGQUIT);
-	sigaddset(&fwd, SIGCHLD);
+	forwarded_signals(&fwd);
 	for (;;) {
 		siginfo_t si;
 		pid_t w = waitpid(pid, status, WNOHANG);

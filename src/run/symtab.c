@@ -38,14 +38,10 @@ int symtab_ehdr(const void *buf, uint64_t len, bool is32, Elf64_Ehdr *eh)
 		if (len < sizeof(h))
 			return -EINVAL;
 		memcpy(&h, buf, sizeof(h));
-		memset(eh, 0, sizeof(*eh));
-		eh->e_machine = h.e_machine;
-		eh->e_phoff = h.e_phoff;
-		eh->e_shoff = h.e_shoff;
-		eh->e_phentsize = h.e_phentsize;
-		eh->e_phnum = h.e_phnum;
-		eh->e_shentsize = h.e_shentsize;
-		eh->e_shnum = h.e_shnum;
+		*eh = (Elf64_Ehdr){ .e_machine = h.e_machine, .e_phoff = h.e_phoff,
+				    .e_shoff = h.e_shoff, .e_phentsize = h.e_phentsize,
+				    .e_phnum = h.e_phnum, .e_shentsize = h.e_shentsize,
+				    .e_shnum = h.e_shnum };
 		return 0;
 	}
 	if (len < sizeof(*eh))
