@@ -93,4 +93,31 @@ bool check_cpus_unknown(const struct check_ctx *ctx, struct check_out *out);
 /* The words of check_skip_read() for @path and @err, appended to @sb. */
 void check_put_read_err(struct strbuf *sb, const char *path, int err);
 
+/*
+ * Judge by the CPUs in @bad: none is a pass, with @none appended to the
+ * evidence; else a warning, with @some and the list. Return: whether it warned.
+ */
+bool check_judge_cpus(struct check_out *out, const struct rtr_cpuset *bad, const char *none,
+		      const char *some);
+
+/* The words of check_off_rt(), each appended as it stands. */
+struct check_off_rt {
+	const char *allows;	/* after the RT CPUs, before the set: "; X may run on " */
+	const char *none;	/* the set has no RT CPU: ": none of them RT." */
+	const char *some;	/* before the RT CPUs in the set */
+	const char *harm;	/* after them: what that does */
+	const char *all_rt;	/* "Every online CPU is RT: leave at least one CPU for " this */
+};
+
+/*
+ * The body of a check that a kernel CPU set @set (where new work may run)
+ * leaves out the RT CPUs, which the caller has made sure are declared:
+ * the evidence names both, and the set's RT CPUs make it a warning.
+ * Return: true when it warned and @hk (freed by the caller) holds the
+ * housekeeping CPUs for the caller's fix; false when status and fix are set.
+ */
+bool check_off_rt(const struct check_ctx *ctx, struct check_out *out,
+		  const struct rtr_cpuset *set, const struct check_off_rt *t,
+		  struct rtr_cpuset *hk);
+
 #endif

@@ -660,8 +660,12 @@ static void check_tasks_on_rt_cpus(const struct check_ctx *ctx, struct check_out
 
 static void check_workqueue(const struct check_ctx *ctx, struct check_out *out)
 {
+	static const struct check_off_rt text = {
+		"; unbound workqueues may run on ", ": none of them RT.", ", including RT CPUs ",
+		".", "the kernel's housekeeping.",
+	};
 	const struct cpu_facts *c = &ctx->facts->cpu;
-	struct rtr_cpuset hk = RTR_CPUSET_INIT, both = RTR_CPUSET_INIT;
+	struct rtr_cpuset hk = RTR_CPUSET_INIT;
 	struct strbuf *ev = &out->evidence;
 
 	if (c->workqueue_err) {
@@ -674,35 +678,15 @@ static void check_workqueue(const struct check_ctx *ctx, struct check_out *out)
 		strbuf_puts(ev, ".");
 		return;
 	}
-	check_put_rt(ev, ctx);
-	strbuf_puts(ev, "; unbound workqueues may run on ");
-	check_put_cpus(ev, &c->workqueue);
-	rtr_cpuset_copy(&both, &c->workqueue);
-	rtr_cpuset_and(&both, ctx->rt_cpus);
-	if (rtr_cpuset_is_empty(&both)) {
-		out->status = RTR_PASS;
-		strbuf_puts(ev, ": none of them RT.");
-		goto out;
+	if (check_off_rt(ctx, out, &c->workqueue, &text, &hk)) {
+		strbuf_puts(&out->fix, "echo ");
+		put_mask(&out->fix, &hk, c);
+		strbuf_puts(&out->fix, " > /sys/devices/virtual/workqueue/cpumask (now: the CPUs ");
+		check_put_cpus(&out->fix, &hk);
+		strbuf_puts(&out->fix, "). The write does not survive a reboot: repeat it in a "
+				       "boot script or systemd unit.");
 	}
-	out->status = RTR_WARN;
-	strbuf_puts(ev, ", including RT CPUs ");
-	check_put_cpus(ev, &both);
-	strbuf_puts(ev, ".");
-	check_housekeeping(ctx, &hk);
-	if (rtr_cpuset_is_empty(&hk)) {
-		strbuf_puts(&out->fix, "Every online CPU is RT: leave at least one CPU for the "
-				       "kernel's housekeeping.");
-		goto out;
-	}
-	strbuf_puts(&out->fix, "echo ");
-	put_mask(&out->fix, &hk, c);
-	strbuf_puts(&out->fix, " > /sys/devices/virtual/workqueue/cpumask (now: the CPUs ");
-	check_put_cpus(&out->fix, &hk);
-	strbuf_puts(&out->fix, "). The write does not survive a reboot: repeat it in a boot "
-			       "script or systemd unit.");
-out:
 	rtr_cpuset_free(&hk);
-	rtr_cpuset_free(&both);
 }
 
 /* ---- cpu.governor ------------------------------------------------------ */

@@ -41,9 +41,14 @@ static void put_irq(struct strbuf *sb, const struct irq_facts *f, int irq)
 
 static void check_default_affinity(const struct check_ctx *ctx, struct check_out *out)
 {
+	static const struct check_off_rt text = {
+		"; /proc/irq/default_smp_affinity allows ", ": no RT CPU.", ", RT CPUs ",
+		" included: every IRQ set up from now on may be delivered there.", "interrupts.",
+	};
 	const struct irq_facts *f = &ctx->facts->irq;
-	struct rtr_cpuset hk = RTR_CPUSET_INIT, both = RTR_CPUSET_INIT;
+	struct rtr_cpuset hk = RTR_CPUSET_INIT;
 	struct strbuf *ev = &out->evidence;
+	char mask[4096];
 
 	if (f->default_err) {
 		check_skip_read(out, "/proc/irq/default_smp_affinity", f->default_err);
@@ -56,41 +61,17 @@ static void check_default_affinity(const struct check_ctx *ctx, struct check_out
 		strbuf_printf(ev, "; %s.", check_no_rt_cpus);
 		return;
 	}
-	check_put_rt(ev, ctx);
-	strbuf_puts(ev, "; /proc/irq/default_smp_affinity allows ");
-	check_put_cpus(ev, &f->default_affinity);
-	rtr_cpuset_copy(&both, &f->default_affinity);
-	rtr_cpuset_and(&both, ctx->rt_cpus);
-	if (rtr_cpuset_is_empty(&both)) {
-		out->status = RTR_PASS;
-		strbuf_puts(ev, ": no RT CPU.");
-		goto out;
-	}
-	out->status = RTR_WARN;
-	strbuf_puts(ev, ", RT CPUs ");
-	check_put_cpus(ev, &both);
-	strbuf_puts(ev, " included: every IRQ set up from now on may be delivered there.");
-	check_housekeeping(ctx, &hk);
-	if (rtr_cpuset_is_empty(&hk)) {
-		strbuf_puts(&out->fix, "Every online CPU is RT: leave at least one CPU for "
-				       "interrupts.");
-		goto out;
-	}
-	{
-		char mask[4096];
-
+	if (check_off_rt(ctx, out, &f->default_affinity, &text, &hk)) {
 		rtr_cpuset_format_mask(&hk, 0, mask, sizeof(mask));
 		strbuf_printf(&out->fix, "Now: echo %s > /proc/irq/default_smp_affinity (CPUs ",
 			      mask);
+		check_put_cpus(&out->fix, &hk);
+		strbuf_puts(&out->fix, "). The write does not survive a reboot: add irqaffinity=");
+		check_put_cpus(&out->fix, &hk);
+		strbuf_puts(&out->fix, " to the kernel command line (GRUB_CMDLINE_LINUX in "
+				       "/etc/default/grub, then update-grub).");
 	}
-	check_put_cpus(&out->fix, &hk);
-	strbuf_puts(&out->fix, "). The write does not survive a reboot: add irqaffinity=");
-	check_put_cpus(&out->fix, &hk);
-	strbuf_puts(&out->fix, " to the kernel command line (GRUB_CMDLINE_LINUX in "
-			       "/etc/default/grub, then update-grub).");
-out:
 	rtr_cpuset_free(&hk);
-	rtr_cpuset_free(&both);
 }
 
 /* ---- irq.affinity ------------------------------------------------------ */
@@ -461,14 +442,8 @@ static void check_balance(const struct check_ctx *ctx, struct check_out *out)
 	check_put_rt(ev, ctx);
 	rtr_cpuset_copy(&miss, ctx->rt_cpus);
 	rtr_cpuset_andnot(&miss, &banned);
-	if (rtr_cpuset_is_empty(&miss)) {
-		out->status = RTR_PASS;
-		strbuf_puts(ev, ": all banned from balancing.");
+	if (!check_judge_cpus(out, &miss, ": all banned from balancing.", ": not banned "))
 		goto out;
-	}
-	out->status = RTR_WARN;
-	strbuf_puts(ev, ": not banned ");
-	check_put_cpus(ev, &miss);
 	strbuf_puts(ev, ", so irqbalance moves IRQs onto them every few seconds, undoing any "
 			"manual affinity.");
 	strbuf_puts(&out->fix, "Put IRQBALANCE_BANNED_CPULIST=");

@@ -175,6 +175,30 @@ static void fmt_limit(uint64_t v, const char *unit, char *buf, size_t len)
 		snprintf(buf, len, "%llu%s", (unsigned long long)v, unit);
 }
 
+#define LIMIT_TEXT 32
+
+/*
+ * Limit @l, the row @row of /proc/self/limits, as text in @unit (or
+ * "unlimited") into @soft and @hard. Return: false, the check skipped, when
+ * the file or the row could not be read.
+ */
+static bool read_limit(const struct memory_facts *m, const struct proc_limit *l, const char *row,
+		       const char *unit, char soft[LIMIT_TEXT], char hard[LIMIT_TEXT],
+		       struct check_out *out)
+{
+	if (m->limits_err) {
+		check_skip_read(out, "/proc/self/limits", m->limits_err);
+		return false;
+	}
+	if (!l->found) {
+		check_set(out, RTR_SKIP, "no readable '%s' row in /proc/self/limits", row);
+		return false;
+	}
+	fmt_limit(l->soft, unit, soft, LIMIT_TEXT);
+	fmt_limit(l->hard, unit, hard, LIMIT_TEXT);
+	return true;
+}
+
 static bool has_cap(const struct memory_facts *m, int bit)
 {
 	return m->cap_err == 0 && (m->cap_eff >> bit) & 1;
@@ -184,19 +208,10 @@ static void check_rtprio(const struct check_ctx *ctx, struct check_out *out)
 {
 	const struct memory_facts *m = &ctx->facts->memory;
 	const struct proc_limit *l = &m->limits.rtprio;
-	char soft[32], hard[32];
+	char soft[LIMIT_TEXT], hard[LIMIT_TEXT];
 
-	if (m->limits_err) {
-		check_skip_read(out, "/proc/self/limits", m->limits_err);
+	if (!read_limit(m, l, "Max realtime priority", "", soft, hard, out))
 		return;
-	}
-	if (!l->found) {
-		check_set(out, RTR_SKIP, "no readable 'Max realtime priority' row in "
-			  "/proc/self/limits");
-		return;
-	}
-	fmt_limit(l->soft, "", soft, sizeof(soft));
-	fmt_limit(l->hard, "", hard, sizeof(hard));
 	if (l->soft >= 1) {
 		check_set(out, RTR_PASS, "RLIMIT_RTPRIO soft %s, hard %s: this user may use "
 			  "SCHED_FIFO/RR up to priority %s", soft, hard, soft);
@@ -221,18 +236,10 @@ static void check_memlock(const struct check_ctx *ctx, struct check_out *out)
 {
 	const struct memory_facts *m = &ctx->facts->memory;
 	const struct proc_limit *l = &m->limits.memlock;
-	char soft[32], hard[32];
+	char soft[LIMIT_TEXT], hard[LIMIT_TEXT];
 
-	if (m->limits_err) {
-		check_skip_read(out, "/proc/self/limits", m->limits_err);
+	if (!read_limit(m, l, "Max locked memory", " bytes", soft, hard, out))
 		return;
-	}
-	if (!l->found) {
-		check_set(out, RTR_SKIP, "no readable 'Max locked memory' row in /proc/self/limits");
-		return;
-	}
-	fmt_limit(l->soft, " bytes", soft, sizeof(soft));
-	fmt_limit(l->hard, " bytes", hard, sizeof(hard));
 	if (l->soft == PROC_LIMIT_INFINITY) {
 		check_set(out, RTR_PASS, "RLIMIT_MEMLOCK soft %s, hard %s", soft, hard);
 		return;

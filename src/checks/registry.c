@@ -155,3 +155,43 @@ int check_housekeeping(const struct check_ctx *ctx, struct rtr_cpuset *out)
 	rtr_cpuset_andnot(out, ctx->rt_cpus);
 	return err;
 }
+
+bool check_judge_cpus(struct check_out *out, const struct rtr_cpuset *bad, const char *none,
+		      const char *some)
+{
+	if (rtr_cpuset_is_empty(bad)) {
+		out->status = RTR_PASS;
+		strbuf_puts(&out->evidence, none);
+		return false;
+	}
+	out->status = RTR_WARN;
+	strbuf_puts(&out->evidence, some);
+	check_put_cpus(&out->evidence, bad);
+	return true;
+}
+
+bool check_off_rt(const struct check_ctx *ctx, struct check_out *out,
+		  const struct rtr_cpuset *set, const struct check_off_rt *t,
+		  struct rtr_cpuset *hk)
+{
+	struct rtr_cpuset both = RTR_CPUSET_INIT;
+	bool warned;
+
+	check_put_rt(&out->evidence, ctx);
+	strbuf_puts(&out->evidence, t->allows);
+	check_put_cpus(&out->evidence, set);
+	rtr_cpuset_copy(&both, set);
+	rtr_cpuset_and(&both, ctx->rt_cpus);
+	warned = check_judge_cpus(out, &both, t->none, t->some);
+	rtr_cpuset_free(&both);
+	if (!warned)
+		return false;
+	strbuf_puts(&out->evidence, t->harm);
+	check_housekeeping(ctx, hk);
+	if (rtr_cpuset_is_empty(hk)) {
+		strbuf_puts(&out->fix, "Every online CPU is RT: leave at least one CPU for ");
+		strbuf_puts(&out->fix, t->all_rt);
+		return false;
+	}
+	return true;
+}

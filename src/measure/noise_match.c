@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "measure/noise.h"
+#include "measure/trace.h"
 
 /* Events before a window replayed to know the state at its start. */
 #define MATCH_LEAD_EVENTS 64

@@ -129,18 +129,6 @@ void trace_signals_release(const sigset_t *old)
 	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
-/* The pid in an instance name TRACE_INSTANCE_PREFIX<pid>, or -1. */
-static long instance_pid(const char *name)
-{
-	size_t plen = strlen(TRACE_INSTANCE_PREFIX);
-	int64_t pid;
-
-	if (strncmp(name, TRACE_INSTANCE_PREFIX, plen) || name[plen] < '1' || name[plen] > '9' ||
-	    parse_int64(name + plen, 1, INT32_MAX, &pid))
-		return -1;
-	return (long)pid;
-}
-
 /* Best effort (Return: 0 or -errno, unused): the rmdir that follows is what counts. */
 static int write_zero(const struct rootfs *fs, const char *dir, const char *name,
 		      const char *file)
@@ -192,7 +180,7 @@ int trace_remove_stale(void (*fn)(void *ctx, const char *name, int err), void *c
 	if (!dp)
 		return 0;
 	while ((d = readdir(dp)) != NULL && seen++ < STALE_SCAN_MAX) {
-		long pid = instance_pid(d->d_name);
+		long pid = parse_pid_suffix(d->d_name, TRACE_INSTANCE_PREFIX);
 		int err;
 
 		if (pid < 0 || pid == (long)getpid())

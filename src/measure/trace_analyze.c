@@ -397,6 +397,7 @@ static void finish(struct walk *k, struct trace_result *r)
 			r->explained_ns += a->c[i].duration_ns;
 }
 
+
 void trace_analyze(const struct trace_window *w, struct trace_result *r)
 {
 	struct walk k;	/* about 9 KiB, on the stack of the (non-realtime) caller */

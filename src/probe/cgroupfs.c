@@ -88,8 +88,11 @@ static bool parse_mount_line(char *line, struct cgroup_mounts *out)
 	return true;
 }
 
-/* Call @fn on each line of a copy of @text; Return: lines parsed or -ENOMEM. */
-static int for_each_line(const char *text, bool (*fn)(char *, void *), void *ctx)
+/*
+ * Call @fn on each line of a copy of @text.
+ * Return: 0 when @fn took a line, -EINVAL when it took none, -ENOMEM.
+ */
+static int parse_lines(const char *text, bool (*fn)(char *, void *), void *ctx)
 {
 	char *copy = strdup(text), *save = NULL;
 	int parsed = 0, lines = 0;
@@ -101,7 +104,7 @@ static int for_each_line(const char *text, bool (*fn)(char *, void *), void *ctx
 		if (fn(l, ctx))
 			parsed++;
 	free(copy);
-	return parsed;
+	return parsed > 0 ? 0 : -EINVAL;
 }
 
 static bool mount_cb(char *line, void *ctx)
@@ -111,13 +114,8 @@ static bool mount_cb(char *line, void *ctx)
 
 int cgroup_parse_mountinfo(const char *text, struct cgroup_mounts *out)
 {
-	int n;
-
 	memset(out, 0, sizeof(*out));
-	n = for_each_line(text, mount_cb, out);
-	if (n < 0)
-		return n;
-	return n > 0 ? 0 : -EINVAL;
+	return parse_lines(text, mount_cb, out);
 }
 
 int cgroup_parse_mounts(const char *text, size_t len, struct cgroup_mounts *out)
@@ -179,13 +177,8 @@ static bool self_cb(char *line, void *ctx)
 
 int cgroup_parse_self(const char *text, struct cgroup_self *out)
 {
-	int n;
-
 	memset(out, 0, sizeof(*out));
-	n = for_each_line(text, self_cb, out);
-	if (n < 0)
-		return n;
-	return n > 0 ? 0 : -EINVAL;
+	return parse_lines(text, self_cb, out);
 }
 
 /*

@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "probe/cpu.h"
 #include "probe/partition.h"
 #include "util/parse.h"
+#include "util/sorted.h"
 
 #define SYS_CPU "/sys/devices/system/cpu"
 #define LIST_CAP CPU_READ_CAP
@@ -517,17 +519,6 @@ void probe_cpu_free(struct cpu_facts *out)
 
 const struct cpu_info *cpu_facts_find(const struct cpu_facts *f, int cpu)
 {
-	size_t lo = 0, hi = f->n_cpus;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->cpus[mid].cpu == cpu)
-			return &f->cpus[mid];
-		if (f->cpus[mid].cpu < cpu)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return sorted_find_int(f->cpus, f->n_cpus, sizeof(*f->cpus), offsetof(struct cpu_info, cpu),
+			       cpu);
 }

@@ -6,12 +6,14 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "probe/cpu.h"
 #include "probe/irq.h"
 #include "probe/irqdebugfs.h"
+#include "util/sorted.h"
 
 /* Room for the longest cpu list or mask a sane kernel writes (8192 CPUs). */
 #define LIST_CAP CPU_READ_CAP
@@ -355,17 +357,5 @@ void probe_irq_free(struct irq_facts *out)
 
 const struct irq_info *irq_facts_find(const struct irq_facts *f, int irq)
 {
-	size_t lo = 0, hi = f->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->irqs[mid].irq == irq)
-			return &f->irqs[mid];
-		if (f->irqs[mid].irq < irq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return sorted_find_int(f->irqs, f->n, sizeof(*f->irqs), offsetof(struct irq_info, irq), irq);
 }

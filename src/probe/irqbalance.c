@@ -165,6 +165,30 @@ static int value_of(const char *buf, size_t len, const char *key, char **val)
 	return *val ? 0 : -ENOMEM;
 }
 
+/*
+ * The CPUs of setting @key, parsed by @parse into @set: *@has when the
+ * setting is there (even unreadable), *@err why it could not be taken (then
+ * @set is left empty). Return: 0 or -ENOMEM.
+ */
+static int banned_set(const char *buf, size_t len, const char *key,
+		      int (*parse)(struct rtr_cpuset *, const char *), struct rtr_cpuset *set,
+		      bool *has, int *err)
+{
+	char *val = NULL;
+	int rc = value_of(buf, len, key, &val);
+
+	if (rc == -ENOMEM)
+		return rc;
+	*has = rc || val;
+	*err = rc ? rc : val ? parse(set, val) : 0;
+	free(val);
+	if (*err == -ENOMEM)
+		return -ENOMEM;
+	if (*err)
+		rtr_cpuset_clear(set);
+	return 0;
+}
+
 /* "-o" or "--oneshot" among the blank-separated words of @args. */
 static bool has_oneshot_arg(char *args)
 {
@@ -182,28 +206,14 @@ int irqbalance_conf_parse(const char *buf, size_t len, struct irqbalance_conf *o
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = value_of(buf, len, "IRQBALANCE_BANNED_CPULIST", &val);
-	if (rc == -ENOMEM)
+	rc = banned_set(buf, len, "IRQBALANCE_BANNED_CPULIST", rtr_cpuset_parse_list, &out->cpulist,
+			&out->has_cpulist, &out->cpulist_err);
+	if (rc)
 		return rc;
-	out->has_cpulist = rc || val;
-	out->cpulist_err = rc ? rc : val ? rtr_cpuset_parse_list(&out->cpulist, val) : 0;
-	free(val);
-	rc = value_of(buf, len, "IRQBALANCE_BANNED_CPUS", &val);
-	if (rc == -ENOMEM)
+	rc = banned_set(buf, len, "IRQBALANCE_BANNED_CPUS", rtr_cpuset_parse_mask, &out->mask,
+			&out->has_mask, &out->mask_err);
+	if (rc)
 		return rc;
-	out->has_mask = rc || val;
-	out->mask_err = rc ? rc : val ? rtr_cpuset_parse_mask(&out->mask, val) : 0;
-	free(val);
-	if (out->cpulist_err) {
-		if (out->cpulist_err == -ENOMEM)
-			return -ENOMEM;
-		rtr_cpuset_clear(&out->cpulist);
-	}
-	if (out->mask_err) {
-		if (out->mask_err == -ENOMEM)
-			return -ENOMEM;
-		rtr_cpuset_clear(&out->mask);
-	}
 	rc = value_of(buf, len, "IRQBALANCE_ONESHOT", &val);
 	if (rc == -ENOMEM)
 		return rc;

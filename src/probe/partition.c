@@ -2,6 +2,7 @@
 /* cgroup v2 cpuset partitions, read through rootfs; see partition.h. */
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "probe/cpu.h"
 #include "probe/partition.h"
 #include "probe/tasks.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
 
 struct walk {
@@ -89,20 +91,19 @@ static void note_group(struct walk *w, const char *dir, const char *state)
 	struct partition_group *g;
 	char type[16], reason[160];
 	bool valid;
+	int err;
 
 	if (partition_parse_state(state, type, sizeof(type), &valid, reason, sizeof(reason)) ||
 	    strcmp(type, "member") == 0)
 		return;
-	if (p->n_groups >= PARTITION_MAX) {
+	err = grow_array((void **)&p->groups, &p->cap_groups, p->n_groups, sizeof(*p->groups),
+			 PARTITION_MAX);
+	if (err == -ENOSPC)
 		p->truncated = true;
+	else if (err)
+		p->err = err;
+	if (err)
 		return;
-	}
-	g = realloc(p->groups, (p->n_groups + 1) * sizeof(*g));
-	if (!g) {
-		p->err = -ENOMEM;
-		return;
-	}
-	p->groups = g;
 	g = &p->groups[p->n_groups++];
 	memset(g, 0, sizeof(*g));
 	snprintf(g->path, sizeof(g->path), "%.*s", (int)sizeof(g->path) - 1,
@@ -220,7 +221,7 @@ void probe_partition_free(struct partition_facts *p)
 		rtr_cpuset_free(&p->groups[i].cpus);
 	free(p->groups);
 	p->groups = NULL;
-	p->n_groups = 0;
+	p->n_groups = p->cap_groups = 0;
 }
 
 /* Tasks pinned to RT CPUs only, named: "412 (rtapp), 977 (pipewire)". Return: how many. */

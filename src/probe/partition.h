@@ -55,7 +55,7 @@ struct partition_facts {
 	int isolated_err;
 	struct rtr_cpuset isolated;
 	struct partition_group *groups;	/* partitions found (not "member") */
-	size_t n_groups;
+	size_t n_groups, cap_groups;
 	bool truncated;			/* a bound of the walk was hit */
 };
 

@@ -93,11 +93,9 @@ static int parse_cpus(const char *v, size_t n, struct rtr_cpuset *set)
 
 	if (memchr(v, '\0', n))
 		return -EINVAL;
-	s = malloc(n + 1);
+	s = strndup(v, n);	/* all @n bytes: none is a NUL */
 	if (!s)
 		return -ENOMEM;
-	memcpy(s, v, n);
-	s[n] = '\0';
 	err = rtr_cpuset_parse_list(set, s);
 	free(s);
 	return err;

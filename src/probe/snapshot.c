@@ -14,6 +14,7 @@
 #include "probe/placement.h"
 #include "probe/snapshot.h"
 #include "util/fileio.h"
+#include "util/grow.h"
 
 #define PATH_MAX_LEN 1024
 #define DEPTH_MAX 32
@@ -95,15 +96,8 @@ static struct snapshot_entry *lookup(struct snapshot *r, const char *path)
 			return e;
 		h = (h + 1) & (r->nslots - 1);
 	}
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 256;
-		struct snapshot_entry *ne = realloc(r->e, cap * sizeof(*ne));
-
-		if (!ne)
-			return NULL;
-		r->e = ne;
-		r->cap = cap;
-	}
+	if (grow_array((void **)&r->e, &r->cap, r->n, sizeof(*r->e), SIZE_MAX / sizeof(*r->e)))
+		return NULL;
 	memset(&r->e[r->n], 0, sizeof(r->e[r->n]));
 	r->e[r->n].path = strdup(path);
 	if (!r->e[r->n].path)
@@ -113,8 +107,9 @@ static struct snapshot_entry *lookup(struct snapshot *r, const char *path)
 }
 
 /*
- * The entry of @path for a recorder callback; NULL when it is not recorded
- * (after an error, or a name that cannot be written safely: counted).
+ * The entry a read of @path goes to, or NULL when the snapshot takes
+ * nothing more: an earlier error, an unsafe path (counted), or no memory
+ * (r->err set).
  */
 static struct snapshot_entry *entry_for(struct snapshot *r, const char *path)
 {
@@ -179,12 +174,12 @@ static void on_refused(void *ctx, const char *path, int err)
 	for (size_t i = 0; i < r->n_left; i++)
 		if (strcmp(r->left[i].path, path) == 0)
 			return;
-	nl = realloc(r->left, (r->n_left + 1) * sizeof(*nl));
-	if (!nl) {
+	if (grow_array((void **)&r->left, &r->cap_left, r->n_left, sizeof(*r->left),
+		       SIZE_MAX / sizeof(*r->left))) {
 		r->err = -ENOMEM;
 		return;
 	}
-	r->left = nl;
+	nl = r->left;
 	nl[r->n_left].path = strdup(path);
 	nl[r->n_left].err = err;
 	if (!nl[r->n_left].path) {

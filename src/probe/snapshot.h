@@ -33,7 +33,7 @@ struct snapshot {
 	size_t nslots;
 	size_t unsafe;			/* paths that cannot be written safely: left out */
 	struct snapshot_left *left;	/* refused by rootfs, in the order met */
-	size_t n_left;
+	size_t n_left, cap_left;
 	size_t files, links;		/* written by snapshot_write() */
 	int err;			/* sticky -ENOMEM of the recording */
 };

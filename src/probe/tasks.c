@@ -6,12 +6,14 @@
  * (ENOENT/ESRCH) is counted, not reported as an error.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "probe/procstat.h"
 #include "probe/tasks.h"
+#include "util/grow.h"
 
 /* Caps on one file: stat lines are < 1 KiB, status < 4 KiB but for huge cpu lists. */
 #define STAT_CAP (16u << 10)
@@ -30,15 +32,9 @@ const char *task_policy_name(int policy)
 /* Make room for one more task. Return: 0 or -ENOMEM. */
 static int reserve(struct tasks_facts *out)
 {
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 256;
-		struct task_info *n = realloc(out->tasks, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		out->tasks = n;
-		out->cap = cap;
-	}
+	if (grow_array((void **)&out->tasks, &out->cap, out->n, sizeof(*out->tasks),
+		       SIZE_MAX / sizeof(*out->tasks)))
+		return -ENOMEM;
 	return 0;
 }
 

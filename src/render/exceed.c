@@ -332,6 +332,15 @@ static const char exceed_style[] =
 	".mx-load-t{fill:#c4471b}.lim-t{fill:#cf222e;font-weight:700}"
 	"text{fill:#1f2328}";
 
+void exceed_write_empty(FILE *out, const struct result_thread *idle,
+			const struct result_thread *load)
+{
+	fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+		ML + (PW - ML - MR) / 2, MT + (PH - MB - MT) / 2,
+		(idle && !idle->samples) || (load && !load->samples) ?
+		"no samples: not measured" : "no histogram in this result");
+}
+
 void exceed_write(FILE *out, const struct exceed_scale *scale, const struct result_thread *idle,
 		  const struct result_thread *load, double limit_ns, const char *title)
 {
@@ -360,10 +369,7 @@ void exceed_write_plot(FILE *out, const struct exceed_scale *scale,
 		axes(out, &s);
 	}
 	if (!has_curve(idle) && !has_curve(load))
-		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-			ML + (PW - ML - MR) / 2, MT + (PH - MB - MT) / 2,
-			(idle && !idle->samples) || (load && !load->samples) ?
-			"no samples: not measured" : "no histogram in this result");
+		exceed_write_empty(out, idle, load);
 	for (int i = 0; i < 2; i++)
 		if (has_curve(th[i]))
 			curve(out, &s, th[i], i ? "load" : "idle", axes_id ? 0.7 : 0.4);

@@ -69,6 +69,13 @@ void exceed_point(const struct exceed_scale *s, double ns, double frac, double *
 /* The fraction at a curve's last step (one sample in all of @t's), 0 without a curve. */
 double exceed_end_fraction(const struct result_thread *t);
 
+/*
+ * The line in the middle of a plot of @idle and @load (either NULL) that
+ * has nothing to draw: not measured, or no histogram in the result.
+ */
+void exceed_write_empty(FILE *out, const struct result_thread *idle,
+			const struct result_thread *load);
+
 /* The size of every exceedance plot (the viewBox), and its plot area. */
 enum { EXCEED_W = 640, EXCEED_H = 290, EXCEED_ML = 60, EXCEED_MR = 16, EXCEED_MT = 26,
        EXCEED_MB = 44 };

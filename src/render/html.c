@@ -148,7 +148,9 @@ static void fmt_us(char *buf, size_t len, double ns)
 
 /* ---- histogram plot ------------------------------------------------------------------- */
 
-enum { PW = 640, PH = 290, ML = 60, MR = 16, MT = 26, MB = 44 };
+/* The size of the exceedance plots it stands next to. */
+enum { PW = EXCEED_W, PH = EXCEED_H, ML = EXCEED_ML, MR = EXCEED_MR, MT = EXCEED_MT,
+       MB = EXCEED_MB };
 
 /* The smallest "nice" number (1, 2, 2.5, 5 times a power of ten) >= @x. */
 static double nice_ceil(double x)
@@ -407,12 +409,8 @@ static void plot_histogram(FILE *out, const struct result_thread *idle,
 		      ".lim-t{fill:#cf222e;font-weight:700}text{fill:#1f2328}</style>\n", out);
 		axes(out, &p);
 	}
-	if (!maxc) {
-		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-			ML + (PW - ML - MR) / 2, MT + (PH - MB - MT) / 2,
-			(idle && !idle->samples) || (load && !load->samples) ?
-			"no samples: not measured" : "no histogram in this result");
-	}
+	if (!maxc)
+		exceed_write_empty(out, idle, load);
 	for (int i = 0; i < 2; i++)
 		if (has_hist(th[i]))
 			plot_steps(out, &p, th[i], i ? "load" : "idle");
@@ -927,17 +925,6 @@ static struct exceed_scale shared_exceed(const struct result *const *lr, size_t 
 	return s;
 }
 
-static bool over_limit(const struct result *r, enum result_phase p, int cpu)
-{
-	for (size_t i = 0; i < r->verdict.n_thresholds; i++) {
-		const struct result_threshold *t = &r->verdict.thresholds[i];
-
-		if (t->phase == p && t->cpu == cpu && t->status == RTR_FAIL)
-			return true;
-	}
-	return false;
-}
-
 /* The axes every plot of the page shares, drawn once and used by reference. */
 static void write_axes(FILE *out, const struct plot *hist, const struct exceed_scale *ex)
 {
@@ -984,7 +971,7 @@ static void cpu_summary(FILE *out, const struct result *const *lr, size_t nl, in
 				continue;
 			}
 			fmt_us(buf, sizeof(buf), t->max_ns);
-			over = over_limit(lr[i], p, cpu);
+			over = result_over_limit(lr[i], p, cpu);
 			fprintf(out, "%s max <span%s>%s \xc2\xb5s</span>", p ? "loaded" : "idle",
 				over ? " class=\"over\"" : "", buf);
 		}

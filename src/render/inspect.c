@@ -165,6 +165,16 @@ int inspect_write_text(FILE *out, const struct inspect_result *res, const struct
 	return err ? err : ferror(out) ? -EIO : 0;
 }
 
+/* "@key": @v, or null when it was not @known. */
+static void key_int_or_null(struct jsonw *w, const char *key, bool known, int64_t v)
+{
+	jsonw_key(w, key);
+	if (known)
+		jsonw_int(w, v);
+	else
+		jsonw_null(w);
+}
+
 static void thread_json(struct jsonw *w, const struct inspect_result *res,
 			const struct inspect_thread *th)
 {
@@ -203,21 +213,9 @@ static void thread_json(struct jsonw *w, const struct inspect_result *res,
 	if (th->is_dl) {
 		jsonw_key(w, "deadline");
 		jsonw_object(w);
-		jsonw_key(w, "runtime_ns");
-		if (th->dl.attr_err)
-			jsonw_null(w);
-		else
-			jsonw_int(w, (int64_t)th->dl.runtime_ns);
-		jsonw_key(w, "deadline_ns");
-		if (th->dl.attr_err)
-			jsonw_null(w);
-		else
-			jsonw_int(w, (int64_t)th->dl.deadline_ns);
-		jsonw_key(w, "period_ns");
-		if (th->dl.attr_err)
-			jsonw_null(w);
-		else
-			jsonw_int(w, (int64_t)th->dl.period_ns);
+		key_int_or_null(w, "runtime_ns", !th->dl.attr_err, (int64_t)th->dl.runtime_ns);
+		key_int_or_null(w, "deadline_ns", !th->dl.attr_err, (int64_t)th->dl.deadline_ns);
+		key_int_or_null(w, "period_ns", !th->dl.attr_err, (int64_t)th->dl.period_ns);
 		jsonw_key(w, "sched");
 		jsonw_object(w);
 		for (size_t k = 0; !th->dl.sched_err && k < th->dl.sched.n; k++)
@@ -228,13 +226,9 @@ static void thread_json(struct jsonw *w, const struct inspect_result *res,
 	if (th->perf) {
 		jsonw_key(w, "perf");
 		jsonw_object(w);
-		for (int c = 0; c < PERF_NCOUNTERS; c++) {
-			jsonw_key(w, perf_counter_name(c));
-			if (th->perf->read_ok[c])
-				jsonw_int(w, (int64_t)th->perf->value[c]);
-			else
-				jsonw_null(w);
-		}
+		for (int c = 0; c < PERF_NCOUNTERS; c++)
+			key_int_or_null(w, perf_counter_name(c), th->perf->read_ok[c],
+					(int64_t)th->perf->value[c]);
 		jsonw_close(w, '}');
 	}
 	jsonw_close(w, '}');

@@ -47,17 +47,6 @@ static void fmt_us(char *buf, size_t len, double ns)
 	snprintf(buf, len, us >= 1000 ? "%.0f" : "%.1f", us);
 }
 
-static bool over_limit(const struct result *r, enum result_phase p, int cpu)
-{
-	for (size_t i = 0; i < r->verdict.n_thresholds; i++) {
-		const struct result_threshold *t = &r->verdict.thresholds[i];
-
-		if (t->phase == p && t->cpu == cpu && t->status == RTR_FAIL)
-			return true;
-	}
-	return false;
-}
-
 static int cmp_cpu(const void *a, const void *b)
 {
 	const struct ocpu *x = a, *y = b;
@@ -107,7 +96,7 @@ static int collect(const struct result *r, struct ocpu **out, size_t *n_out)
 			if (c[k].t[p])
 				continue;	/* a second thread on one CPU: the first is shown */
 			c[k].t[p] = t;
-			c[k].over[p] = over_limit(r, p, t->cpu);
+			c[k].over[p] = result_over_limit(r, p, t->cpu);
 			if (!t->samples)
 				c[k].silent = true;
 			else if (t->max_ns > c[k].worst_ns)

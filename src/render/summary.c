@@ -11,20 +11,7 @@
 #include <string.h>
 
 #include "render/summary.h"
-
-static const char *color_of(enum rtr_status s, bool color)
-{
-	if (!color)
-		return "";
-	switch (s) {
-	case RTR_PASS: return "\033[32m";
-	case RTR_WARN: return "\033[33m";
-	case RTR_FAIL: return "\033[1;31m";
-	case RTR_INFO: return "\033[36m";
-	case RTR_SKIP: return "\033[2m";
-	}
-	return "";
-}
+#include "render/text.h"
 
 /* @s on one line: newlines become spaces, cut at @width with "...". */
 static void one_line(FILE *out, const char *s, int width)
@@ -43,7 +30,7 @@ static void one_line(FILE *out, const char *s, int width)
 static void checks(FILE *out, const struct result *r, bool color)
 {
 	struct summary s = findings_summary(r->checks, r->n_checks);
-	const char *reset = color ? "\033[0m" : "";
+	const struct text_style st = { .color = color };
 
 	fprintf(out, "Checks: %u fail, %u warn, %u skip, %u info, %u pass\n", s.fail, s.warn, s.skip,
 		s.info, s.pass);
@@ -53,8 +40,8 @@ static void checks(FILE *out, const struct result *r, bool color)
 
 			if (report_status_rank(c->status) != rank)
 				continue;
-			fprintf(out, "  %s%-4s%s %-24s ", color_of(c->status, color),
-				rtr_status_name(c->status), reset, c->id);
+			fprintf(out, "  %s%-4s%s %-24s ", text_status_color(&st, c->status),
+				rtr_status_name(c->status), text_reset(&st), c->id);
 			one_line(out, c->evidence[0] ? c->evidence : c->title, 72);
 			fputc('\n', out);
 		}
@@ -130,16 +117,16 @@ static void latency(FILE *out, const struct result *r)
 
 int summary_write(FILE *out, const struct result *r, bool color)
 {
-	const char *reset = color ? "\033[0m" : "";
+	const struct text_style st = { .color = color };
 
 	if (r->has_checks)
 		checks(out, r, color);
 	latency(out, r);
 	if (r->verdict.present)
-		fprintf(out, "\nVerdict: %s%s%s: %s\n", color_of(r->verdict.status, color),
+		fprintf(out, "\nVerdict: %s%s%s: %s\n", text_status_color(&st, r->verdict.status),
 			r->verdict.status == RTR_FAIL	? "FAIL" :
 			r->verdict.status == RTR_WARN	? "PASS WITH WARNINGS" :
 							  "PASS",
-			reset, r->verdict.reason ? r->verdict.reason : "");
+			text_reset(&st), r->verdict.reason ? r->verdict.reason : "");
 	return ferror(out) ? -EIO : 0;
 }

@@ -209,6 +209,9 @@ void result_verdict_free(struct result_verdict *v);
 int result_load_all(const char *const *paths, size_t n, double max_latency_us, struct result *res,
 		    char *err, size_t errlen) __attribute__((warn_unused_result));
 
+/* Whether @r's verdict has a failed threshold for @cpu in phase @p. */
+bool result_over_limit(const struct result *r, enum result_phase p, int cpu);
+
 /* The exit code of results' verdicts, by status_exit_code() (1 or 0). */
 int result_exit_code(const struct result *const *rs, size_t n, bool strict);
 

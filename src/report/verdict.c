@@ -32,21 +32,37 @@ static const struct result_thread *worst(const struct result_latency *l)
 	return w;
 }
 
+/* A list written "a, b, c and 4 more": its first @max items, then how many others. */
+struct shortlist {
+	size_t max, shown, total;
+};
+
+/* Count one more item of @l. Return: whether to write it (its ", " is written). */
+static bool shortlist_next(struct strbuf *sb, struct shortlist *l)
+{
+	l->total++;
+	if (l->shown == l->max)
+		return false;
+	if (l->shown++)
+		strbuf_puts(sb, ", ");
+	return true;
+}
+
+static void shortlist_end(struct strbuf *sb, const struct shortlist *l)
+{
+	if (l->total > l->shown)
+		strbuf_printf(sb, " and %zu more", l->total - l->shown);
+}
+
 /* "a, b, c and 4 more" of the checks with status @s. */
 static void list_ids(struct strbuf *sb, const struct result *r, enum rtr_status s)
 {
-	size_t shown = 0, total = 0;
+	struct shortlist l = { .max = 3 };
 
-	for (size_t i = 0; i < r->n_checks; i++) {
-		if (r->checks[i].status != s)
-			continue;
-		if (shown < 3)
-			strbuf_printf(sb, "%s%s", shown ? ", " : "", r->checks[i].id);
-		shown += shown < 3;
-		total++;
-	}
-	if (total > shown)
-		strbuf_printf(sb, " and %zu more", total - shown);
+	for (size_t i = 0; i < r->n_checks; i++)
+		if (r->checks[i].status == s && shortlist_next(sb, &l))
+			strbuf_puts(sb, r->checks[i].id);
+	shortlist_end(sb, &l);
 }
 
 static int add_thresholds(const struct result *r, double limit_ns, struct result_verdict *v)
@@ -94,7 +110,7 @@ static bool describe_unmeasured(struct strbuf *sb, const struct result *r)
 
 	for (int p = 0; p < PHASE_COUNT; p++) {
 		const struct result_latency *l = &r->lat[p];
-		size_t shown = 0, total = 0;
+		struct shortlist cpus = { .max = 4 };
 
 		if (!l->present)
 			continue;
@@ -107,19 +123,16 @@ static bool describe_unmeasured(struct strbuf *sb, const struct result *r)
 		for (size_t i = 0; i < l->n_threads; i++) {
 			if (l->threads[i].samples)
 				continue;
-			if (!total)
+			if (!cpus.total)
 				strbuf_printf(sb, "%s %s CPU ", listed ? " and" :
 					      any ? ", no samples on" : "; no samples on",
 					      p == PHASE_LOAD ? "loaded" : "idle");
-			if (shown < 4)
-				strbuf_printf(sb, "%s%d", shown ? ", " : "", l->threads[i].cpu);
-			shown += shown < 4;
-			total++;
+			if (shortlist_next(sb, &cpus))
+				strbuf_printf(sb, "%d", l->threads[i].cpu);
 		}
-		if (total > shown)
-			strbuf_printf(sb, " and %zu more", total - shown);
-		listed |= total > 0;
-		any |= total > 0;
+		shortlist_end(sb, &cpus);
+		listed |= cpus.total > 0;
+		any |= cpus.total > 0;
 	}
 	if (any)
 		strbuf_puts(sb, " (not measured, so not judged)");
@@ -165,6 +178,17 @@ static void describe_latency(struct strbuf *sb, const struct result *r,
 	if (!any && v->max_latency_us > 0 && !r->lat[PHASE_IDLE].present &&
 	    !r->lat[PHASE_LOAD].present)
 		strbuf_puts(sb, "; no latency was measured to judge against the limit");
+}
+
+bool result_over_limit(const struct result *r, enum result_phase p, int cpu)
+{
+	for (size_t i = 0; i < r->verdict.n_thresholds; i++) {
+		const struct result_threshold *t = &r->verdict.thresholds[i];
+
+		if (t->phase == p && t->cpu == cpu && t->status == RTR_FAIL)
+			return true;
+	}
+	return false;
 }
 
 int result_judge(const struct result *r, double max_latency_us, struct result_verdict *v)

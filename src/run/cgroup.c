@@ -399,18 +399,6 @@ int run_cgroup_oom_kills(const struct run_cgroup *cg, uint64_t *kills)
 	return err ? err : cgroupfs_parse_key(buf, "oom_kill", kills);
 }
 
-/* The pid in a name RUN_CGROUP_PREFIX<pid>, or -1. */
-static long stale_pid(const char *name)
-{
-	size_t plen = strlen(RUN_CGROUP_PREFIX);
-	int64_t pid;
-
-	if (strncmp(name, RUN_CGROUP_PREFIX, plen) || name[plen] < '1' || name[plen] > '9' ||
-	    parse_int64(name + plen, 1, INT32_MAX, &pid))
-		return -1;
-	return (long)pid;
-}
-
 static int clean_dir(const struct rootfs *fs, const char *parent,
 		     void (*fn)(void *, const char *, long, int), void *ctx)
 {
@@ -422,7 +410,7 @@ static int clean_dir(const struct rootfs *fs, const char *parent,
 	if (!dp)
 		return 0;
 	while ((d = readdir(dp)) != NULL && seen++ < STALE_SCAN_MAX) {
-		long pid = stale_pid(d->d_name);
+		long pid = parse_pid_suffix(d->d_name, RUN_CGROUP_PREFIX);
 		int r = 0;
 
 		if (pid < 0 || pid == (long)getpid())

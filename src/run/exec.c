@@ -21,6 +21,7 @@
 #include "run/deadline.h"
 #include "run/exec.h"
 #include "run/run-config.h"
+#include "run/symtab.h"
 
 #define PRELOAD_NAME "librtready-check.so"
 
@@ -80,9 +81,7 @@ int run_find_program(const char *name, char *out, size_t len)
 
 void run_inspect_elf(const unsigned char *buf, size_t len, struct elf_facts *out)
 {
-	bool is64;
-	uint64_t phoff;
-	unsigned phentsize, phnum;
+	Elf64_Ehdr eh;
 
 	out->elf = out->script = out->dynamic = false;
 	if (len >= 2 && buf[0] == '#' && buf[1] == '!') {
@@ -92,31 +91,13 @@ void run_inspect_elf(const unsigned char *buf, size_t len, struct elf_facts *out
 	if (len < EI_NIDENT || memcmp(buf, ELFMAG, SELFMAG) != 0)
 		return;
 	out->elf = true;
-	is64 = buf[EI_CLASS] == ELFCLASS64;
 	/* Host byte order only: a foreign-endian program cannot run here anyway. */
-	if (is64) {
-		Elf64_Ehdr eh;
-
-		if (len < sizeof(eh))
-			return;
-		memcpy(&eh, buf, sizeof(eh));
-		phoff = eh.e_phoff;
-		phentsize = eh.e_phentsize;
-		phnum = eh.e_phnum;
-	} else {
-		Elf32_Ehdr eh;
-
-		if (len < sizeof(eh))
-			return;
-		memcpy(&eh, buf, sizeof(eh));
-		phoff = eh.e_phoff;
-		phentsize = eh.e_phentsize;
-		phnum = eh.e_phnum;
-	}
-	if (phentsize < 8 || phnum > 4096)
+	if (symtab_ehdr(buf, len, buf[EI_CLASS] != ELFCLASS64, &eh))
 		return;
-	for (unsigned i = 0; i < phnum; i++) {
-		uint64_t at = phoff + (uint64_t)i * phentsize;
+	if (eh.e_phentsize < 8 || eh.e_phnum > 4096)
+		return;
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		uint64_t at = eh.e_phoff + (uint64_t)i * eh.e_phentsize;
 		uint32_t type;
 
 		if (at > len || len - at < 4)
@@ -419,6 +400,17 @@ static char **shell_argv(const struct spawn_config *c)
 	return v;
 }
 
+/* The signals spawn_wait() forwards to the child (and waits for: SIGCHLD). */
+static void forwarded_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+	sigaddset(set, SIGCHLD);
+}
+
 int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errlen)
 {
 	struct child_error ce = { 0, 0 };
@@ -445,12 +437,7 @@ int spawn_start(const struct spawn_config *c, pid_t *pid, char *err, size_t errl
 	 * (or kills rtready, leaving its cgroup) in between; the child restores
 	 * the mask it had.
 	 */
-	sigemptyset(&fwd);
-	sigaddset(&fwd, SIGINT);
-	sigaddset(&fwd, SIGTERM);
-	sigaddset(&fwd, SIGHUP);
-	sigaddset(&fwd, SIGQUIT);
-	sigaddset(&fwd, SIGCHLD);
+	forwarded_signals(&fwd);
 	sigprocmask(SIG_BLOCK, &fwd, &old);
 	*pid = fork();
 	if (*pid < 0) {
@@ -545,12 +532,7 @@ int spawn_wait(pid_t pid, bool own_group, int *status)
 	sigset_t fwd;
 	int rc = 0;
 
-	sigemptyset(&fwd);
-	sigaddset(&fwd, SIGINT);
-	sigaddset(&fwd, SIGTERM);
-	sigaddset(&fwd, SIGHUP);
-	sigaddset(&fwd, SIGQUIT);
-	sigaddset(&fwd, SIGCHLD);
+	forwarded_signals(&fwd);
 	for (;;) {
 		siginfo_t si;
 		pid_t w = waitpid(pid, status, WNOHANG);

@@ -30,6 +30,26 @@ static bool inside(uint64_t off, uint64_t size, uint64_t len)
 	return off <= len && size <= len - off;
 }
 
+int symtab_ehdr(const void *buf, uint64_t len, bool is32, Elf64_Ehdr *eh)
+{
+	if (is32) {
+		Elf32_Ehdr h;
+
+		if (len < sizeof(h))
+			return -EINVAL;
+		memcpy(&h, buf, sizeof(h));
+		*eh = (Elf64_Ehdr){ .e_machine = h.e_machine, .e_phoff = h.e_phoff,
+				    .e_shoff = h.e_shoff, .e_phentsize = h.e_phentsize,
+				    .e_phnum = h.e_phnum, .e_shentsize = h.e_shentsize,
+				    .e_shnum = h.e_shnum };
+		return 0;
+	}
+	if (len < sizeof(*eh))
+		return -EINVAL;
+	memcpy(eh, buf, sizeof(*eh));
+	return 0;
+}
+
 static int read_ehdr(struct elf *e)
 {
 	if (e->len < EI_NIDENT || memcmp(e->map, ELFMAG, SELFMAG) != 0)
@@ -37,26 +57,7 @@ static int read_ehdr(struct elf *e)
 	e->is32 = e->map[EI_CLASS] == ELFCLASS32;
 	if (!e->is32 && e->map[EI_CLASS] != ELFCLASS64)
 		return -EINVAL;
-	if (e->is32) {
-		Elf32_Ehdr h;
-
-		if (e->len < sizeof(h))
-			return -EINVAL;
-		memcpy(&h, e->map, sizeof(h));
-		memset(&e->eh, 0, sizeof(e->eh));
-		e->eh.e_machine = h.e_machine;
-		e->eh.e_phoff = h.e_phoff;
-		e->eh.e_shoff = h.e_shoff;
-		e->eh.e_phentsize = h.e_phentsize;
-		e->eh.e_phnum = h.e_phnum;
-		e->eh.e_shentsize = h.e_shentsize;
-		e->eh.e_shnum = h.e_shnum;
-		return 0;
-	}
-	if (e->len < sizeof(e->eh))
-		return -EINVAL;
-	memcpy(&e->eh, e->map, sizeof(e->eh));
-	return 0;
+	return symtab_ehdr(e->map, e->len, e->is32, &e->eh);
 }
 
 static size_t phdr_size(const struct elf *e)

@@ -9,6 +9,8 @@
 #ifndef RTR_RUN_SYMTAB_H
 #define RTR_RUN_SYMTAB_H
 
+#include <elf.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,5 +28,13 @@ int symtab_lookup(const char *path, uint64_t off, char *name, size_t len, uint64
 /* The same on @len bytes of an ELF file at @map. Pure, for tests and fuzzing. */
 int symtab_lookup_mem(const void *map, uint64_t len, uint64_t off, char *name, size_t nlen,
 		      uint64_t *symoff);
+
+/*
+ * The ELF header at the start of @buf (@len bytes, this machine's byte
+ * order) into @eh; a 32-bit one (@is32) is widened to the 64-bit form (the
+ * machine and the program and section header tables). The caller has
+ * checked the magic. Return: 0, -EINVAL when @len is too short.
+ */
+int symtab_ehdr(const void *buf, uint64_t len, bool is32, Elf64_Ehdr *eh);
 
 #endif

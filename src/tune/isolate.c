@@ -62,13 +62,8 @@ static int keep_kthreads(const struct rootfs *fs, const struct tune_settings *s,
 			continue;
 		if (rtr_cpuset_format_list(&t->allowed, list, sizeof(list)) >= sizeof(list))
 			continue;
-		c.tid = t->tid;
-		c.start_ticks = t->start_ticks;
-		c.label = (char *)t->comm;
-		c.old_value = list;
-		c.new_value = list;
 		c.note = "kept: the partition resets kernel threads to the root's CPUs";
-		err = tune_plan_add(out, &c);
+		err = tune_plan_add_task(out, &c, t, list, list);
 	}
 	rtr_cpuset_free(&all);
 	probe_tasks_free(&tf);

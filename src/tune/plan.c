@@ -14,6 +14,7 @@
 
 #include "probe/tasks.h"
 #include "tune/plan.h"
+#include "util/grow.h"
 #include "util/parse.h"
 #include "util/utf8.h"
 
@@ -59,15 +60,9 @@ int tune_plan_add(struct tune_plan *p, const struct tune_change *c)
 	struct tune_change *slot;
 	bool oom = false;
 
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 32;
-		struct tune_change *n = realloc(p->changes, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		p->changes = n;
-		p->cap = cap;
-	}
+	if (grow_array((void **)&p->changes, &p->cap, p->n, sizeof(*p->changes),
+		       SIZE_MAX / sizeof(*p->changes)))
+		return -ENOMEM;
 	slot = &p->changes[p->n];
 	*slot = *c;
 	slot->path = dup_or_null(c->path, &oom);
@@ -77,6 +72,17 @@ int tune_plan_add(struct tune_plan *p, const struct tune_change *c)
 	slot->note = dup_or_null(c->note, &oom);
 	p->n++; /* counted even on failure, so tune_plan_free() releases the copies */
 	return oom ? -ENOMEM : 0;
+}
+
+int tune_plan_add_task(struct tune_plan *p, struct tune_change *c, const struct task_info *t,
+		       const char *old, const char *nw)
+{
+	c->tid = t->tid;
+	c->start_ticks = t->start_ticks;
+	c->label = (char *)t->comm;
+	c->old_value = (char *)old;
+	c->new_value = (char *)nw;
+	return tune_plan_add(p, c);
 }
 
 int tune_plan_note(struct tune_plan *p, enum tune_id id, const char *fmt, ...)
@@ -90,16 +96,10 @@ int tune_plan_note(struct tune_plan *p, enum tune_id id, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return -ENOMEM;
-	if (p->n_notes == p->cap_notes) {
-		size_t cap = p->cap_notes ? p->cap_notes * 2 : 16;
-		struct tune_note *nn = realloc(p->notes, cap * sizeof(*nn));
-
-		if (!nn) {
-			free(text);
-			return -ENOMEM;
-		}
-		p->notes = nn;
-		p->cap_notes = cap;
+	if (grow_array((void **)&p->notes, &p->cap_notes, p->n_notes, sizeof(*p->notes),
+		       SIZE_MAX / sizeof(*p->notes))) {
+		free(text);
+		return -ENOMEM;
 	}
 	p->notes[p->n_notes].id = id;
 	p->notes[p->n_notes].text = text;
@@ -533,12 +533,7 @@ static int plan_tasks(const struct rootfs *fs, const struct tune_ctx *ctx, const
 			err = rc;
 		if (rc != 1)
 			continue;
-		c.tid = ti->tid;
-		c.start_ticks = ti->start_ticks;
-		c.label = (char *)ti->comm;
-		c.old_value = old;
-		c.new_value = nw;
-		err = tune_plan_add(out, &c);
+		err = tune_plan_add_task(out, &c, ti, old, nw);
 	}
 	if (err == 0 && fine)
 		err = tune_plan_note(out, t->id,

@@ -186,6 +186,13 @@ struct tune_plan {
 void tune_plan_free(struct tune_plan *p);
 /* Append a change (strings copied; NULLs allowed for label/note). Return: 0 or -ENOMEM. */
 int tune_plan_add(struct tune_plan *p, const struct tune_change *c);
+struct task_info;
+/*
+ * Append @c as a change of task @t's affinity from @old to @nw: its tid,
+ * start time and name come from @t. Return: 0 or -ENOMEM.
+ */
+int tune_plan_add_task(struct tune_plan *p, struct tune_change *c, const struct task_info *t,
+		       const char *old, const char *nw);
 int tune_plan_note(struct tune_plan *p, enum tune_id id, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Replace a change's note (copied; NULL clears). Return: 0 or -ENOMEM. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A growing array, for the event logs the main thread keeps while a run goes on. */
+/* A growing array: the event logs the main thread keeps while a run goes on, tasks, tune plans. */
 #ifndef RTR_UTIL_GROW_H
 #define RTR_UTIL_GROW_H
 

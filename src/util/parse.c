@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,17 +47,22 @@ static int parse_number(const char *s, double *v, const char **end)
 	return 0;
 }
 
-int parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out_ns)
+struct unit {
+	const char *name;
+	double mult;
+};
+
+/*
+ * @s as a number with an optional unit from @units (@n of them; compared
+ * ignoring case when @nocase), times that unit's multiplier into @out; a
+ * bare number is times @bare. Return: 0, -EINVAL, -ERANGE.
+ */
+static int parse_scaled(const char *s, const struct unit *units, size_t n, bool nocase,
+			double bare, double *out)
 {
-	static const struct {
-		const char *name;
-		double ns;
-	} units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-		{ "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 }, { "d", 86400e9 },
-	};
 	const char *unit;
-	double v, mult = (double)default_unit_ns, ns;
+	double v;
+	size_t i;
 	int err;
 
 	if (!s)
@@ -64,17 +70,31 @@ int parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out_ns)
 	err = parse_number(s, &v, &unit);
 	if (err)
 		return err;
-	if (*unit) {
-		size_t i;
-
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-			if (strcmp(unit, units[i].name) == 0)
-				break;
-		if (i == sizeof(units) / sizeof(units[0]))
-			return -EINVAL;
-		mult = units[i].ns;
+	if (!*unit) {
+		*out = v * bare;
+		return 0;
 	}
-	ns = v * mult;
+	for (i = 0; i < n; i++)
+		if ((nocase ? strcasecmp(unit, units[i].name) : strcmp(unit, units[i].name)) == 0)
+			break;
+	if (i == n)
+		return -EINVAL;
+	*out = v * units[i].mult;
+	return 0;
+}
+
+int parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out_ns)
+{
+	static const struct unit units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+		{ "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 }, { "d", 86400e9 },
+	};
+	double ns;
+	int err = parse_scaled(s, units, sizeof(units) / sizeof(units[0]), false,
+			       (double)default_unit_ns, &ns);
+
+	if (err)
+		return err;
 	if (ns >= 9.2e18)
 		return -ERANGE;
 	*out_ns = (int64_t)llround(ns);
@@ -83,35 +103,33 @@ int parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out_ns)
 
 int parse_size(const char *s, uint64_t *out_bytes)
 {
-	static const struct {
-		const char *name;
-		double mult;
-	} units[] = {
-		{ "", 1 }, { "b", 1 },
+	static const struct unit units[] = {
+		{ "b", 1 },
 		{ "k", 1024.0 }, { "kb", 1024.0 }, { "kib", 1024.0 },
 		{ "m", 1048576.0 }, { "mb", 1048576.0 }, { "mib", 1048576.0 },
 		{ "g", 1073741824.0 }, { "gb", 1073741824.0 }, { "gib", 1073741824.0 },
 		{ "t", 1099511627776.0 }, { "tb", 1099511627776.0 }, { "tib", 1099511627776.0 },
 	};
-	const char *unit;
-	double v, bytes;
-	int err;
+	double bytes;
+	int err = parse_scaled(s, units, sizeof(units) / sizeof(units[0]), true, 1, &bytes);
 
-	if (!s)
-		return -EINVAL;
-	err = parse_number(s, &v, &unit);
 	if (err)
 		return err;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcasecmp(unit, units[i].name) != 0)
-			continue;
-		bytes = v * units[i].mult;
-		if (bytes >= 1.8e19)
-			return -ERANGE;
-		*out_bytes = (uint64_t)llround(bytes);
-		return 0;
-	}
-	return -EINVAL;
+	if (bytes >= 1.8e19)
+		return -ERANGE;
+	*out_bytes = (uint64_t)llround(bytes);
+	return 0;
+}
+
+long parse_pid_suffix(const char *name, const char *prefix)
+{
+	size_t plen = strlen(prefix);
+	int64_t pid;
+
+	if (strncmp(name, prefix, plen) || name[plen] < '1' || name[plen] > '9' ||
+	    parse_int64(name + plen, 1, INT32_MAX, &pid))
+		return -1;
+	return (long)pid;
 }
 
 void format_duration(int64_t ns, char *buf, unsigned long len)

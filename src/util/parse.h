@@ -30,6 +30,13 @@ int parse_duration_ns(const char *s, int64_t default_unit_ns, int64_t *out_ns);
  */
 int parse_size(const char *s, uint64_t *out_bytes);
 
+/*
+ * The pid in a name @prefix<pid> (a decimal from 1 to INT32_MAX, no leading
+ * zero, nothing after it), as the names of the trace instances and cgroups
+ * that a run creates; -1 for any other name.
+ */
+long parse_pid_suffix(const char *name, const char *prefix);
+
 /* Format @ns as a short human duration ("1.5 ms", "20 s") into @buf. */
 void format_duration(int64_t ns, char *buf, unsigned long len);
 

@@ -128,9 +128,12 @@ static void rtprio(void **state)
 	assert_int_equal(run_check(f, "", "limits.rtprio", &r), RTR_SKIP);
 	m->limits_err = 0;
 	assert_int_equal(run_check(f, "", "limits.rtprio", &r), RTR_SKIP);	/* no row */
+	assert_string_equal(r.evidence,
+			    "no readable 'Max realtime priority' row in /proc/self/limits");
 	m->limits.rtprio = (struct proc_limit){ true, 0, 0 };
 	assert_int_equal(run_check(f, "", "limits.rtprio", &r), RTR_WARN);
 	assert_has(r.evidence, "EPERM");
+	assert_has(r.evidence, "RLIMIT_RTPRIO soft 0, hard 0 and no CAP_SYS_NICE");
 	m->limits.rtprio.hard = 95;
 	assert_int_equal(run_check(f, "", "limits.rtprio", &r), RTR_WARN);
 	assert_has(r.evidence, "ulimit -r 95");
@@ -152,9 +155,10 @@ static void memlock(void **state)
 	assert_int_equal(run_check(f, "", "limits.memlock", &r), RTR_SKIP);
 	m->limits_err = 0;
 	assert_int_equal(run_check(f, "", "limits.memlock", &r), RTR_SKIP);
+	assert_string_equal(r.evidence, "no readable 'Max locked memory' row in /proc/self/limits");
 	m->limits.memlock = (struct proc_limit){ true, 65536, 65536 };
 	assert_int_equal(run_check(f, "", "limits.memlock", &r), RTR_WARN);
-	assert_has(r.evidence, "65536 bytes");
+	assert_has(r.evidence, "RLIMIT_MEMLOCK soft 65536 bytes, hard 65536 bytes: ");
 	m->cap_err = 0;
 	m->cap_eff = 1ull << 14;	/* CAP_IPC_LOCK */
 	assert_int_equal(run_check(f, "", "limits.memlock", &r), RTR_INFO);

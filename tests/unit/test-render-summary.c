@@ -68,6 +68,31 @@ static void test_summary(void **state)
 }
 
 /* A phase that took no sample: dashes, not a perfect 0.0, and the verdict warns and says why. */
+/* With colour: each status line and the verdict in the status's colour, then reset. */
+static void test_summary_color(void **state)
+{
+	struct result r;
+	json_error_t je;
+	json_t *j = json_loads(verify_json, 0, &je);
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(j);
+	assert_int_equal(result_from_json(j, "v", &r, err, sizeof(err)), 0);
+	json_decref(j);
+	assert_int_equal(result_judge(&r, 40, &r.verdict), 0);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(summary_write(f, &r, true), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "  \033[1;31mfail\033[0m irq.affinity"));
+	assert_non_null(strstr(buf, "  \033[33mwarn\033[0m cpu.governor"));
+	assert_non_null(strstr(buf, "Verdict: \033[1;31mFAIL\033[0m: "));
+	free(buf);
+	result_free(&r);
+}
+
 static void test_summary_unmeasured(void **state)
 {
 	static const char text[] =
@@ -151,6 +176,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_summary_color),
 		cmocka_unit_test(test_summary_unmeasured),
 		cmocka_unit_test(test_verify_opts),
 	};

@@ -13,6 +13,7 @@
 #include "unit.h"
 
 #include "util/parse.h"
+#include "util/sorted.h"
 #include "util/strbuf.h"
 
 static int64_t dur(const char *s, int64_t unit)
@@ -86,6 +87,40 @@ static void test_int(void **state)
 	assert_int_equal(parse_int64("99999999999999999999", 0, INT64_MAX, &v), -ERANGE);
 }
 
+static void test_pid_suffix(void **state)
+{
+	(void)state;
+	assert_int_equal(parse_pid_suffix("rtready-1234", "rtready-"), 1234);
+	assert_int_equal(parse_pid_suffix("rtready-2147483647", "rtready-"), 2147483647L);
+	assert_int_equal(parse_pid_suffix("rtready-2147483648", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("rtready-0", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("rtready-012", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("rtready-", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("rtready-12x", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("rtready-+12", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("other-12", "rtready-"), -1);
+	assert_int_equal(parse_pid_suffix("rtready", "rtready-"), -1);
+}
+
+static void test_sorted_find(void **state)
+{
+	static const struct {
+		double pad;
+		int id;
+	} rows[] = { { 0, -3 }, { 0, 0 }, { 0, 2 }, { 0, 7 }, { 0, 9 } };
+	const size_t n = sizeof(rows) / sizeof(rows[0]), off = offsetof(__typeof__(rows[0]), id);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		assert_ptr_equal(sorted_find_int(rows, n, sizeof(rows[0]), off, rows[i].id),
+				 &rows[i]);
+	assert_null(sorted_find_int(rows, n, sizeof(rows[0]), off, 1));
+	assert_null(sorted_find_int(rows, n, sizeof(rows[0]), off, -4));
+	assert_null(sorted_find_int(rows, n, sizeof(rows[0]), off, 10));
+	assert_null(sorted_find_int(NULL, 0, sizeof(rows[0]), off, 0));
+	assert_ptr_equal(sorted_find_int(rows, 1, sizeof(rows[0]), off, -3), &rows[0]);
+}
+
 static void test_format(void **state)
 {
 	char buf[32];
@@ -130,6 +165,8 @@ int main(void)
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_size),
 		cmocka_unit_test(test_int),
+		cmocka_unit_test(test_pid_suffix),
+		cmocka_unit_test(test_sorted_find),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_strbuf),
 	};
