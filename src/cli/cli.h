@@ -47,39 +47,6 @@ int cli_parse_root(const char *arg, const char **out, char *err, size_t errlen);
 int cli_nonempty(const char *opt, const char *arg, char *err, size_t errlen);
 
 /*
- * Before anything is written: output_collisions() (src/util/output.h), its
- * refusal printed as "rtready: CMD: ...". Return: 0 or -EINVAL.
- */
-int cli_check_collisions(const char *cmd, const struct output_file *outs, size_t n_outs,
-			 const struct output_file *ins, size_t n_ins);
-
-/*
- * The command's target (src/target/target.h), on the heap: a target is tens
- * of KiB and rtready runs with ulimit -s 32. A planner's warning is printed.
- * Return: the target, or NULL after printing "rtready: CMD: why".
- */
-struct target *cli_target(const char *cmd, const char *root, const struct rt_request *rt,
-			  unsigned int want);
-void cli_target_free(struct target *t);
-
-/*
- * output_reserve(), output_ready() and output_close() (src/util/output.h)
- * that print "rtready: CMD: cannot write PATH: why" on failure. A failed
- * close of an output that was @written sets *@rc to EXIT_USAGE.
- */
-int cli_out_reserve(const char *cmd, struct output *o, const char *path);
-int cli_out_ready(const char *cmd, struct output *o, const char *path);
-void cli_out_close(const char *cmd, struct output *o, const char *path, bool written, int *rc);
-
-/*
- * Write a command's result to @path (NULL or "-": standard output) through
- * @fn, replacing the file only once all of it was written (src/util/output.h).
- * A failure is printed as "rtready: CMD: cannot write ...". Return: 0 or -errno.
- */
-typedef int cli_write_fn(FILE *fp, const void *ctx);
-int cli_write(const char *cmd, const char *path, cli_write_fn *fn, const void *ctx);
-
-/*
  * The printer of the steps below cli (src/util/say.h): each line they hand
  * it is printed as "rtready: CMD: line", a warning with "warning: ".
  */
@@ -109,8 +76,7 @@ void cli_stop_release(const struct cli_stop *saved);
  * The services above, for a job of src/job (struct job_ui, src/job/job.h);
  * @saved: where cli_stop_catch() keeps the handlers it replaces.
  */
-#define CLI_JOB_UI(saved) { cli_error, cli_warn, cli_use_color, cli_target, cli_target_free, \
-	cli_check_collisions, cli_out_reserve, cli_out_ready, cli_out_close, cli_stop_catch, \
-	cli_stop_release, (saved) }
+#define CLI_JOB_UI(saved) { cli_error, cli_warn, cli_use_color, cli_stop_catch, cli_stop_release, \
+	(saved) }
 
 #endif

@@ -5,17 +5,10 @@
  * counters in between), judge them, render.
  */
 #include <errno.h>
-#include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "checks/run.h"
 #include "cli/opt.h"
 #include "cli/cmd_inspect.h"
-#include "inspect/inspect.h"
-#include "probe/facts.h"
-#include "render/inspect.h"
-#include "render/json.h"
 #include "util/parse.h"
 
 /* Keys of the options without a short letter. */
@@ -128,77 +121,9 @@ int inspect_opts_parse(int argc, char **argv, void *opts, char *err, size_t errl
 	return 0;
 }
 
-struct inspect_view {
-	const struct inspect_opts *o;
-	const struct inspect_result *res;
-	const struct report *r;
-};
-
-static int inspect_write(FILE *fp, const void *ctx)
-{
-	const struct inspect_view *v = ctx;
-	struct text_style st = { cli_use_color(fp), v->o->verbose };
-
-	if (v->o->format == FORMAT_JSON)
-		return inspect_write_json(fp, v->res, v->r);
-	return inspect_write_text(fp, v->res, v->r, &st);
-}
-
 static int inspect_main(void *opts)
 {
-	const struct inspect_opts *o = opts;
-	struct inspect_request req = { o->root, o->pids, o->n_pids, o->name,
-				       o->all, o->window_ns, o->perf };
-	const volatile sig_atomic_t *stop = cli_stop_catch(NULL);
-	struct target *t;
-	struct inspect_result res;
-	struct inspect_env env;
-	struct report r;
-	int bad = 0, err, rc = EXIT_USAGE;
-
-	report_init(&r, "inspect");
-	/* Unread online CPUs leave the list empty; inspect can still judge threads. */
-	t = cli_target("inspect", o->root, &o->rt, TARGET_HOST);
-	if (!t || target_host_info(t, &r.host)) {
-		if (t)
-			cli_error("inspect", "%s", strerror(ENOMEM));
-		cli_target_free(t);
-		report_free(&r);
-		return EXIT_USAGE;
-	}
-	err = inspect_collect(&req, &res, stop, &bad);
-	if (err == -ENODATA && strcmp(o->root, "/") == 0)
-		cli_error("inspect", "no process found under /proc: /proc is unreadable (empty, "
-				     "not procfs: is procfs mounted there?)");
-	else if (err == -ENODATA)
-		cli_error("inspect", "no process found under %s%sproc: it is empty or unreadable",
-			  o->root, o->root[strlen(o->root) - 1] == '/' ? "" : "/");
-	else if (err == -ESRCH)
-		cli_error("inspect", "no process with PID %d", bad);
-	else if (err == -ENOENT && o->name)
-		cli_error("inspect", "no process named '%s'", o->name);
-	else if (err == -ENOENT)
-		cli_error("inspect", "no process found under %s%sproc", o->root,
-			  o->root[strlen(o->root) - 1] == '/' ? "" : "/");
-	else if (err)
-		cli_error("inspect", "cannot read the processes: %s", strerror(-err));
-	if (err) {
-		inspect_result_free(&res);
-		report_free(&r);
-		cli_target_free(t);
-		return EXIT_USAGE;
-	}
-	env = (struct inspect_env){ &t->rt.cpus, o->verbose || !o->all };
-	err = inspect_judge(&res, &env, &r);
-	if (err)
-		cli_error("inspect", "%s", strerror(-err));
-	else if (!cli_write("inspect", o->output, inspect_write,
-			    &(struct inspect_view){ o, &res, &r }))
-		rc = report_exit_code(&r, o->strict);
-	report_free(&r);
-	inspect_result_free(&res);
-	cli_target_free(t);
-	return rc;
+	return inspect_job_run(opts, &(const struct job_ui)CLI_JOB_UI(NULL));
 }
 
 const struct cli_cmd inspect_cmd = {

@@ -7,21 +7,16 @@
  * itself is src/measure/load.c, the same code `latency --load` runs.
  */
 #include <errno.h>
-#include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/cmd_load.h"
-#include "render/load.h"
 #include "util/parse.h"
 
 /* Keys of the options without a short letter. */
 enum { OPT_OOM = 256, OPT_OOM_LIMIT, OPT_FORMAT };
-
-static int load_main(void *opts);
 
 static const struct cli_opt load_opts[] = {
 	{ "processes", 'P', CLI_NOARG, NULL, NULL, NULL, CLI_OWN, 0 },	/* hackbench's spelling */
@@ -63,28 +58,6 @@ static const struct cli_opt load_opts[] = {
 	CLI_OPT_SET("quiet", 'q', struct load_opts, quiet, "no description line before the run"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
-};
-
-const struct cli_cmd load_cmd = {
-	"load",
-	"Usage: rtready load [OPTIONS]\n"
-	"\n"
-	"Put the machine under load: hackbench-style messaging between groups of\n"
-	"tasks, CPU hogs, memory churn and out-of-memory kills, all at SCHED_OTHER.\n"
-	"Without -D, one messaging run is made (like hackbench); with -D, every load\n"
-	"runs for that long and messaging runs restart until the end.\n"
-	"\n"
-	"Messaging (on by default, or when one of these is given):\n",
-	CLI_CMD_OPTS(load_opts), 24,
-	"\n"
-	"The bounds per CPU keep start-up and stopping short: every task must get a CPU\n"
-	"once to start and once to die, and more tasks add no load a realtime thread\n"
-	"would feel. Every task stops by itself at the end of -D, and when rtready dies.\n"
-	"\n"
-	"Exit status: 0 the load ran (also when stopped by SIGINT or SIGTERM),\n"
-	"2 usage error or the load could not run.\n",
-	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct load_opts), load_opts_parse, load_main, load_opts_free,
 };
 
 void load_opts_free(void *opts)
@@ -239,52 +212,31 @@ int load_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
 
 /* ---- running ---------------------------------------------------------------- */
 
-/* Run the load until it ends or a signal asks to stop. Return: 0 or -errno. */
-static int run_load(const struct load_config *cfg, struct load_stats *st, bool *interrupted)
-{
-	struct cli_stop saved;
-	/* Without SA_RESTART: a signal cuts the wait short. */
-	int rc = load_run(cfg, cli_stop_catch(&saved), st, interrupted);
-
-	cli_stop_release(&saved);
-	return rc;
-}
-
 static int load_main(void *opts)
 {
-	const struct load_opts *o = opts;
-	struct load_stats st = { 0 };
-	struct output out;
-	bool interrupted = false;
-	int rc;
+	struct cli_stop saved;
 
-	rc = output_open(&out, o->output);
-	if (rc) {
-		cli_error("load", "cannot write %s: %s", o->output, strerror(-rc));
-		return EXIT_USAGE;
-	}
-	if (o->format == FORMAT_TEXT && !o->quiet) {
-		load_describe_text(out.fp, &o->cfg);
-		fflush(out.fp);
-	}
-	rc = run_load(&o->cfg, &st, &interrupted);
-	if (rc) {
-		cli_error("load", "cannot start the load: %s", strerror(-rc));
-		output_close(&out, false);
-		return EXIT_USAGE;
-	}
-	if (o->format == FORMAT_JSON) {
-		struct host_info host = { 0 };
-
-		rc = target_host_live(&host) ?: load_write(out.fp, &o->cfg, &st, interrupted, &host);
-		host_info_free(&host);
-	} else {
-		rc = load_write(out.fp, &o->cfg, &st, interrupted, NULL);
-	}
-	rc = output_close(&out, rc == 0) ?: rc;
-	if (rc)
-		cli_error("load", "cannot write the result: %s", strerror(-rc));
-	if (st.error)
-		cli_error("load", "%s", st.error_text);
-	return rc || st.error ? EXIT_USAGE : EXIT_OK;
+	return load_job_run(opts, &(const struct job_ui)CLI_JOB_UI(&saved));
 }
+
+const struct cli_cmd load_cmd = {
+	"load",
+	"Usage: rtready load [OPTIONS]\n"
+	"\n"
+	"Put the machine under load: hackbench-style messaging between groups of\n"
+	"tasks, CPU hogs, memory churn and out-of-memory kills, all at SCHED_OTHER.\n"
+	"Without -D, one messaging run is made (like hackbench); with -D, every load\n"
+	"runs for that long and messaging runs restart until the end.\n"
+	"\n"
+	"Messaging (on by default, or when one of these is given):\n",
+	CLI_CMD_OPTS(load_opts), 24,
+	"\n"
+	"The bounds per CPU keep start-up and stopping short: every task must get a CPU\n"
+	"once to start and once to die, and more tasks add no load a realtime thread\n"
+	"would feel. Every task stops by itself at the end of -D, and when rtready dies.\n"
+	"\n"
+	"Exit status: 0 the load ran (also when stopped by SIGINT or SIGTERM),\n"
+	"2 usage error or the load could not run.\n",
+	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct load_opts), load_opts_parse, load_main, load_opts_free,
+};

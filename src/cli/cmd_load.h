@@ -3,18 +3,10 @@
 #ifndef RTR_CLI_CMD_LOAD_H
 #define RTR_CLI_CMD_LOAD_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "cli/cli.h"
-#include "measure/load.h"
-
-struct load_opts {
-	struct load_config cfg;
-	enum output_format format;
-	const char *output;
-	bool quiet, help, version;
-};
+#include "job/load.h"
 
 /*
  * Parse argv (argv[0] = "load") into @o. Messaging runs when one of its

@@ -20,8 +20,6 @@
 /* Keys of the options without a short letter. */
 enum { OPT_NODE = 256, OPT_NEAR, OPT_WINDOW };
 
-static int plan_main(void *opts);
-
 static const struct cli_opt plan_opts[] = {
 	{ "rt", 'n', CLI_ARG, "N",
 	  "plan N RT CPUs (default: as many as can be spared while\n"
@@ -42,23 +40,6 @@ static const struct cli_opt plan_opts[] = {
 		       "write the plan to FILE instead of standard output"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
-};
-
-const struct cli_cmd plan_cmd = {
-	"plan",
-	"Usage: rtready plan [OPTIONS]\n"
-	"\n"
-	"Choose the CPUs to set apart for realtime work from the machine's topology (SMT\n"
-	"siblings, L2 clusters, NUMA nodes, core speeds, the boot CPU, managed IRQs), and\n"
-	"write the kernel command line and the rtready tune commands that set them up.\n"
-	"Every choice comes with its reason.\n"
-	"\n",
-	CLI_CMD_OPTS(plan_opts), 23,
-	"\n"
-	"Exit status: 0 a plan was made, 2 usage error, or no plan keeps the rules (the\n"
-	"message names the rule).\n",
-	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct plan_opts), plan_opts_parse, plan_main, NULL,
 };
 
 static int plan_opt(struct cli_parse *p, int key, char *err, size_t errlen)
@@ -140,3 +121,20 @@ static int plan_main(void *opts)
 {
 	return plan_execute(opts) ? EXIT_USAGE : EXIT_OK;
 }
+
+const struct cli_cmd plan_cmd = {
+	"plan",
+	"Usage: rtready plan [OPTIONS]\n"
+	"\n"
+	"Choose the CPUs to set apart for realtime work from the machine's topology (SMT\n"
+	"siblings, L2 clusters, NUMA nodes, core speeds, the boot CPU, managed IRQs), and\n"
+	"write the kernel command line and the rtready tune commands that set them up.\n"
+	"Every choice comes with its reason.\n"
+	"\n",
+	CLI_CMD_OPTS(plan_opts), 23,
+	"\n"
+	"Exit status: 0 a plan was made, 2 usage error, or no plan keeps the rules (the\n"
+	"message names the rule).\n",
+	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct plan_opts), plan_opts_parse, plan_main, NULL,
+};

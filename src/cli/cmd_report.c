@@ -8,14 +8,11 @@
  * exit 2 before anything is written.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/cmd_report.h"
-#include "render/files.h"
 #include "util/parse.h"
 
 static const struct cli_opt report_opts[] = {
@@ -92,62 +89,9 @@ int report_opts_parse(int argc, char **argv, void *opts, char *err, size_t errle
 	return 0;
 }
 
-/*
- * Before anything is read: an output must not be one of the inputs (that
- * would replace a result with its own report), and every output must be
- * writable. Return: 0, or -1 after printing why.
- */
-static int check_outputs(const struct report_opts *o)
-{
-	const char *outs[] = { o->html, o->junit, o->prometheus };
-
-	for (int a = 0; a < 3; a++) {
-		int err;
-
-		if (!outs[a])
-			continue;
-		for (size_t i = 0; i < o->n_inputs; i++) {
-			if (output_is_input(outs[a], o->inputs[i])) {
-				cli_error("report", "'%s' is the result file '%s': the report "
-					  "would replace it; name another output", outs[a],
-					  o->inputs[i]);
-				return -1;
-			}
-		}
-		err = output_check(outs[a]);
-		if (err) {
-			cli_error("report", "cannot write %s: %s", outs[a], strerror(-err));
-			return -1;
-		}
-	}
-	return 0;
-}
-
 static int report_main(void *opts)
 {
-	const struct report_opts *o = opts;
-	struct result res[REPORT_MAX_INPUTS];
-	const struct result *rp[REPORT_MAX_INPUTS];
-	struct result_files f = { o->html, o->junit, o->prometheus, o->strict };
-	char err[1536];
-	int n, rc = EXIT_USAGE;
-
-	if (check_outputs(o))
-		return EXIT_USAGE;
-	n = result_load_all(o->inputs, o->n_inputs, o->max_latency_us, res, err, sizeof(err));
-	if (n < 0) {
-		cli_error("report", "%s", err);
-		return EXIT_USAGE;
-	}
-	for (int i = 0; i < n; i++)
-		rp[i] = &res[i];
-	if (render_result_files(&f, rp, (size_t)n, err, sizeof(err)))
-		cli_error("report", "%s", err);
-	else
-		rc = result_exit_code(rp, (size_t)n, o->strict);
-	for (int i = 0; i < n; i++)
-		result_free(&res[i]);
-	return rc;
+	return report_job_run(opts, &(const struct job_ui)CLI_JOB_UI(NULL));
 }
 
 const struct cli_cmd report_cmd = {

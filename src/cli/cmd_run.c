@@ -31,8 +31,6 @@ enum {
 	OPT_RUNTIME, OPT_DEADLINE, OPT_PERIOD,
 };
 
-static int run_main(void *opts);
-
 static const struct cli_opt run_opts[] = {
 	{ "policy", OPT_POLICY, CLI_ARG, "POLICY",
 	  "fifo, rr, other or deadline (default: unchanged; fifo\n"
@@ -83,27 +81,6 @@ static const struct cli_opt run_opts[] = {
 	  "when the program itself exited 0", NULL, CLI_OWN, 0 },
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
-};
-
-const struct cli_cmd run_cmd = {
-	"run",
-	"Usage: rtready run [OPTIONS] [--] COMMAND [ARGS...]\n"
-	"\n"
-	"Start COMMAND with realtime settings, a CPU and memory budget, and optionally the\n"
-	"runtime checker, which reports checklist violations inside the program at its exit.\n"
-	"\n"
-	"Scheduling and limits:\n",
-	CLI_CMD_OPTS(run_opts), 26,
-	"\n"
-	"If rtready is killed, the program gets SIGTERM. The next run removes the empty\n"
-	"budget cgroups and partitions that killed rtready processes left, and names the\n"
-	"ones that still hold processes (those are left alone).\n"
-	"\n"
-	"Exit status: the program's (its exit code, or 128 + signal); 1 with --strict and\n"
-	"findings; 2 when rtready could not start the program (bad option, command not\n"
-	"found or not executable, settings refused), with a message saying why.\n",
-	CLI_COMMAND,
-	CLI_CMD_STRUCT(struct run_opts), run_opts_parse, run_main, run_opts_free,
 };
 
 void run_opts_free(void *opts)
@@ -399,3 +376,24 @@ static int run_main(void *opts)
 	run_session_free(s);
 	return code < 0 ? EXIT_USAGE : code;
 }
+
+const struct cli_cmd run_cmd = {
+	"run",
+	"Usage: rtready run [OPTIONS] [--] COMMAND [ARGS...]\n"
+	"\n"
+	"Start COMMAND with realtime settings, a CPU and memory budget, and optionally the\n"
+	"runtime checker, which reports checklist violations inside the program at its exit.\n"
+	"\n"
+	"Scheduling and limits:\n",
+	CLI_CMD_OPTS(run_opts), 26,
+	"\n"
+	"If rtready is killed, the program gets SIGTERM. The next run removes the empty\n"
+	"budget cgroups and partitions that killed rtready processes left, and names the\n"
+	"ones that still hold processes (those are left alone).\n"
+	"\n"
+	"Exit status: the program's (its exit code, or 128 + signal); 1 with --strict and\n"
+	"findings; 2 when rtready could not start the program (bad option, command not\n"
+	"found or not executable, settings refused), with a message saying why.\n",
+	CLI_COMMAND,
+	CLI_CMD_STRUCT(struct run_opts), run_opts_parse, run_main, run_opts_free,
+};

@@ -18,8 +18,6 @@
 #include "render/snapshot.h"
 #include "target/snapshot.h"
 
-static int snapshot_main(void *opts);
-
 static const struct cli_opt snapshot_opts[] = {
 	{ "root", 'r', CLI_ARG, "SRC",
 	  "capture the tree under SRC instead of the live system", "@dir", CLI_SH_ROOT, 0 },
@@ -27,22 +25,6 @@ static const struct cli_opt snapshot_opts[] = {
 		    "write into DIR even when it is not empty"),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
-};
-
-const struct cli_cmd snapshot_cmd = {
-	"snapshot",
-	"Usage: rtready snapshot [OPTIONS] DIR\n"
-	"\n"
-	"Copy every file that 'rtready check' reads (under /proc, /sys, /etc, /boot)\n"
-	"into DIR, keeping their paths, so that 'rtready check --root DIR' audits this\n"
-	"machine from anywhere. DIR/rtready-snapshot.json records the host, date, version\n"
-	"and file count.\n"
-	"\n",
-	CLI_CMD_OPTS(snapshot_opts), 19,
-	"\n"
-	"Exit status: 0 written, 2 usage error or the snapshot could not be written.\n",
-	CLI_OPERANDS,
-	CLI_CMD_STRUCT(struct snapshot_opts), snapshot_opts_parse, snapshot_main, NULL,
 };
 
 int snapshot_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
@@ -97,3 +79,19 @@ static int snapshot_main(void *opts)
 {
 	return snapshot_run(opts) ? EXIT_USAGE : EXIT_OK;
 }
+
+const struct cli_cmd snapshot_cmd = {
+	"snapshot",
+	"Usage: rtready snapshot [OPTIONS] DIR\n"
+	"\n"
+	"Copy every file that 'rtready check' reads (under /proc, /sys, /etc, /boot)\n"
+	"into DIR, keeping their paths, so that 'rtready check --root DIR' audits this\n"
+	"machine from anywhere. DIR/rtready-snapshot.json records the host, date, version\n"
+	"and file count.\n"
+	"\n",
+	CLI_CMD_OPTS(snapshot_opts), 19,
+	"\n"
+	"Exit status: 0 written, 2 usage error or the snapshot could not be written.\n",
+	CLI_OPERANDS,
+	CLI_CMD_STRUCT(struct snapshot_opts), snapshot_opts_parse, snapshot_main, NULL,
+};

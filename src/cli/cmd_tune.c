@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 #include "cli/cmd_tune.h"
+#include "job/job.h"
 #include "render/tune.h"
 #include "tune/boot.h"
 #include "tune/mode.h"
@@ -32,8 +33,6 @@ enum {
 	OPT_PID,
 	OPT_ISOLATE,
 };
-
-static int tune_main(void *opts);
 
 static const struct cli_opt tune_opts[] = {
 	{ "apply", OPT_APPLY, CLI_NOARG, NULL,
@@ -95,23 +94,6 @@ static const struct cli_opt tune_opts[] = {
 	CLI_OPT_FORMAT('f'),
 	CLI_OPT_HELP('h'),
 	CLI_OPT_VERSION,
-};
-
-const struct cli_cmd tune_cmd = {
-	"tune",
-	"Usage: rtready tune [--rt-cpus LIST] [--apply | --revert | --status | --emit-boot DIR]\n"
-	"\n"
-	"Apply the runtime fixes of the realtime checklist, with an exact, crash-safe revert.\n"
-	"Without a mode it is a dry run: it prints each change (file or task, old value,\n"
-	"new value, the check it fixes) and changes nothing.\n"
-	"\n"
-	"Modes:\n",
-	CLI_CMD_OPTS(tune_opts), 26,
-	"\n"
-	"Exit status: 0 done (or nothing to do), 1 a change could not be made or put back,\n"
-	"2 usage error, or the tool could not do its job (journal, refusal).\n",
-	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct tune_opts), tune_opts_parse, tune_main, tune_opts_free,
 };
 
 void tune_opts_free(void *opts)
@@ -267,9 +249,27 @@ static int tune_execute(const struct tune_opts *o, const struct target *t)
 static int tune_main(void *opts)
 {
 	const struct tune_opts *o = opts;
-	struct target *t = cli_target("tune", o->root, &o->rt, TARGET_HOST);
+	struct target *t = job_target(&(const struct job_ui)CLI_JOB_UI(NULL), "tune", o->root, &o->rt,
+				      TARGET_HOST);
 	int rc = t ? tune_execute(o, t) : EXIT_USAGE;
 
-	cli_target_free(t);
+	job_target_free(t);
 	return rc;
 }
+
+const struct cli_cmd tune_cmd = {
+	"tune",
+	"Usage: rtready tune [--rt-cpus LIST] [--apply | --revert | --status | --emit-boot DIR]\n"
+	"\n"
+	"Apply the runtime fixes of the realtime checklist, with an exact, crash-safe revert.\n"
+	"Without a mode it is a dry run: it prints each change (file or task, old value,\n"
+	"new value, the check it fixes) and changes nothing.\n"
+	"\n"
+	"Modes:\n",
+	CLI_CMD_OPTS(tune_opts), 26,
+	"\n"
+	"Exit status: 0 done (or nothing to do), 1 a change could not be made or put back,\n"
+	"2 usage error, or the tool could not do its job (journal, refusal).\n",
+	CLI_NO_OPERANDS,
+	CLI_CMD_STRUCT(struct tune_opts), tune_opts_parse, tune_main, tune_opts_free,
+};

@@ -38,7 +38,7 @@ static int check_write(FILE *fp, const void *ctx)
 static int check_execute(const struct check_opts *o, struct report *r, const struct job_ui *ui)
 {
 	struct check_filter flt = { o->only, o->n_only, o->skip, o->n_skip };
-	struct target *t = ui->target("check", o->root, &o->rt, TARGET_FACTS);
+	struct target *t = job_target(ui, "check", o->root, &o->rt, TARGET_FACTS);
 	struct check_ctx ctx;
 	int err;
 
@@ -49,7 +49,7 @@ static int check_execute(const struct check_opts *o, struct report *r, const str
 	err = err ?: target_host_info(t, &r->host);
 	if (err)
 		ui->error("check", "%s", strerror(-err));
-	ui->target_free(t);
+	job_target_free(t);
 	return err;
 }
 

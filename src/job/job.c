@@ -1,9 +1,76 @@
 // SPDX-License-Identifier: MIT
 /* What the jobs share; see job.h. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "job/job.h"
 #include "measure/trace.h"
+
+struct target *job_target(const struct job_ui *ui, const char *cmd, const char *root,
+			  const struct rt_request *rt, unsigned int want)
+{
+	struct target *t = malloc(sizeof(*t));
+	char msg[4200];
+	int err = t ? target_open(t, root, rt, want, msg, sizeof(msg)) : -ENOMEM;
+
+	if (err) {
+		ui->error(cmd, "%s", err == -ENOMEM ? strerror(ENOMEM) : msg);
+		free(t);
+		return NULL;
+	}
+	if (t->plan_warning[0])
+		ui->warn(cmd, "%s", t->plan_warning);
+	return t;
+}
+
+void job_target_free(struct target *t)
+{
+	if (!t)
+		return;
+	target_close(t);
+	free(t);
+}
+
+int job_collisions(const struct job_ui *ui, const char *cmd, const struct output_file *outs,
+		   size_t n_outs, const struct output_file *ins, size_t n_ins)
+{
+	char err[8400];
+	int e = output_collisions(outs, n_outs, ins, n_ins, err, sizeof(err));
+
+	if (e)
+		ui->error(cmd, "%s", err);
+	return e;
+}
+
+int job_out_reserve(const struct job_ui *ui, const char *cmd, struct output *o, const char *path)
+{
+	int err = output_reserve(o, path);
+
+	if (err)
+		ui->error(cmd, "cannot write %s: %s", path, strerror(-err));
+	return err;
+}
+
+int job_out_ready(const struct job_ui *ui, const char *cmd, struct output *o, const char *path)
+{
+	int err = output_ready(o);
+
+	if (err)
+		ui->error(cmd, "cannot write %s: %s", path ? path : "the output", strerror(-err));
+	return err;
+}
+
+void job_out_close(const struct job_ui *ui, const char *cmd, struct output *o, const char *path,
+		   bool written, int *rc)
+{
+	int err = output_close(o, written);
+
+	if (err && written) {
+		ui->error(cmd, "cannot write %s: %s", path ? path : "the output", strerror(-err));
+		*rc = JOB_FAILED;
+	}
+}
 
 int job_write(const struct job_ui *ui, const char *cmd, const char *path, job_write_fn *fn,
 	      const void *ctx)
@@ -49,5 +116,5 @@ void job_remove_stale_trace(const struct job_ui *ui, const char *cmd)
 struct target *job_target_measure(const struct job_ui *ui, const char *cmd,
 				  const struct rt_request *cpus)
 {
-	return ui->target(cmd, "/", cpus->kind == RT_REQUEST_AUTO ? cpus : NULL, TARGET_HOST);
+	return job_target(ui, cmd, "/", cpus->kind == RT_REQUEST_AUTO ? cpus : NULL, TARGET_HOST);
 }

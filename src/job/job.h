@@ -28,19 +28,36 @@ struct job_ui {
 	void (*error)(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 	void (*warn)(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 	bool (*use_color)(FILE *fp);
-	struct target *(*target)(const char *cmd, const char *root, const struct rt_request *rt,
-				 unsigned int want);
-	void (*target_free)(struct target *t);
-	int (*collisions)(const char *cmd, const struct output_file *outs, size_t n_outs,
-			  const struct output_file *ins, size_t n_ins);
-	int (*out_reserve)(const char *cmd, struct output *o, const char *path);
-	int (*out_ready)(const char *cmd, struct output *o, const char *path);
-	void (*out_close)(const char *cmd, struct output *o, const char *path, bool written,
-			  int *rc);
 	const volatile sig_atomic_t *(*stop_catch)(struct cli_stop *saved);
 	void (*stop_release)(const struct cli_stop *saved);
 	struct cli_stop *stop_saved;	/* where stop_catch() keeps the handlers it replaced */
 };
+
+/*
+ * The command's target (src/target/target.h), on the heap: a target is tens
+ * of KiB and rtready runs with ulimit -s 32. The planner's warning is said.
+ * Return: the target (job_target_free() it), or NULL after saying why.
+ */
+struct target *job_target(const struct job_ui *ui, const char *cmd, const char *root,
+			  const struct rt_request *rt, unsigned int want);
+void job_target_free(struct target *t);
+
+/*
+ * Before anything is written: output_collisions() (src/util/output.h), its
+ * refusal said as CMD's error. Return: 0 or -EINVAL.
+ */
+int job_collisions(const struct job_ui *ui, const char *cmd, const struct output_file *outs,
+		   size_t n_outs, const struct output_file *ins, size_t n_ins);
+
+/*
+ * output_reserve(), output_ready() and output_close() (src/util/output.h)
+ * that say "cannot write PATH: why" as CMD's error on failure. A failed
+ * close of an output that was @written sets *@rc to JOB_FAILED.
+ */
+int job_out_reserve(const struct job_ui *ui, const char *cmd, struct output *o, const char *path);
+int job_out_ready(const struct job_ui *ui, const char *cmd, struct output *o, const char *path);
+void job_out_close(const struct job_ui *ui, const char *cmd, struct output *o, const char *path,
+		   bool written, int *rc);
 
 /*
  * Write a command's result to @path (NULL or "-": standard output) through
@@ -61,7 +78,7 @@ void job_remove_stale_trace(const struct job_ui *ui, const char *cmd);
 /*
  * The target of a command that measures on the CPUs of @cpus (-a): auto or
  * auto:N are planned and become the RT CPUs of the report; a list only
- * chooses where to measure. Return: the target (ui->target_free() it), or
+ * chooses where to measure. Return: the target (job_target_free() it), or
  * NULL after printing why.
  */
 struct target *job_target_measure(const struct job_ui *ui, const char *cmd,

@@ -199,7 +199,7 @@ static int check_collisions(const struct latency_opts *o, const struct job_ui *u
 		if (trace_default_file(o->output, trace, sizeof(trace)) == 0)
 			outs[3] = (struct output_file){ "the trace file", trace };
 	}
-	return ui->collisions("latency", outs, 4, NULL, 0);
+	return job_collisions(ui, "latency", outs, 4, NULL, 0);
 }
 
 int latency_job_run(struct latency_opts *o, const struct job_ui *ui)
@@ -229,8 +229,8 @@ int latency_job_run(struct latency_opts *o, const struct job_ui *ui)
 	 * file's temporary twin is made only when the result is ready, so a
 	 * kill -9 during the run leaves nothing beside it.
 	 */
-	if (ui->out_reserve("latency", &out, o->output) ||
-	    (o->json_file && ui->out_reserve("latency", &jout, o->json_file)))
+	if (job_out_reserve(ui, "latency", &out, o->output) ||
+	    (o->json_file && job_out_reserve(ui, "latency", &jout, o->json_file)))
 		goto out;
 	err = o->histfile ? output_check(o->histfile) : 0;
 	if (err) {
@@ -243,8 +243,8 @@ int latency_job_run(struct latency_opts *o, const struct job_ui *ui)
 	if (err)
 		goto out;
 	rc = load_failed ? JOB_FAILED : outcome(&res, ui);
-	if (ui->out_ready("latency", &out, o->output) ||
-	    (o->json_file && ui->out_ready("latency", &jout, o->json_file))) {
+	if (job_out_ready(ui, "latency", &out, o->output) ||
+	    (o->json_file && job_out_ready(ui, "latency", &jout, o->json_file))) {
 		rc = JOB_FAILED;
 		goto out;
 	}
@@ -266,10 +266,10 @@ int latency_job_run(struct latency_opts *o, const struct job_ui *ui)
 		rc = JOB_FAILED;
 out:
 	if (o->json_file)
-		ui->out_close("latency", &jout, o->json_file, jwritten, &rc);
-	ui->out_close("latency", &out, o->output, written, &rc);
+		job_out_close(ui, "latency", &jout, o->json_file, jwritten, &rc);
+	job_out_close(ui, "latency", &out, o->output, written, &rc);
 	latency_result_free(&res);
 	host_info_free(&host);
-	ui->target_free(t);
+	job_target_free(t);
 	return rc;
 }

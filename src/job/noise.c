@@ -78,10 +78,10 @@ int noise_job_run(struct noise_opts *o, const struct job_ui *ui)
 		ui->error("noise", "out of memory");
 		goto out;
 	}
-	if (ui->collisions("noise", outs, 2, NULL, 0))
+	if (job_collisions(ui, "noise", outs, 2, NULL, 0))
 		goto out;
-	if (ui->out_reserve("noise", &out, o->output) ||
-	    (o->gaps && ui->out_reserve("noise", &gout, o->gaps)))
+	if (job_out_reserve(ui, "noise", &out, o->output) ||
+	    (o->gaps && job_out_reserve(ui, "noise", &gout, o->gaps)))
 		goto out;
 	/* A --trace instance left by a killed rtready would cost this measurement. */
 	trace_remove_stale(NULL, NULL);
@@ -128,11 +128,11 @@ int noise_job_run(struct noise_opts *o, const struct job_ui *ui)
 	rc = res.stop == NOISE_STOP_RUNAWAY || left ? JOB_FAILED : JOB_OK;
 out:
 	if (o->gaps)
-		ui->out_close("noise", &gout, o->gaps, gwritten, &rc);
-	ui->out_close("noise", &out, o->output, written, &rc);
+		job_out_close(ui, "noise", &gout, o->gaps, gwritten, &rc);
+	job_out_close(ui, "noise", &out, o->output, written, &rc);
 	noise_result_free(&res);
 	host_info_free(&host);
-	ui->target_free(t);
+	job_target_free(t);
 	return rc;
 }
 

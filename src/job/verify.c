@@ -160,7 +160,7 @@ static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 	int err;
 
 	/* The facts once, with the RT CPUs resolved as check resolves them. */
-	v->t = ui->target("verify", "/", &o->rt, TARGET_FACTS);
+	v->t = job_target(ui, "verify", "/", &o->rt, TARGET_FACTS);
 	if (!v->t)
 		return -EINVAL;
 	err = target_need_online(v->t, msg, sizeof(msg));
@@ -412,7 +412,7 @@ static int check_collisions(const struct verify_opts *o, const struct paths *p,
 	for (size_t i = 1; o->prometheus && i < sizeof(outs) / sizeof(outs[0]); i++) {
 		struct output_file pair[2] = { outs[0], outs[i] };
 
-		if (ui->collisions("verify", pair, 2, NULL, 0))
+		if (job_collisions(ui, "verify", pair, 2, NULL, 0))
 			return -EINVAL;
 	}
 	return 0;
@@ -443,7 +443,7 @@ int verify_job_run(const struct verify_opts *o, const struct job_ui *ui)
 		}
 	}
 	if (make_dir(o->report_dir, ui) || measured_cpus(o, &v)) {
-		ui->target_free(v.t);
+		job_target_free(v.t);
 		return JOB_FAILED;
 	}
 	/* A dead rtready's tracing would cost both measurements, --trace or not. */
@@ -496,7 +496,7 @@ out:
 		latency_result_free(&v.lat[p]);
 	noise_result_free(&v.noise);
 	rtr_cpuset_free(&v.cpus);
-	ui->target_free(v.t);
+	job_target_free(v.t);
 	host_info_free(&host);
 	return rc;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Outputs that collide (cli_check_collisions: the same file under other
+ * Outputs that collide (output_collisions: the same file under other
  * names, files not made yet, devices that take many writers), outputs
  * reserved until the result is ready (no temporary file meanwhile), and
  * run's checker record files (stale ones of dead owners removed, live or
@@ -61,7 +61,9 @@ static int collide2(const char *a, const char *b)
 {
 	struct output_file outs[2] = { { "--a", a }, { "--b", b } };
 
-	return cli_check_collisions("test", outs, 2, NULL, 0);
+	char err[8400];
+
+	return output_collisions(outs, 2, NULL, 0, err, sizeof(err));
 }
 
 static void test_outputs_collide(void **state)
@@ -102,14 +104,15 @@ static void test_output_names_input(void **state)
 {
 	struct output_file out = { "--report", "./prog" };
 	struct output_file ins[2] = { { "the program", "prog" }, { "the library", NULL } };
+	char err[8400];
 
 	(void)state;
 	touch("prog");
-	assert_int_equal(cli_check_collisions("test", &out, 1, ins, 2), -EINVAL);
+	assert_int_equal(output_collisions(&out, 1, ins, 2, err, sizeof(err)), -EINVAL);
 	out.path = "other";
-	assert_int_equal(cli_check_collisions("test", &out, 1, ins, 2), 0);
+	assert_int_equal(output_collisions(&out, 1, ins, 2, err, sizeof(err)), 0);
 	out.path = "-";
-	assert_int_equal(cli_check_collisions("test", &out, 1, ins, 2), 0);
+	assert_int_equal(output_collisions(&out, 1, ins, 2, err, sizeof(err)), 0);
 }
 
 static size_t count_tmp(void)
