@@ -16,12 +16,12 @@
 enum { OPT_ONLY = 256, OPT_SKIP };
 
 static const struct cli_opt check_opts[] = {
-	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
+	CLI_OPT_RT_CPUS(struct check_opts, rt, "rt-cpus", 'c', "LIST",
 			"CPUs meant for realtime work (default: the isolated CPUs);\n"
 			"auto or auto:N: the choice of rtready plan (N CPUs)"),
-	CLI_OPT_ROOT("read DIR/proc, DIR/sys, ... instead of the live system"),
-	CLI_OPT_FORMAT('f'),
-	CLI_OPT_OUTPUT('o',
+	CLI_OPT_ROOT(struct check_opts, "read DIR/proc, DIR/sys, ... instead of the live system"),
+	CLI_OPT_FORMAT(struct check_opts, 'f'),
+	CLI_OPT_OUTPUT(struct check_opts, 'o',
 		       "write the result to FILE instead of standard output"),
 	CLI_OPT_SET("strict", 's', struct check_opts, strict, "exit 1 on warnings too"),
 	{ "only", OPT_ONLY, CLI_ARG, "AREA|ID",
@@ -31,8 +31,8 @@ static const struct cli_opt check_opts[] = {
 	CLI_OPT_SET("verbose", 'v', struct check_opts, verbose,
 		    "also show passing checks and all evidence"),
 	CLI_OPT_SET("list", 'l', struct check_opts, list, "list the check ids and exit"),
-	CLI_OPT_HELP('h'),
-	CLI_OPT_VERSION,
+	CLI_OPT_HELP(struct check_opts, 'h'),
+	CLI_OPT_VERSION(struct check_opts),
 };
 
 void check_opts_free(void *opts)
@@ -94,16 +94,9 @@ static int check_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 	return add_selectors(o, "--skip", p->arg, &o->skip, &o->n_skip, err, errlen);
 }
 
-int check_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+static void check_init(void *opts)
 {
-	struct check_opts *o = opts;
-	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, &o->root, &o->rt };
-	struct cli_parse p;
-
-	memset(o, 0, sizeof(*o));
-	o->root = "/";
-	cli_parse_begin(&p, &check_cmd, &com, o, argc, argv);
-	return cli_parse(&p, check_opt, err, errlen);
+	((struct check_opts *)opts)->root = "/";
 }
 
 static int check_main(void *opts)
@@ -123,5 +116,6 @@ const struct cli_cmd check_cmd = {
 	"Exit status: 0 nothing failed, 1 a check failed (or warned with --strict),\n"
 	"2 usage error or the checks could not run.\n",
 	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct check_opts), check_opts_parse, check_main, check_opts_free,
+	CLI_CMD_STRUCT(struct check_opts), .init = check_init, .own = check_opt, .run = check_main,
+	.release = check_opts_free,
 };

@@ -21,20 +21,20 @@ static const struct cli_opt inspect_opts[] = {
 	  "the processes whose name is COMM", "@comm", CLI_OWN, 0 },
 	{ "window", 'w', CLI_ARG, "DURATION",
 	  "measure deltas over this time (default 1s; 0: one look)", NULL, CLI_OWN, 0 },
-	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
+	CLI_OPT_RT_CPUS(struct inspect_opts, rt, "rt-cpus", 'c', "LIST",
 			"CPUs meant for realtime work (default: the isolated CPUs);\n"
 			"auto or auto:N: the choice of rtready plan (N CPUs)"),
-	CLI_OPT_ROOT("read DIR/proc and DIR/sys instead of the live system"),
+	CLI_OPT_ROOT(struct inspect_opts, "read DIR/proc and DIR/sys instead of the live system"),
 	{ "no-perf", OPT_NO_PERF, CLI_NOARG, NULL,
 	  "do not open perf counters", NULL, CLI_OWN, 0 },
-	CLI_OPT_FORMAT('f'),
-	CLI_OPT_OUTPUT('o',
+	CLI_OPT_FORMAT(struct inspect_opts, 'f'),
+	CLI_OPT_OUTPUT(struct inspect_opts, 'o',
 		       "write the result to FILE"),
 	CLI_OPT_SET("strict", 's', struct inspect_opts, strict, "exit 1 on warnings too"),
 	CLI_OPT_SET("verbose", 'v', struct inspect_opts, verbose,
 		    "show passing findings and processes without RT threads"),
-	CLI_OPT_HELP('h'),
-	CLI_OPT_VERSION,
+	CLI_OPT_HELP(struct inspect_opts, 'h'),
+	CLI_OPT_VERSION(struct inspect_opts),
 };
 
 void inspect_opts_free(void *opts)
@@ -87,23 +87,22 @@ static int inspect_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 	return 0;
 }
 
-int inspect_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+static void inspect_init(void *opts)
 {
 	struct inspect_opts *o = opts;
-	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, &o->root, &o->rt };
-	struct cli_parse p;
-	int rc;
 
-	memset(o, 0, sizeof(*o));
 	o->window_ns = 1000000000;
 	o->perf = true;
 	o->root = "/";
-	cli_parse_begin(&p, &inspect_cmd, &com, o, argc, argv);
-	rc = cli_parse(&p, inspect_opt, err, errlen);
-	for (int i = p.operand; rc == 0 && i < argc; i++)
-		rc = add_pid(o, argv[i], err, errlen);
-	if (rc || o->help || o->version)
-		return rc;
+}
+
+static int inspect_done(void *opts, int argc, char **argv, int first, char *err, size_t errlen)
+{
+	struct inspect_opts *o = opts;
+
+	for (int i = first; i < argc; i++)
+		if (add_pid(o, argv[i], err, errlen))
+			return -EINVAL;
 	if ((o->n_pids > 0) + o->all + (o->name != NULL) != 1) {
 		snprintf(err, errlen, "name the processes: PID..., --all or --name COMM (one of them)");
 		return -EINVAL;
@@ -142,5 +141,6 @@ const struct cli_cmd inspect_cmd = {
 	"Exit status: 0 nothing failed, 1 a finding failed (or warned with --strict),\n"
 	"2 usage error, no such process, or /proc could not be read.\n",
 	CLI_OPERANDS,
-	CLI_CMD_STRUCT(struct inspect_opts), inspect_opts_parse, inspect_main, inspect_opts_free,
+	CLI_CMD_STRUCT(struct inspect_opts), .init = inspect_init, .own = inspect_opt,
+	.done = inspect_done, .run = inspect_main, .release = inspect_opts_free,
 };

@@ -27,7 +27,7 @@ static const struct cli_opt latency_opts[] = {
 	/* cyclictest's spellings of -p and -b */
 	{ "prio", 'p', CLI_ARG, NULL, NULL, NULL, CLI_OWN, 0 },
 	{ "breaktrace", 'b', CLI_ARG, NULL, NULL, NULL, CLI_OWN, 0 },
-	CLI_OPT_RT_CPUS("affinity", 'a', "LIST",
+	CLI_OPT_RT_CPUS(struct latency_opts, affinity, "affinity", 'a', "LIST",
 			"measure on these CPUs (default: every online CPU we may\n"
 			"use, the RT CPUs of the boot line included); auto or\n"
 			"auto:N: the RT CPUs rtready plan chooses (N of them)"),
@@ -101,8 +101,8 @@ static const struct cli_opt latency_opts[] = {
 	CLI_OPT_SET("nsecs", 'N', struct latency_opts, in_ns, "text output in ns instead of us"),
 	{ "verbose", 'v', CLI_NOARG, NULL,
 	  "print every sample as THREAD:WAKEUP:LATENCY while it runs", NULL, CLI_OWN, 0 },
-	CLI_OPT_FORMAT('f'),
-	CLI_OPT_OUTPUT(CLI_KEY_OUTPUT,
+	CLI_OPT_FORMAT(struct latency_opts, 'f'),
+	CLI_OPT_OUTPUT(struct latency_opts, CLI_KEY_OUTPUT,
 		       "write the summary to FILE instead of standard output"),
 	{ "json", OPT_JSON, CLI_ARG, "FILE",
 	  "also write the JSON to FILE (the text summary goes to\n"
@@ -113,8 +113,8 @@ static const struct cli_opt latency_opts[] = {
 	{ "laptop", OPT_LAPTOP, CLI_NOARG, NULL,
 	  "accepted for cyclictest compatibility (nothing to do:\n"
 	  "/dev/cpu_dma_latency is left alone anyway)", NULL, CLI_OWN, 0 },
-	CLI_OPT_HELP(CLI_KEY_HELP),
-	CLI_OPT_VERSION,
+	CLI_OPT_HELP(struct latency_opts, CLI_KEY_HELP),
+	CLI_OPT_VERSION(struct latency_opts),
 };
 
 void latency_opts_free(void *opts)
@@ -239,8 +239,9 @@ static int opts_check_deadline(struct latency_opts *o, char *err, size_t errlen)
 }
 
 /* Checks that need several options together. */
-static int opts_check(struct latency_opts *o, char *err, size_t errlen)
+static int latency_done(void *opts, int argc, char **argv, int first, char *err, size_t errlen)
 {
+	struct latency_opts *o = opts;
 	const struct latency_config *c = &o->cfg;
 
 	if (c->range_ns < c->bucket_ns) {
@@ -392,17 +393,12 @@ static int latency_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 	return 0;
 }
 
-int latency_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+static void latency_init(void *opts)
 {
 	struct latency_opts *o = opts;
-	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, NULL, &o->affinity };
-	struct cli_parse p;
 
-	memset(o, 0, sizeof(*o));
 	latency_config_init(&o->cfg);
 	o->dma_us = -1;
-	cli_parse_begin(&p, &latency_cmd, &com, o, argc, argv);
-	return cli_parse(&p, latency_opt, err, errlen) ?: opts_check(o, err, errlen);
 }
 
 /* The run: src/job/latency.c. */
@@ -426,5 +422,6 @@ const struct cli_cmd latency_cmd = {
 	"measurement could not run (a missing privilege is named). cyclictest and rtla\n"
 	"differ: see rtready-latency(1).\n",
 	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct latency_opts), latency_opts_parse, latency_main, latency_opts_free,
+	CLI_CMD_STRUCT(struct latency_opts), .init = latency_init, .own = latency_opt,
+	.done = latency_done, .run = latency_main, .release = latency_opts_free,
 };

@@ -13,11 +13,6 @@
 #include "cli/cli.h"
 #include "job/latency.h"
 
-/*
- * Parse argv (argv[0] is "latency") into @o, which is initialised first.
- * Return: 0, or -EINVAL/-ENOMEM with a message in @err. Never exits.
- */
-int latency_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 void latency_opts_free(void *opts);
 
 #endif

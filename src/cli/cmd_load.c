@@ -52,12 +52,12 @@ static const struct cli_opt load_opts[] = {
 	  "nice value of the load (-20..19)", NULL, CLI_OWN, 0 },
 	{ "cpus", 'a', CLI_ARG, "LIST",
 	  "run the load on these CPUs (default: all)", "@cpus", CLI_OWN, 0 },
-	CLI_OPT_FORMAT(CLI_KEY_FORMAT),
-	CLI_OPT_OUTPUT('o',
+	CLI_OPT_FORMAT(struct load_opts, CLI_KEY_FORMAT),
+	CLI_OPT_OUTPUT(struct load_opts, 'o',
 		       "write the result to FILE"),
 	CLI_OPT_SET("quiet", 'q', struct load_opts, quiet, "no description line before the run"),
-	CLI_OPT_HELP('h'),
-	CLI_OPT_VERSION,
+	CLI_OPT_HELP(struct load_opts, 'h'),
+	CLI_OPT_VERSION(struct load_opts),
 };
 
 void load_opts_free(void *opts)
@@ -94,13 +94,8 @@ static int size_opt(const char *opt, const char *arg, uint64_t min, uint64_t *ou
 	return 0;
 }
 
-/* Which kinds of option were seen: they decide the defaults after parsing. */
-struct seen {
-	bool messaging, other, duration;
-};
-
-/* The option letters/values that change the load; used by load_opts_parse(). */
-static int apply_opt(struct load_opts *o, int c, const char *arg, struct seen *seen, char *err,
+/* The option letters and values that change the load, for load_opt(). */
+static int apply_opt(struct load_opts *o, int c, const char *arg, struct load_seen *seen, char *err,
 		     size_t errlen)
 {
 	bool *messaging = &seen->messaging;
@@ -169,45 +164,34 @@ static int apply_opt(struct load_opts *o, int c, const char *arg, struct seen *s
 	return rc;
 }
 
-int load_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+static int load_opt(struct cli_parse *p, int key, char *err, size_t errlen)
+{
+	struct load_opts *o = p->dst;
+
+	if (key == OPT_OOM) {
+		o->cfg.oom = o->seen.other = true;
+		return 0;
+	}
+	if (key == OPT_OOM_LIMIT)
+		return size_opt("--oom-limit", p->arg, 1u << 20, &o->cfg.oom_limit_bytes, err, errlen);
+	return apply_opt(o, key, p->arg, &o->seen, err, errlen);
+}
+
+static void load_init(void *opts)
+{
+	load_config_init(&((struct load_opts *)opts)->cfg);
+}
+
+static int load_done(void *opts, int argc, char **argv, int first, char *err, size_t errlen)
 {
 	struct load_opts *o = opts;
-	struct cli_parse p;
-	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, NULL, NULL };
-	struct seen seen = { false, false, false };
-	int c, rc = 0;
 
-	memset(o, 0, sizeof(*o));
-	load_config_init(&o->cfg);
-	cli_parse_begin(&p, &load_cmd, &com, o, argc, argv);
-	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0) {
-		switch (c) {
-		case OPT_OOM:
-			o->cfg.oom = seen.other = true;
-			break;
-		case OPT_OOM_LIMIT:
-			rc = size_opt("--oom-limit", p.arg, 1u << 20, &o->cfg.oom_limit_bytes, err,
-				      errlen);
-			break;
-		default:
-			rc = apply_opt(o, c, p.arg, &seen, err, errlen);
-			break;
-		}
-	}
-	if (rc == 0 && c < 0)
-		rc = c;
-	if (rc == -ENOMEM)
-		snprintf(err, errlen, "out of memory");
-	if (rc)
-		return rc;
 	/* Messaging is the default load, and runs alongside the others when asked for. */
-	if (!seen.messaging && seen.other)
+	if (!o->seen.messaging && o->seen.other)
 		o->cfg.groups = 0;
-	if (seen.duration)
+	if (o->seen.duration)
 		o->cfg.runs = 0;
-	if (!o->help && !o->version)
-		rc = load_config_check(&o->cfg, err, errlen);
-	return rc;
+	return load_config_check(&o->cfg, err, errlen);
 }
 
 /* ---- running ---------------------------------------------------------------- */
@@ -238,5 +222,6 @@ const struct cli_cmd load_cmd = {
 	"Exit status: 0 the load ran (also when stopped by SIGINT or SIGTERM),\n"
 	"2 usage error or the load could not run.\n",
 	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct load_opts), load_opts_parse, load_main, load_opts_free,
+	CLI_CMD_STRUCT(struct load_opts), .init = load_init, .own = load_opt, .done = load_done,
+	.run = load_main, .release = load_opts_free,
 };

@@ -18,7 +18,7 @@ enum { OPT_THRESHOLD = 256, OPT_POLICY, OPT_NO_TRACE, OPT_NO_MLOCK, OPT_GAPS, OP
        OPT_ISOLATE };
 
 static const struct cli_opt noise_opts[] = {
-	CLI_OPT_RT_CPUS("affinity", 'a', "CPUS",
+	CLI_OPT_RT_CPUS(struct noise_opts, affinity, "affinity", 'a', "CPUS",
 			"CPUs to measure: a list (1-3), or auto[:N] for the\n"
 			"choice of rtready plan (default: the RT CPUs, else\n"
 			"every CPU but the first)"),
@@ -41,12 +41,12 @@ static const struct cli_opt noise_opts[] = {
 		    "measure in an isolated cpuset partition of the CPUs,\n"
 		    "made for the run: only the spinners go in, the main\n"
 		    "thread stays on the housekeeping CPUs"),
-	CLI_OPT_FORMAT('f'),
-	CLI_OPT_OUTPUT('o', "write the result to FILE"),
+	CLI_OPT_FORMAT(struct noise_opts, 'f'),
+	CLI_OPT_OUTPUT(struct noise_opts, 'o', "write the result to FILE"),
 	CLI_OPT_STR("gaps", OPT_GAPS, "FILE", struct noise_opts, gaps, "@file",
 		    "also write every gap with its cause, one per line"),
-	CLI_OPT_HELP('h'),
-	CLI_OPT_VERSION,
+	CLI_OPT_HELP(struct noise_opts, 'h'),
+	CLI_OPT_VERSION(struct noise_opts),
 };
 
 void noise_opts_free(void *opts)
@@ -124,23 +124,19 @@ static int noise_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 	return 0;
 }
 
-int noise_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+static void noise_init(void *opts)
 {
-	struct noise_opts *o = opts;
-	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, NULL,
-					 &o->affinity };
-	struct cli_parse p;
-	int rc;
+	noise_config_init(&((struct noise_opts *)opts)->cfg);
+}
 
-	memset(o, 0, sizeof(*o));
-	noise_config_init(&o->cfg);
-	cli_parse_begin(&p, &noise_cmd, &com, o, argc, argv);
-	rc = cli_parse(&p, noise_opt, err, errlen);
-	if (rc == 0 && o->prio_given && o->cfg.policy == RTR_SCHED_OTHER) {
-		snprintf(err, errlen, "--prio and --policy other exclude each other");
-		rc = -EINVAL;
-	}
-	return rc ? -EINVAL : 0;
+static int noise_done(void *opts, int argc, char **argv, int first, char *err, size_t errlen)
+{
+	const struct noise_opts *o = opts;
+
+	if (!o->prio_given || o->cfg.policy != RTR_SCHED_OTHER)
+		return 0;
+	snprintf(err, errlen, "--prio and --policy other exclude each other");
+	return -EINVAL;
 }
 
 /* The run: src/job/noise.c. */
@@ -165,5 +161,6 @@ const struct cli_cmd noise_cmd = {
 	"\n"
 	"Exit status: 0 measured, 2 usage error or the run could not be made.\n",
 	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct noise_opts), noise_opts_parse, noise_main, noise_opts_free,
+	CLI_CMD_STRUCT(struct noise_opts), .init = noise_init, .own = noise_opt,
+	.done = noise_done, .run = noise_main, .release = noise_opts_free,
 };

@@ -10,8 +10,6 @@
 #include "job/noise.h"
 
 
-/* Parse argv into @o (noise_opts_free() after, whatever the result). Never exits. */
-int noise_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 void noise_opts_free(void *opts);
 
 #endif

@@ -27,11 +27,11 @@ static const struct cli_opt pi_opts[] = {
 	  "the low thread's critical section (default 1ms)", NULL, CLI_OWN, 0 },
 	{ "medium", OPT_MEDIUM, CLI_ARG, "DURATION",
 	  "the medium thread's spin (default 3ms)", NULL, CLI_OWN, 0 },
-	CLI_OPT_FORMAT('f'),
-	CLI_OPT_OUTPUT('o',
+	CLI_OPT_FORMAT(struct pi_opts, 'f'),
+	CLI_OPT_OUTPUT(struct pi_opts, 'o',
 		       "write the result to FILE"),
-	CLI_OPT_HELP('h'),
-	CLI_OPT_VERSION,
+	CLI_OPT_HELP(struct pi_opts, 'h'),
+	CLI_OPT_VERSION(struct pi_opts),
 };
 
 static int parse_dur(const char *opt, const char *arg, int64_t *out, char *err, size_t errlen)
@@ -82,16 +82,9 @@ static int pi_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 	return 0;
 }
 
-int pi_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+static void pi_init(void *opts)
 {
-	struct pi_opts *o = opts;
-	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, NULL, NULL };
-	struct cli_parse p;
-
-	memset(o, 0, sizeof(*o));
-	pi_config_default(&o->config);
-	cli_parse_begin(&p, &pi_cmd, &com, o, argc, argv);
-	return cli_parse(&p, pi_opt, err, errlen) ? -EINVAL : 0;
+	pi_config_default(&((struct pi_opts *)opts)->config);
 }
 
 static int pi_main(void *opts)
@@ -113,5 +106,5 @@ const struct cli_cmd pi_cmd = {
 	"Exit status: 0 priority inheritance works, 1 it does not (or no inversion could\n"
 	"be shown), 2 usage error or the threads could not run.\n",
 	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct pi_opts), pi_opts_parse, pi_main, NULL,
+	CLI_CMD_STRUCT(struct pi_opts), .init = pi_init, .own = pi_opt, .run = pi_main,
 };

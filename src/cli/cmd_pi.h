@@ -9,6 +9,5 @@
 #include "cli/cli.h"
 #include "job/pi.h"
 
-int pi_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 
 #endif

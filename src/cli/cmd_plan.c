@@ -34,12 +34,12 @@ static const struct cli_opt plan_opts[] = {
 	  "on the live system, measure the load housekeeping\n"
 	  "carries over this time and keep enough housekeeping CPUs\n"
 	  "to stay under half busy (default 500ms; 0: do not)", NULL, CLI_OWN, 0 },
-	CLI_OPT_ROOT("plan for a snapshot under DIR instead of the live system"),
-	CLI_OPT_FORMAT('f'),
-	CLI_OPT_OUTPUT('o',
+	CLI_OPT_ROOT(struct plan_opts, "plan for a snapshot under DIR instead of the live system"),
+	CLI_OPT_FORMAT(struct plan_opts, 'f'),
+	CLI_OPT_OUTPUT(struct plan_opts, 'o',
 		       "write the plan to FILE instead of standard output"),
-	CLI_OPT_HELP('h'),
-	CLI_OPT_VERSION,
+	CLI_OPT_HELP(struct plan_opts, 'h'),
+	CLI_OPT_VERSION(struct plan_opts),
 };
 
 static int plan_opt(struct cli_parse *p, int key, char *err, size_t errlen)
@@ -79,24 +79,23 @@ static int plan_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 	return 0;
 }
 
-int plan_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+static void plan_init(void *opts)
 {
 	struct plan_opts *o = opts;
-	const struct cli_common com = { &o->help, &o->version, &o->format, &o->output, &o->root, NULL };
-	struct cli_parse p;
-	int rc;
 
-	memset(o, 0, sizeof(*o));
 	o->root = "/";
 	o->node = -1;
 	o->window_ns = TARGET_PLAN_WINDOW_NS;
-	cli_parse_begin(&p, &plan_cmd, &com, o, argc, argv);
-	rc = cli_parse(&p, plan_opt, err, errlen);
-	if (rc == 0 && o->near && o->node >= 0) {
-		snprintf(err, errlen, "--node and --near both name the node: give one");
-		rc = -EINVAL;
-	}
-	return rc ? -EINVAL : 0;
+}
+
+static int plan_done(void *opts, int argc, char **argv, int first, char *err, size_t errlen)
+{
+	const struct plan_opts *o = opts;
+
+	if (!o->near || o->node < 0)
+		return 0;
+	snprintf(err, errlen, "--node and --near both name the node: give one");
+	return -EINVAL;
 }
 
 /* Plan (src/plan/session.c), then write it (render/plan.c). Return: 0 or -errno (printed). */
@@ -136,5 +135,6 @@ const struct cli_cmd plan_cmd = {
 	"Exit status: 0 a plan was made, 2 usage error, or no plan keeps the rules (the\n"
 	"message names the rule).\n",
 	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct plan_opts), plan_opts_parse, plan_main, NULL,
+	CLI_CMD_STRUCT(struct plan_opts), .init = plan_init, .own = plan_opt, .done = plan_done,
+	.run = plan_main,
 };

@@ -23,7 +23,5 @@ struct plan_opts {
 	bool help, version;
 };
 
-/* Parse argv (argv[0] = "plan"). Return: 0, or -EINVAL with a message in @err. */
-int plan_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 
 #endif

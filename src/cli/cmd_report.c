@@ -28,8 +28,8 @@ static const struct cli_opt report_opts[] = {
 	  "units like 100us or 1ms are accepted)", NULL, CLI_OWN, 0 },
 	CLI_OPT_SET("strict", 's', struct report_opts, strict,
 		    "warnings fail too (JUnit failures, exit status 1)"),
-	CLI_OPT_HELP('h'),
-	CLI_OPT_VERSION,
+	CLI_OPT_HELP(struct report_opts, 'h'),
+	CLI_OPT_VERSION(struct report_opts),
 };
 
 /* --max-latency, the one option with a value to check. */
@@ -48,22 +48,14 @@ static int report_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 	return 0;
 }
 
-int report_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+static int report_done(void *opts, int argc, char **argv, int first, char *err, size_t errlen)
 {
 	struct report_opts *o = opts;
-	const struct cli_common com = { &o->help, &o->version, NULL, NULL, NULL, NULL };
-	struct cli_parse p;
-	int rc;
+	const char *outs[3];
 
-	memset(o, 0, sizeof(*o));
-	cli_parse_begin(&p, &report_cmd, &com, o, argc, argv);
-	rc = cli_parse(&p, report_opt, err, errlen);
-	if (rc || o->help || o->version)
-		return rc;
-	for (int i = p.operand; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		if (o->n_inputs == REPORT_MAX_INPUTS) {
-			snprintf(err, errlen, "at most %d result files side by side",
-				 REPORT_MAX_INPUTS);
+			snprintf(err, errlen, "at most %d result files side by side", REPORT_MAX_INPUTS);
 			return -EINVAL;
 		}
 		o->inputs[o->n_inputs++] = argv[i];
@@ -75,17 +67,15 @@ int report_opts_parse(int argc, char **argv, void *opts, char *err, size_t errle
 	if (!o->html && !o->junit && !o->prometheus)
 		o->html = "report.html";
 	/* Two outputs on one file would leave only the last one; refuse it. */
-	{
-		const char *outs[] = { o->html, o->junit, o->prometheus };
-
-		for (int a = 0; a < 3; a++)
-			for (int b = a + 1; b < 3; b++)
-				if (outs[a] && outs[b] && strcmp(outs[a], outs[b]) == 0) {
-					snprintf(err, errlen, "'%s' is named for two outputs",
-						 outs[a]);
-					return -EINVAL;
-				}
-	}
+	outs[0] = o->html;
+	outs[1] = o->junit;
+	outs[2] = o->prometheus;
+	for (int a = 0; a < 3; a++)
+		for (int b = a + 1; b < 3; b++)
+			if (outs[a] && outs[b] && strcmp(outs[a], outs[b]) == 0) {
+				snprintf(err, errlen, "'%s' is named for two outputs", outs[a]);
+				return -EINVAL;
+			}
 	return 0;
 }
 
@@ -111,5 +101,6 @@ const struct cli_cmd report_cmd = {
 	"Exit status: 0 no result failed, 1 a result failed (or warned with --strict),\n"
 	"2 usage error, unreadable or invalid result file, or an output not written.\n",
 	CLI_OPERANDS,
-	CLI_CMD_STRUCT(struct report_opts), report_opts_parse, report_main, NULL,
+	CLI_CMD_STRUCT(struct report_opts), .own = report_opt, .done = report_done,
+	.run = report_main,
 };

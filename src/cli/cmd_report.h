@@ -7,7 +7,5 @@
 
 #include "job/report.h"
 
-/* Parse argv (argv[0] = "report"). Return: 0, or -EINVAL with a message in @err. */
-int report_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 
 #endif

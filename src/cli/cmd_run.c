@@ -79,8 +79,8 @@ static const struct cli_opt run_opts[] = {
 	{ "strict", 's', CLI_NOARG, NULL,
 	  "exit 1 on any finding (or a checker that could not attach)\n"
 	  "when the program itself exited 0", NULL, CLI_OWN, 0 },
-	CLI_OPT_HELP('h'),
-	CLI_OPT_VERSION,
+	CLI_OPT_HELP(struct run_opts, 'h'),
+	CLI_OPT_VERSION(struct run_opts),
 };
 
 void run_opts_free(void *opts)
@@ -323,24 +323,19 @@ static int run_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 	return 0;
 }
 
-int run_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+static void run_init(void *opts)
+{
+	((struct run_opts *)opts)->policy = -1;
+}
+
+/* CLI_COMMAND: the parse stopped at the command, so its own options are not taken for ours. */
+static int run_done(void *opts, int argc, char **argv, int first, char *err, size_t errlen)
 {
 	struct run_opts *o = opts;
-	const struct cli_common com = { &o->help, &o->version, NULL, NULL, NULL, NULL };
-	struct cli_parse p;
-	int rc;
 
-	memset(o, 0, sizeof(*o));
-	o->policy = -1;
-	/* CLI_COMMAND: stop at the command, so its own options are not taken for ours. */
-	cli_parse_begin(&p, &run_cmd, &com, o, argc, argv);
-	rc = cli_parse(&p, run_opt, err, errlen);
-	if (rc == 0) {
-		o->cmd = argv + p.operand;
-		o->n_cmd = argc - p.operand;
-		rc = validate(o, o->prio_set, o->out_opts, err, errlen);
-	}
-	return rc;
+	o->cmd = argv + first;
+	o->n_cmd = argc - first;
+	return validate(o, o->prio_set, o->out_opts, err, errlen);
 }
 
 /* ---- running (src/run/session.c) ---- */
@@ -395,5 +390,6 @@ const struct cli_cmd run_cmd = {
 	"findings; 2 when rtready could not start the program (bad option, command not\n"
 	"found or not executable, settings refused), with a message saying why.\n",
 	CLI_COMMAND,
-	CLI_CMD_STRUCT(struct run_opts), run_opts_parse, run_main, run_opts_free,
+	CLI_CMD_STRUCT(struct run_opts), .init = run_init, .own = run_opt, .done = run_done,
+	.run = run_main, .release = run_opts_free,
 };

@@ -39,12 +39,6 @@ struct run_opts {
 	int n_cmd;
 };
 
-/*
- * Parse argv (argv[0] = "run"); the command starts at the first
- * non-option argument or after "--". Return: 0, or -EINVAL with a
- * message in @err.
- */
-int run_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 void run_opts_free(void *opts);
 
 #endif

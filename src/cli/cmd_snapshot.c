@@ -20,29 +20,22 @@
 
 static const struct cli_opt snapshot_opts[] = {
 	{ "root", 'r', CLI_ARG, "SRC",
-	  "capture the tree under SRC instead of the live system", "@dir", CLI_SH_ROOT, 0 },
+	  "capture the tree under SRC instead of the live system", "@dir", CLI_ROOT, offsetof(struct snapshot_opts, root) },
 	CLI_OPT_SET("force", 'f', struct snapshot_opts, force,
 		    "write into DIR even when it is not empty"),
-	CLI_OPT_HELP('h'),
-	CLI_OPT_VERSION,
+	CLI_OPT_HELP(struct snapshot_opts, 'h'),
+	CLI_OPT_VERSION(struct snapshot_opts),
 };
 
-int snapshot_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+static void snapshot_init(void *opts)
+{
+	((struct snapshot_opts *)opts)->root = "/";
+}
+
+static int snapshot_done(void *opts, int argc, char **argv, int first, char *err, size_t errlen)
 {
 	struct snapshot_opts *o = opts;
-	const struct cli_common com = { &o->help, &o->version, NULL, NULL, &o->root, NULL };
-	struct cli_parse p;
-	int rc, first;
 
-	memset(o, 0, sizeof(*o));
-	o->root = "/";
-	cli_parse_begin(&p, &snapshot_cmd, &com, o, argc, argv);
-	rc = cli_parse(&p, NULL, err, errlen);
-	if (rc)
-		return rc;
-	first = p.operand;
-	if (o->help || o->version)
-		return 0;
 	if (first >= argc) {
 		snprintf(err, errlen, "missing the directory to write (rtready snapshot DIR)");
 		return -EINVAL;
@@ -52,11 +45,10 @@ int snapshot_opts_parse(int argc, char **argv, void *opts, char *err, size_t err
 		return -EINVAL;
 	}
 	o->dir = argv[first];
-	if (!*o->dir) {
-		snprintf(err, errlen, "the directory name is empty");
-		return -EINVAL;
-	}
-	return 0;
+	if (*o->dir)
+		return 0;
+	snprintf(err, errlen, "the directory name is empty");
+	return -EINVAL;
 }
 
 /* The snapshot (src/target/snapshot.c), then what it wrote and left out. */
@@ -93,5 +85,6 @@ const struct cli_cmd snapshot_cmd = {
 	"\n"
 	"Exit status: 0 written, 2 usage error or the snapshot could not be written.\n",
 	CLI_OPERANDS,
-	CLI_CMD_STRUCT(struct snapshot_opts), snapshot_opts_parse, snapshot_main, NULL,
+	CLI_CMD_STRUCT(struct snapshot_opts), .init = snapshot_init, .done = snapshot_done,
+	.run = snapshot_main,
 };

@@ -13,7 +13,5 @@ struct snapshot_opts {
 	bool help, version;
 };
 
-/* Parse argv (argv[0] = "snapshot"). Return: 0, or -EINVAL with a message in @err. */
-int snapshot_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 
 #endif

@@ -45,7 +45,7 @@ static const struct cli_opt tune_opts[] = {
 	  "print the kernel command-line parameters and write\n"
 	  "DIR/" BOOT_SYSCTL_NAME " and DIR/" BOOT_UNIT_NAME, "@dir", CLI_OWN, 0 },
 	{ NULL, 0, CLI_NOARG, NULL, "Options:\n", NULL, CLI_OWN, 0 },
-	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
+	CLI_OPT_RT_CPUS(struct tune_opts, rt, "rt-cpus", 'c', "LIST",
 			"CPUs reserved for realtime work (default: those the boot\n"
 			"isolates: isolated, isolcpus= or nohz_full, as check);\n"
 			"at least one online CPU must stay non-RT; auto or\n"
@@ -90,10 +90,10 @@ static const struct cli_opt tune_opts[] = {
 	  "RCU or managed-IRQ isolation (Linux 6.8+, cgroup v2)", NULL, CLI_OWN, 0 },
 	{ "state-dir", OPT_STATE_DIR, CLI_ARG, "DIR",
 	  "where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")", "@dir", CLI_OWN, 0 },
-	CLI_OPT_ROOT("plan from a snapshot under DIR (dry run and --emit-boot only)"),
-	CLI_OPT_FORMAT('f'),
-	CLI_OPT_HELP('h'),
-	CLI_OPT_VERSION,
+	CLI_OPT_ROOT(struct tune_opts, "plan from a snapshot under DIR (dry run and --emit-boot only)"),
+	CLI_OPT_FORMAT(struct tune_opts, 'f'),
+	CLI_OPT_HELP(struct tune_opts, 'h'),
+	CLI_OPT_VERSION(struct tune_opts),
 };
 
 void tune_opts_free(void *opts)
@@ -205,29 +205,26 @@ static int tune_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 	return 0;
 }
 
-int tune_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+static void tune_init(void *opts)
 {
 	struct tune_opts *o = opts;
-	const struct cli_common com = { &o->help, &o->version, &o->format, NULL, &o->root, &o->rt };
-	struct cli_parse p;
-	int rc;
 
-	memset(o, 0, sizeof(*o));
 	for (int id = 0; id < TUNE_COUNT; id++)
 		o->enabled[id] = !tune_is_isolate((enum tune_id)id);
 	o->idle_max_latency_us = TUNE_IDLE_MAX_LATENCY_US_DEFAULT;
 	o->state_dir = TUNE_STATE_DIR_DEFAULT;
 	o->root = "/";
-	cli_parse_begin(&p, &tune_cmd, &com, o, argc, argv);
-	rc = cli_parse(&p, tune_opt, err, errlen);
-	if (rc == 0 && strcmp(o->root, "/") != 0 && o->mode != TUNE_MODE_PLAN &&
-	    o->mode != TUNE_MODE_EMIT_BOOT) {
-		snprintf(err, errlen,
-			 "--root works only for a dry run and --emit-boot: "
-			 "changes are made on the live system");
-		rc = -EINVAL;
-	}
-	return rc;
+}
+
+static int tune_done(void *opts, int argc, char **argv, int first, char *err, size_t errlen)
+{
+	const struct tune_opts *o = opts;
+
+	if (strcmp(o->root, "/") == 0 || o->mode == TUNE_MODE_PLAN || o->mode == TUNE_MODE_EMIT_BOOT)
+		return 0;
+	snprintf(err, errlen, "--root works only for a dry run and --emit-boot: changes are made "
+		 "on the live system");
+	return -EINVAL;
 }
 
 /* The mode (src/tune/mode.c), then its view (render/tune.c). Return: the exit code. */
@@ -271,5 +268,6 @@ const struct cli_cmd tune_cmd = {
 	"Exit status: 0 done (or nothing to do), 1 a change could not be made or put back,\n"
 	"2 usage error, or the tool could not do its job (journal, refusal).\n",
 	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct tune_opts), tune_opts_parse, tune_main, tune_opts_free,
+	CLI_CMD_STRUCT(struct tune_opts), .init = tune_init, .own = tune_opt, .done = tune_done,
+	.run = tune_main, .release = tune_opts_free,
 };

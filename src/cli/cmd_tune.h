@@ -27,8 +27,6 @@ struct tune_opts {
 	bool help, version;
 };
 
-/* Parse argv (argv[0] = "tune"). Return: 0, or -EINVAL with a message in @err. */
-int tune_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 void tune_opts_free(void *opts);
 
 #endif

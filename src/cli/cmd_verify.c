@@ -22,7 +22,7 @@ enum { OPT_LOAD = 256, OPT_LOAD_CPUS, OPT_TRACE, OPT_NO_PI, OPT_PROMETHEUS, OPT_
 static const struct cli_opt verify_opts[] = {
 	{ "duration", 'D', CLI_ARG, "TIME",
 	  "length of each latency run (default 10s; 500ms, 2m)", NULL, CLI_OWN, 0 },
-	CLI_OPT_RT_CPUS("rt-cpus", 'c', "LIST",
+	CLI_OPT_RT_CPUS(struct verify_opts, rt, "rt-cpus", 'c', "LIST",
 			"the realtime CPUs: checked as such, and the CPUs\n"
 			"measured (default: the isolated CPUs are checked,\n"
 			"every online CPU is measured); auto or auto:N:\n"
@@ -58,8 +58,8 @@ static const struct cli_opt verify_opts[] = {
 		    "(saved as trace-idle.txt / trace-load.txt in DIR)"),
 	CLI_OPT_SET("strict", 's', struct verify_opts, strict, "warnings fail too"),
 	CLI_OPT_SET("quiet", 'q', struct verify_opts, quiet, "no progress line"),
-	CLI_OPT_HELP('h'),
-	CLI_OPT_VERSION,
+	CLI_OPT_HELP(struct verify_opts, 'h'),
+	CLI_OPT_VERSION(struct verify_opts),
 };
 
 void verify_opts_free(void *opts)
@@ -141,26 +141,25 @@ static int verify_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 	return 0;
 }
 
-int verify_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen)
+static void verify_init(void *opts)
 {
 	struct verify_opts *o = opts;
-	const struct cli_common com = { &o->help, &o->version, NULL, NULL, NULL, &o->rt };
-	struct cli_parse p;
-	int rc;
 
-	memset(o, 0, sizeof(*o));
 	o->duration_ns = VERIFY_DEFAULT_DURATION_NS;
 	o->interval_ns = LATENCY_DEFAULT_INTERVAL_NS;
 	o->load = LATENCY_LOAD_ALL;
 	o->report_dir = VERIFY_DEFAULT_REPORT_DIR;
-	cli_parse_begin(&p, &verify_cmd, &com, o, argc, argv);
-	rc = cli_parse(&p, verify_opt, err, errlen);
-	if (rc == 0 && o->trace && !(o->max_latency_us > 0)) {
-		snprintf(err, errlen, "--trace needs --max-latency US: the trace is stopped and "
-			 "explained at the first wake-up past it");
-		rc = -EINVAL;
-	}
-	return rc;
+}
+
+static int verify_done(void *opts, int argc, char **argv, int first, char *err, size_t errlen)
+{
+	const struct verify_opts *o = opts;
+
+	if (!o->trace || o->max_latency_us > 0)
+		return 0;
+	snprintf(err, errlen, "--trace needs --max-latency US: the trace is stopped and explained "
+		 "at the first wake-up past it");
+	return -EINVAL;
 }
 
 /* The run: src/job/verify.c. */
@@ -185,5 +184,6 @@ const struct cli_cmd verify_cmd = {
 	"runs. Exit status: 0 passed, 1 a check or a latency limit failed (or warned with\n"
 	"--strict), 2 usage error, or a step could not run (the message says why).\n",
 	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct verify_opts), verify_opts_parse, verify_main, verify_opts_free,
+	CLI_CMD_STRUCT(struct verify_opts), .init = verify_init, .own = verify_opt,
+	.done = verify_done, .run = verify_main, .release = verify_opts_free,
 };

@@ -14,8 +14,6 @@
 #define VERIFY_DEFAULT_REPORT_DIR "rtready-report"
 
 
-/* Parse argv (argv[0] = "verify"). Return: 0, or -EINVAL with a message in @err. */
-int verify_opts_parse(int argc, char **argv, void *opts, char *err, size_t errlen);
 void verify_opts_free(void *opts);
 
 #endif

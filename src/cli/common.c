@@ -64,7 +64,7 @@ int cli_main(const struct cli_cmd *c, int argc, char **argv)
 		cli_error(c->name, "%s", strerror(ENOMEM));
 		return EXIT_USAGE;
 	}
-	rc = c->parse(argc, argv, o, err, sizeof(err));
+	rc = cli_parse_cmd(c, argc, argv, o, err, sizeof(err));
 	if (rc) {
 		cli_error(c->name, "%s", err);
 		fprintf(stderr, "Try 'rtready %s --help'.\n", c->name);

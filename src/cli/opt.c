@@ -55,14 +55,6 @@ static void tables(const struct cli_cmd *cmd, struct option *lo, char *sh, size_
 	sh[k] = '\0';
 }
 
-void cli_parse_begin(struct cli_parse *p, const struct cli_cmd *cmd, const struct cli_common *common,
-		     void *dst, int argc, char **argv)
-{
-	*p = (struct cli_parse){ .cmd = cmd, .common = common, .dst = dst, .argc = argc,
-				 .argv = argv, .operand = argc };
-	optind = 0;
-	opterr = 0;
-}
 
 /* The row of the option getopt returned as @c (by its long name when given long). */
 static const struct cli_opt *row_of(const struct cli_parse *p, int c)
@@ -78,35 +70,26 @@ static const struct cli_opt *row_of(const struct cli_parse *p, int c)
 	return NULL;
 }
 
-/* Store a shared option or a field's value. Return: 0, or -errno with a message in @err. */
+/* Store a row that is not the command's own at its place in p->dst. Return: 0 or -errno. */
 static int store(const struct cli_parse *p, const struct cli_opt *o, char *err, size_t errlen)
 {
-	const struct cli_common *c = p->common;
+	void *field = (char *)p->dst + o->at;
 	char opt[64];
 
 	snprintf(opt, sizeof(opt), "--%s", o->name);
 	switch (o->act) {
 	case CLI_SET:
-		*(bool *)((char *)p->dst + o->at) = true;
+		*(bool *)field = true;
 		return 0;
 	case CLI_STR:
-		*(const char **)((char *)p->dst + o->at) = p->arg;
+		*(const char **)field = p->arg;
 		return 0;
-	case CLI_SH_HELP:
-		*c->help = true;
-		return 0;
-	case CLI_SH_VERSION:
-		*c->version = true;
-		return 0;
-	case CLI_SH_FORMAT:
-		return cli_parse_format(p->arg, c->format, err, errlen);
-	case CLI_SH_OUTPUT:
-		*c->output = p->arg;
-		return 0;
-	case CLI_SH_ROOT:
-		return cli_parse_root(p->arg, c->root, err, errlen);
-	case CLI_SH_RT_CPUS:
-		return rt_request_parse(opt, p->arg, c->rt, err, errlen);
+	case CLI_FORMAT:
+		return cli_parse_format(p->arg, field, err, errlen);
+	case CLI_ROOT:
+		return cli_parse_root(p->arg, field, err, errlen);
+	case CLI_RT_CPUS:
+		return rt_request_parse(opt, p->arg, field, err, errlen);
 	case CLI_OWN:
 		break;
 	}
@@ -136,7 +119,7 @@ again:
 	}
 	if (c != -1) {
 		o = row_of(p, c);
-		if (!o || o->act == CLI_OWN || (o->act < CLI_SET ? !p->common : !p->dst))
+		if (!o || o->act == CLI_OWN)
 			return c;
 		e = store(p, o, err, errlen);
 		if (e)
@@ -151,17 +134,27 @@ again:
 	return 0;
 }
 
-int cli_parse(struct cli_parse *p, cli_own_fn *own, char *err, size_t errlen)
+int cli_parse_cmd(const struct cli_cmd *cmd, int argc, char **argv, void *opts, char *err,
+		  size_t errlen)
 {
+	struct cli_parse p = { .cmd = cmd, .dst = opts, .argc = argc, .argv = argv, .operand = argc };
 	int c, rc = 0;
 
-	while (rc == 0 && (c = cli_next(p, err, errlen)) > 0)
-		rc = own ? own(p, c, err, errlen) : 0;
+	memset(opts, 0, cmd->size);
+	if (cmd->init)
+		cmd->init(opts);
+	optind = 0;
+	opterr = 0;
+	while (rc == 0 && (c = cli_next(&p, err, errlen)) > 0)
+		rc = cmd->own ? cmd->own(&p, c, err, errlen) : 0;
 	if (rc == 0 && c < 0)
 		rc = c;
+	if (rc == 0 && cmd->done && !*(bool *)((char *)opts + cmd->help_at) &&
+	    !*(bool *)((char *)opts + cmd->version_at))
+		rc = cmd->done(opts, argc, argv, p.operand, err, errlen);
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
-	return rc;
+	return rc == 0 || rc == -ENOMEM ? rc : -EINVAL;
 }
 
 /* "  -c, --rt-cpus LIST" or "      --only AREA|ID", as the help's left column. */

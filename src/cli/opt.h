@@ -21,17 +21,17 @@
 enum cli_arg { CLI_NOARG, CLI_ARG, CLI_OPTARG };
 
 /*
- * What the parser does with an option. The options every command spells the
- * same way (CLI_SH_*) are stored by cli_next() itself into the command's own
- * fields (struct cli_common); a switch (CLI_SET) or a plain value (CLI_STR)
- * is stored at its offset in the command's options struct. Only CLI_OWN
- * options reach the command's own handler.
+ * What the parser does with an option: every row but a CLI_OWN one is
+ * stored by the parser itself, at its offset (.at) in the command's
+ * options struct. Only CLI_OWN options reach the command's own handler.
  */
 enum cli_act {
 	CLI_OWN,		/* the command's own option */
-	CLI_SH_HELP, CLI_SH_VERSION, CLI_SH_FORMAT, CLI_SH_OUTPUT, CLI_SH_ROOT, CLI_SH_RT_CPUS,
 	CLI_SET,		/* set the bool at .at */
 	CLI_STR,		/* point the const char * at .at to the value */
+	CLI_FORMAT,		/* --format: text or json, an enum output_format */
+	CLI_ROOT,		/* --root: a directory name, never empty */
+	CLI_RT_CPUS,		/* a CPU list, auto or auto:N: a struct rt_request */
 };
 
 /* Keys of the shared options that have no short letter in some command. */
@@ -54,19 +54,22 @@ struct cli_opt {
 	 */
 	const char *complete;
 	enum cli_act act;
-	size_t at;		/* CLI_SET, CLI_STR: the field's offset in the options struct */
+	size_t at;		/* all but CLI_OWN: the field's offset in the options struct */
 };
 
-/* The shared rows, worded alike in every command. */
-#define CLI_OPT_HELP(key) { "help", (key), CLI_NOARG, NULL, "show this help", NULL, CLI_SH_HELP, 0 }
-#define CLI_OPT_VERSION \
-	{ "version", 'V', CLI_NOARG, NULL, "show the version", NULL, CLI_SH_VERSION, 0 }
-#define CLI_OPT_FORMAT(key) \
-	{ "format", (key), CLI_ARG, "FMT", "text (default) or json", "text json", CLI_SH_FORMAT, 0 }
-#define CLI_OPT_OUTPUT(key, help) { "output", (key), CLI_ARG, "FILE", (help), "@file", CLI_SH_OUTPUT, 0 }
-#define CLI_OPT_ROOT(help) { "root", 'r', CLI_ARG, "DIR", (help), "@dir", CLI_SH_ROOT, 0 }
-#define CLI_OPT_RT_CPUS(name, key, metavar, help) \
-	{ (name), (key), CLI_ARG, (metavar), (help), "@cpus", CLI_SH_RT_CPUS, 0 }
+/* The shared rows, worded alike in every command (@type: its options struct). */
+#define CLI_OPT_HELP(type, key) \
+	{ "help", (key), CLI_NOARG, NULL, "show this help", NULL, CLI_SET, offsetof(type, help) }
+#define CLI_OPT_VERSION(type) \
+	{ "version", 'V', CLI_NOARG, NULL, "show the version", NULL, CLI_SET, offsetof(type, version) }
+#define CLI_OPT_FORMAT(type, key) { "format", (key), CLI_ARG, "FMT", "text (default) or json", \
+	"text json", CLI_FORMAT, offsetof(type, format) }
+#define CLI_OPT_OUTPUT(type, key, help) \
+	{ "output", (key), CLI_ARG, "FILE", (help), "@file", CLI_STR, offsetof(type, output) }
+#define CLI_OPT_ROOT(type, help) \
+	{ "root", 'r', CLI_ARG, "DIR", (help), "@dir", CLI_ROOT, offsetof(type, root) }
+#define CLI_OPT_RT_CPUS(type, field, name, key, metavar, help) \
+	{ (name), (key), CLI_ARG, (metavar), (help), "@cpus", CLI_RT_CPUS, offsetof(type, field) }
 
 /* A switch that sets the bool @field of @type, and an option whose value is kept as given. */
 #define CLI_OPT_SET(name, key, type, field, help) \
@@ -74,26 +77,22 @@ struct cli_opt {
 #define CLI_OPT_STR(name, key, metavar, type, field, complete, help) \
 	{ (name), (key), CLI_ARG, (metavar), (help), (complete), CLI_STR, offsetof(type, field) }
 
-/* Where cli_next() puts the shared options; NULL members: the command has none. */
-struct cli_common {
-	bool *help, *version;
-	enum output_format *format;
-	const char **output;
-	const char **root;
-	struct rt_request *rt;
-};
-
 enum cli_operands {
 	CLI_NO_OPERANDS,	/* options only */
 	CLI_OPERANDS,		/* operands anywhere between the options (report FILE...) */
 	CLI_COMMAND,		/* the first operand starts a command line of its own (run) */
 };
 
+struct cli_parse;
+
+/* A command's handler of its CLI_OWN options: the option's value is p->arg. */
+typedef int cli_own_fn(struct cli_parse *p, int key, char *err, size_t errlen);
+
 /*
  * A command: its help and options, and how it runs. cli_main() allocates
- * its options struct (@size bytes, zeroed), fills it with @parse, answers
- * --help and --version (the bools at @help_at and @version_at), runs @run
- * and releases the struct with @release, whatever happened.
+ * its options struct (@size bytes, zeroed), fills it (cli_parse_cmd()),
+ * answers --help and --version (the bools at @help_at and @version_at),
+ * runs @run and releases the struct with @release, whatever happened.
  */
 struct cli_cmd {
 	const char *name;		/* "check" */
@@ -104,21 +103,27 @@ struct cli_cmd {
 	const char *outro;		/* printed after the options ("\nExit status: ...") */
 	enum cli_operands operands;	/* what may follow the options */
 	size_t size, help_at, version_at;
-	/* Fill @opts from argv, without side effects. Return: 0, or -errno with a message in @err. */
-	int (*parse)(int argc, char **argv, void *opts, char *err, size_t errlen);
+	void (*init)(void *opts);	/* the defaults (NULL: all zero) */
+	cli_own_fn *own;		/* the CLI_OWN options (NULL: none) */
+	/*
+	 * After the options (not for --help or --version): the operands
+	 * argv[@first..] and the rules between options (NULL: none).
+	 * Return: 0, or -errno with a message in @err.
+	 */
+	int (*done)(void *opts, int argc, char **argv, int first, char *err, size_t errlen);
 	int (*run)(void *opts);		/* Return: the exit code */
 	void (*release)(void *opts);	/* NULL: nothing to release */
 };
 
 #define CLI_CMD_OPTS(table) (table), (sizeof(table) / sizeof((table)[0]))
 /* The size and the --help and --version fields of the options struct @type. */
-#define CLI_CMD_STRUCT(type) sizeof(type), offsetof(type, help), offsetof(type, version)
+#define CLI_CMD_STRUCT(type) \
+	.size = sizeof(type), .help_at = offsetof(type, help), .version_at = offsetof(type, version)
 
 /* A parse in progress: cli_next() until it returns 0, or cli_parse(). */
 struct cli_parse {
 	const struct cli_cmd *cmd;
-	const struct cli_common *common;
-	void *dst;		/* the options struct that CLI_SET and CLI_STR rows fill */
+	void *dst;		/* the command's options struct */
 	int argc;
 	char **argv;
 	const char *arg;	/* the value of the option cli_next() returned (NULL: none) */
@@ -127,30 +132,22 @@ struct cli_parse {
 };
 
 /*
- * Start parsing @argv (argv[0] is the command's name); shared options go to
- * @common, CLI_SET and CLI_STR options into @dst.
- */
-void cli_parse_begin(struct cli_parse *p, const struct cli_cmd *cmd, const struct cli_common *common,
-		     void *dst, int argc, char **argv);
-
-/*
- * The next option's key (its value in p->arg), after the shared ones were
- * stored; 0 at the end, where an operand of a command that takes none is
+ * The next CLI_OWN option's key (its value in p->arg), after the other
+ * rows were stored into p->dst; 0 at the end, where an operand of a command that takes none is
  * refused; or -EINVAL with "option '-x' needs a value", "unknown option
  * '--y'", "unexpected argument 'z'" or the shared option's own complaint
  * in @err (-ENOMEM likewise).
  */
 int cli_next(struct cli_parse *p, char *err, size_t errlen);
 
-/* A command's handler of its CLI_OWN options: the option's value is p->arg. */
-typedef int cli_own_fn(struct cli_parse *p, int key, char *err, size_t errlen);
-
 /*
- * The whole loop: cli_next() to the end, each CLI_OWN option handed to
- * @own (NULL: the command has none) until one fails. Return: 0, or -EINVAL
- * or -ENOMEM with the message in @err ("out of memory" for -ENOMEM).
+ * Parse @argv (argv[0] is the command's name) into @opts as @cmd says:
+ * zeroed, its defaults (init), every option (CLI_OWN ones handed to own),
+ * then done. Never prints or exits. Return: 0, or -EINVAL or -ENOMEM with
+ * the message in @err ("out of memory" for -ENOMEM).
  */
-int cli_parse(struct cli_parse *p, cli_own_fn *own, char *err, size_t errlen);
+int cli_parse_cmd(const struct cli_cmd *cmd, int argc, char **argv, void *opts, char *err,
+		  size_t errlen);
 
 /*
  * Run the command @cmd on @argv (argv[0] is its name): parse, answer a

@@ -9,8 +9,14 @@
 #include "measure/load.h"
 #include "render/format.h"
 
+/* Which kinds of load option were given: they decide the defaults after parsing. */
+struct load_seen {
+	bool messaging, other, duration;
+};
+
 struct load_opts {
 	struct load_config cfg;
+	struct load_seen seen;
 	enum output_format format;
 	const char *output;
 	bool quiet, help, version;

@@ -12,6 +12,7 @@
 
 #include "unit.h"
 
+#include "cli/opt.h"
 #include "cli/cmd_snapshot.h"
 #include "probe/snapshot.h"
 
@@ -25,7 +26,7 @@ static int parse(struct snapshot_opts *o, char *err, size_t n, ...)
 	for (char *a; argc < 8 && (a = va_arg(ap, char *));)
 		argv[argc++] = a;
 	va_end(ap);
-	return snapshot_opts_parse(argc, argv, o, err, n);
+	return cli_parse_cmd(&snapshot_cmd, argc, argv, o, err, n);
 }
 
 static void test_opts(void **state)

@@ -16,6 +16,7 @@
 
 #include "unit.h"
 
+#include "cli/opt.h"
 #include "cli/cmd_inspect.h"
 #include "inspect/inspect.h"
 
@@ -266,7 +267,7 @@ static void test_busy_non_rt(void **state)
 
 static int parse(struct inspect_opts *o, char *err, int argc, const char **argv)
 {
-	return inspect_opts_parse(argc, (char **)argv, o, err, 256);
+	return cli_parse_cmd(&inspect_cmd, argc, (char **)argv, o, err, 256);
 }
 
 static void test_opts(void **state)

@@ -21,6 +21,7 @@
 
 #include "unit.h"
 
+#include "cli/opt.h"
 #include "cli/cmd_latency.h"
 #include "measure/dma_latency.h"
 #include "measure/histfile.h"
@@ -41,7 +42,7 @@ static int parse(struct latency_opts *o, ...)
 		argv[argc++] = a;
 	va_end(ap);
 	errbuf[0] = '\0';
-	return latency_opts_parse(argc, argv, o, errbuf, sizeof(errbuf));
+	return cli_parse_cmd(&latency_cmd, argc, argv, o, errbuf, sizeof(errbuf));
 }
 
 static void test_defaults(void **state)
@@ -184,7 +185,7 @@ static void refused(const char *want, ...)
 		argv[argc++] = a;
 	va_end(ap);
 	errbuf[0] = '\0';
-	assert_int_equal(latency_opts_parse(argc, argv, &o, errbuf, sizeof(errbuf)), -EINVAL);
+	assert_int_equal(cli_parse_cmd(&latency_cmd, argc, argv, &o, errbuf, sizeof(errbuf)), -EINVAL);
 	if (!strstr(errbuf, want))
 		fail_msg("message '%s' lacks '%s'", errbuf, want);
 	latency_opts_free(&o);

@@ -18,6 +18,7 @@
 
 #include "unit.h"
 
+#include "cli/opt.h"
 #include "cli/cmd_load.h"
 #include "measure/load.h"
 #include "measure/load_internal.h"
@@ -33,7 +34,7 @@ static int parse(struct load_opts *o, char *err, size_t errlen, int argc, ...)
 		argv[i] = va_arg(ap, char *);
 	va_end(ap);
 	argv[argc] = NULL;
-	return load_opts_parse(argc, argv, o, err, errlen);
+	return cli_parse_cmd(&load_cmd, argc, argv, o, err, errlen);
 }
 
 static void test_defaults(void **state)
@@ -159,7 +160,7 @@ static void expect_bad(const char *what, int argc, char **argv)
 	struct load_opts o;
 	char err[256] = "";
 
-	assert_int_equal(load_opts_parse(argc, argv, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cli_parse_cmd(&load_cmd, argc, argv, &o, err, sizeof(err)), -EINVAL);
 	if (!strstr(err, what))
 		fail_msg("message '%s' does not mention '%s'", err, what);
 	load_opts_free(&o);

@@ -20,6 +20,7 @@
 
 #include "unit.h"
 
+#include "cli/opt.h"
 #include "cli/cmd_noise.h"
 #include "measure/noise.h"
 #include "probe/noisesrc.h"
@@ -419,7 +420,7 @@ static int parse(const char *line, struct noise_opts *o, char *err, size_t len)
 		argv[argc++] = t;
 	argv[argc] = NULL;
 	err[0] = '\0';
-	rc = noise_opts_parse(argc, argv, o, err, len);
+	rc = cli_parse_cmd(&noise_cmd, argc, argv, o, err, len);
 	noise_config_free(&o->cfg);
 	rtr_cpuset_free(&o->affinity.cpus);	/* the kind stays, for the assertions */
 	return rc;

@@ -11,6 +11,7 @@
 
 #include "unit.h"
 
+#include "cli/opt.h"
 #include "cli/cmd_pi.h"
 #include "measure/pi.h"
 #include "report/pi.h"
@@ -71,14 +72,14 @@ static void test_opts(void **state)
 	char *badcs[] = { "pi", "--cs", "5s", NULL };
 
 	(void)state;
-	assert_int_equal(pi_opts_parse(9, ok, &o, err, sizeof(err)), 0);
+	assert_int_equal(cli_parse_cmd(&pi_cmd, 9, ok, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.config.cpu, 1);
 	assert_int_equal(o.config.prio, 50);
 	assert_int_equal(o.config.cs_ns, 500000);
 	assert_int_equal(o.config.medium_ns, 2000000);
-	assert_int_equal(pi_opts_parse(3, bad99, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cli_parse_cmd(&pi_cmd, 3, bad99, &o, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "99"));
-	assert_int_equal(pi_opts_parse(3, badcs, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cli_parse_cmd(&pi_cmd, 3, badcs, &o, err, sizeof(err)), -EINVAL);
 }
 
 int main(void)

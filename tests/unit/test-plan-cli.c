@@ -17,6 +17,7 @@
 
 #include "unit.h"
 
+#include "cli/opt.h"
 #include "cli/cli.h"
 #include "cli/cmd_plan.h"
 
@@ -31,7 +32,7 @@ static int parse(struct plan_opts *o, char *err, size_t errlen, ...)
 		argc++;
 	va_end(ap);
 	err[0] = '\0';
-	return plan_opts_parse(argc, argv, o, err, errlen);
+	return cli_parse_cmd(&plan_cmd, argc, argv, o, err, errlen);
 }
 
 static void test_plan_opts(void **state)

@@ -23,6 +23,7 @@
 #include "unit.h"
 #include <jansson.h>
 
+#include "cli/opt.h"
 #include "cli/cmd_report.h"
 #include "render/exceed.h"
 #include "render/html.h"
@@ -1166,19 +1167,19 @@ static void test_opts(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(report_opts_parse(7, ok, &o, err, sizeof(err)), 0);
+	assert_int_equal(cli_parse_cmd(&report_cmd, 7, ok, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.n_inputs, 2);
 	assert_string_equal(o.junit, "j.xml");
 	assert_null(o.html);	/* only what was asked for */
 	assert_true(o.max_latency_us > 149.9 && o.max_latency_us < 150.1);
-	assert_int_equal(report_opts_parse(2, dflt, &o, err, sizeof(err)), 0);
+	assert_int_equal(cli_parse_cmd(&report_cmd, 2, dflt, &o, err, sizeof(err)), 0);
 	assert_string_equal(o.html, "report.html");
-	assert_int_equal(report_opts_parse(3, none, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cli_parse_cmd(&report_cmd, 3, none, &o, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "no result file"));
-	assert_int_equal(report_opts_parse(6, same, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cli_parse_cmd(&report_cmd, 6, same, &o, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "two outputs"));
-	assert_int_equal(report_opts_parse(4, lat, &o, err, sizeof(err)), -EINVAL);
-	assert_int_equal(report_opts_parse(4, units, &o, err, sizeof(err)), 0);
+	assert_int_equal(cli_parse_cmd(&report_cmd, 4, lat, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cli_parse_cmd(&report_cmd, 4, units, &o, err, sizeof(err)), 0);
 	assert_true(o.max_latency_us > 999.9 && o.max_latency_us < 1000.1);
 }
 

@@ -17,6 +17,7 @@
 #include "unit.h"
 #include <jansson.h>
 
+#include "cli/opt.h"
 #include "cli/cmd_verify.h"
 #include "render/summary.h"
 #include "report/result.h"
@@ -138,14 +139,14 @@ static void test_verify_opts(void **state)
 	char err[256];
 
 	(void)state;
-	assert_int_equal(verify_opts_parse(1, dflt, &o, err, sizeof(err)), 0);
+	assert_int_equal(cli_parse_cmd(&verify_cmd, 1, dflt, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.duration_ns, VERIFY_DEFAULT_DURATION_NS);
 	assert_string_equal(o.report_dir, "rtready-report");
 	assert_int_equal(o.load, LATENCY_LOAD_ALL);
 	assert_true(o.max_latency_us == 0);
 	assert_null(o.prometheus);
 	verify_opts_free(&o);
-	assert_int_equal(verify_opts_parse(19, full, &o, err, sizeof(err)), 0);
+	assert_int_equal(cli_parse_cmd(&verify_cmd, 19, full, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.duration_ns, 5000000000LL);
 	assert_true(o.rt.kind == RT_REQUEST_LIST && rtr_cpuset_test(&o.rt.cpus, 1));
 	assert_true(o.max_latency_us > 149.9 && o.max_latency_us < 150.1);
@@ -155,20 +156,20 @@ static void test_verify_opts(void **state)
 	assert_true(o.quiet && o.strict && o.format == FORMAT_JSON);
 	assert_string_equal(o.prometheus, "/var/lib/node/rtready.prom");
 	verify_opts_free(&o);
-	assert_int_equal(verify_opts_parse(3, noprom, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cli_parse_cmd(&verify_cmd, 3, noprom, &o, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--prometheus"));
 	verify_opts_free(&o);
-	assert_int_equal(verify_opts_parse(3, zero, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cli_parse_cmd(&verify_cmd, 3, zero, &o, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--duration"));
 	verify_opts_free(&o);
-	assert_int_equal(verify_opts_parse(3, badload, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cli_parse_cmd(&verify_cmd, 3, badload, &o, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--load"));
 	verify_opts_free(&o);
-	assert_int_equal(verify_opts_parse(3, badlat, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cli_parse_cmd(&verify_cmd, 3, badlat, &o, err, sizeof(err)), -EINVAL);
 	verify_opts_free(&o);
-	assert_int_equal(verify_opts_parse(2, extra, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cli_parse_cmd(&verify_cmd, 2, extra, &o, err, sizeof(err)), -EINVAL);
 	verify_opts_free(&o);
-	assert_int_equal(verify_opts_parse(3, badcpu, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(cli_parse_cmd(&verify_cmd, 3, badcpu, &o, err, sizeof(err)), -EINVAL);
 	verify_opts_free(&o);
 }
 

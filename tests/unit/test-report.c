@@ -18,6 +18,7 @@
 #include "unit.h"
 #include <jansson.h>
 
+#include "cli/opt.h"
 #include "cli/cmd_check.h"
 #include "core/report.h"
 #include "render/json.h"
@@ -152,7 +153,7 @@ static int parse(struct check_opts *o, char *err, const char *a1, const char *a2
 	char *argv[5] = { "check", (char *)a1, (char *)a2, (char *)a3, NULL };
 	int argc = 1 + (a1 != NULL) + (a2 != NULL) + (a3 != NULL);
 
-	return check_opts_parse(argc, argv, o, err, 256);
+	return cli_parse_cmd(&check_cmd, argc, argv, o, err, 256);
 }
 
 static void test_check_opts(void **state)

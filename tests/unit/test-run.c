@@ -27,6 +27,7 @@
 
 #include "unit.h"
 
+#include "cli/opt.h"
 #include "cli/cmd_run.h"
 #include "run/cgroup.h"
 #include "run/exec.h"
@@ -46,7 +47,7 @@ static int parse(struct run_opts *o, char *err, size_t errlen, int argc, ...)
 		argv[i] = va_arg(ap, char *);
 	va_end(ap);
 	argv[argc] = NULL;
-	return run_opts_parse(argc, argv, o, err, errlen);
+	return cli_parse_cmd(&run_cmd, argc, argv, o, err, errlen);
 }
 
 static void test_opts_defaults(void **state)
@@ -116,7 +117,7 @@ static void test_opts_errors(void **state)
 		if (argc == 6)	/* rows that fill the array need a command */
 			argv[argc++] = "prog";
 		err[0] = '\0';
-		assert_int_equal(run_opts_parse(argc, argv, &o, err, sizeof(err)), -EINVAL);
+		assert_int_equal(cli_parse_cmd(&run_cmd, argc, argv, &o, err, sizeof(err)), -EINVAL);
 		assert_true(err[0] != '\0');
 		run_opts_free(&o);
 	}

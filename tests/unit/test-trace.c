@@ -20,6 +20,7 @@
 
 #include "unit.h"
 
+#include "cli/opt.h"
 #include "cli/cmd_latency.h"
 #include "measure/trace.h"
 #include "measure/trace_config.h"
@@ -339,7 +340,7 @@ static void test_helpers(void **state)
 
 static int parse(struct latency_opts *o, char *err, size_t len, int argc, char **argv)
 {
-	return latency_opts_parse(argc, argv, o, err, len);
+	return cli_parse_cmd(&latency_cmd, argc, argv, o, err, len);
 }
 
 static void test_options(void **state)

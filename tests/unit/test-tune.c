@@ -25,6 +25,7 @@
 
 #include "unit.h"
 
+#include "cli/opt.h"
 #include "cli/cmd_tune.h"
 #include "probe/irqbalance.h"
 #include "tune/apply.h"
@@ -1037,7 +1038,7 @@ static int parse(struct tune_opts *o, char *err, const char *a0, ...)
 		argv[argc++] = (char *)a;
 	va_end(ap);
 	argv[argc] = NULL;
-	rc = tune_opts_parse(argc, argv, o, err, 256);
+	rc = cli_parse_cmd(&tune_cmd, argc, argv, o, err, 256);
 	return rc;
 }
 
