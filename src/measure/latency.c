@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "measure/latency.h"
+#include "measure/memlock.h"
 #include "probe/rootfs.h"
 #include "rtready/error.h"
 #include "rtready/mem.h"
@@ -43,8 +44,6 @@
 #define START_MARGIN_NS (20 * RTR_NSEC_PER_MSEC)
 
 /* Memory prefaulted before the first sample: for the main thread's output while it runs. */
-#define PREFAULT_HEAP_BYTES (2u << 20)
-#define PREFAULT_STACK_BYTES (64u << 10)
 #define WORKER_STACK_BYTES (128u << 10)
 
 /* Written by a worker, read by the main thread: relaxed atomics, no lock. */
@@ -517,28 +516,6 @@ void latency_explain_eperm(enum rtr_policy policy, int priority, const char *ins
 	    instead ? instead : "");
 }
 
-static void explain_mlock(int err, char *why, size_t len)
-{
-	const char *lib = rtr_last_error();
-	struct rlimit rl;
-	char lim[32] = "unknown";
-
-	if (lib && *lib) {
-		say(why, len, "cannot lock memory: %s", lib);
-		return;
-	}
-	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0) {
-		if (rl.rlim_cur == RLIM_INFINITY)
-			snprintf(lim, sizeof(lim), "unlimited");
-		else
-			snprintf(lim, sizeof(lim), "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
-	}
-	say(why, len,
-	    "mlockall failed (%s): RLIMIT_MEMLOCK is %s; raise it (ulimit -l) or run with "
-	    "CAP_IPC_LOCK, or use --no-mlock and accept page faults",
-	    strerror(-err), lim);
-}
-
 static int validate(const struct latency_config *cfg, char *why, size_t len)
 {
 	if (rtr_cpuset_is_empty(&cfg->cpus)) {
@@ -831,21 +808,9 @@ int latency_run_start(const struct latency_config *cfg, int32_t dma_us, struct l
 	run->dma.held_us = run->dma_hold.us;
 
 	if (cfg->mlock) {
-		struct rtr_mem_setup ms = {
-			.mallopt = true,
-			.lock = true,
-			.heap_bytes = PREFAULT_HEAP_BYTES,
-			.stack_bytes = PREFAULT_STACK_BYTES,
-		};
-
-		err = rtr_mem_setup(&ms);
-		/* mallopt is missing on musl: not a reason to stop. */
-		if (err == -ENOTSUP)
-			err = 0;
-		if (err) {
-			explain_mlock(err, why, whylen);
+		err = measure_lock_memory(why, whylen);
+		if (err)
 			goto fail;
-		}
 		run->locked = true;
 	}
 	set_runaway_guard(run);

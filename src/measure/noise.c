@@ -31,6 +31,7 @@
 
 #include "util/grow.h"
 #include "measure/latency.h"
+#include "measure/memlock.h"
 #include "measure/noise.h"
 #include "probe/cgroupfs.h"
 #include "probe/interrupts.h"
@@ -42,8 +43,6 @@
 #include "rtready/timespec.h"
 
 #define START_MARGIN_NS (20 * RTR_NSEC_PER_MSEC)
-#define PREFAULT_HEAP_BYTES (2u << 20)
-#define PREFAULT_STACK_BYTES (64u << 10)
 #define SPIN_STACK_BYTES (64u << 10)
 /*
  * The trace is read back at the end of the run: each read while it goes
@@ -1238,22 +1237,9 @@ int noise_run(const struct noise_config *cfg, const volatile sig_atomic_t *stop,
 		goto out;
 	start_trace(run, out);
 	if (cfg->mlock) {
-		struct rtr_mem_setup ms = {
-			.mallopt = true,
-			.lock = true,
-			.heap_bytes = PREFAULT_HEAP_BYTES,
-			.stack_bytes = PREFAULT_STACK_BYTES,
-		};
-
-		err = rtr_mem_setup(&ms);
-		if (err == -ENOTSUP)
-			err = 0;
-		if (err) {
-			say(why, whylen, "cannot lock memory (RLIMIT_MEMLOCK, CAP_IPC_LOCK): %s",
-			    rtr_last_error() && *rtr_last_error() ? rtr_last_error() :
-			    strerror(-err));
+		err = measure_lock_memory(why, whylen);
+		if (err)
 			goto out;
-		}
 		locked = true;
 	}
 	for (size_t i = 0; i < run->n; i++)
