@@ -99,11 +99,6 @@ static void check_init(void *opts)
 	((struct check_opts *)opts)->root = "/";
 }
 
-static int check_main(void *opts)
-{
-	return check_job_run(opts, &(const struct job_ui)CLI_JOB_UI(NULL));
-}
-
 const struct cli_cmd check_cmd = {
 	"check",
 	"Usage: rtready check [OPTIONS]\n"
@@ -116,6 +111,6 @@ const struct cli_cmd check_cmd = {
 	"Exit status: 0 nothing failed, 1 a check failed (or warned with --strict),\n"
 	"2 usage error or the checks could not run.\n",
 	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct check_opts), .init = check_init, .own = check_opt, .run = check_main,
+	CLI_CMD_STRUCT(struct check_opts), .init = check_init, .own = check_opt, .job = check_job_run,
 	.release = check_opts_free,
 };

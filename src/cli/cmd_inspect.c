@@ -120,11 +120,6 @@ static int inspect_done(void *opts, int argc, char **argv, int first, char *err,
 	return 0;
 }
 
-static int inspect_main(void *opts)
-{
-	return inspect_job_run(opts, &(const struct job_ui)CLI_JOB_UI(NULL));
-}
-
 const struct cli_cmd inspect_cmd = {
 	"inspect",
 	"Usage: rtready inspect [OPTIONS] PID...\n"
@@ -142,5 +137,5 @@ const struct cli_cmd inspect_cmd = {
 	"2 usage error, no such process, or /proc could not be read.\n",
 	CLI_OPERANDS,
 	CLI_CMD_STRUCT(struct inspect_opts), .init = inspect_init, .own = inspect_opt,
-	.done = inspect_done, .run = inspect_main, .release = inspect_opts_free,
+	.done = inspect_done, .job = inspect_job_run, .release = inspect_opts_free,
 };

@@ -401,14 +401,6 @@ static void latency_init(void *opts)
 	o->dma_us = -1;
 }
 
-/* The run: src/job/latency.c. */
-static int latency_main(void *opts)
-{
-	struct cli_stop saved;
-
-	return latency_job_run(opts, &(const struct job_ui)CLI_JOB_UI(&saved));
-}
-
 const struct cli_cmd latency_cmd = {
 	"latency",
 	"Usage: rtready latency [OPTIONS]\n"
@@ -423,5 +415,5 @@ const struct cli_cmd latency_cmd = {
 	"differ: see rtready-latency(1).\n",
 	CLI_NO_OPERANDS,
 	CLI_CMD_STRUCT(struct latency_opts), .init = latency_init, .own = latency_opt,
-	.done = latency_done, .run = latency_main, .release = latency_opts_free,
+	.done = latency_done, .job = latency_job_run, .release = latency_opts_free,
 };

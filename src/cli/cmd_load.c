@@ -196,13 +196,6 @@ static int load_done(void *opts, int argc, char **argv, int first, char *err, si
 
 /* ---- running ---------------------------------------------------------------- */
 
-static int load_main(void *opts)
-{
-	struct cli_stop saved;
-
-	return load_job_run(opts, &(const struct job_ui)CLI_JOB_UI(&saved));
-}
-
 const struct cli_cmd load_cmd = {
 	"load",
 	"Usage: rtready load [OPTIONS]\n"
@@ -223,5 +216,5 @@ const struct cli_cmd load_cmd = {
 	"2 usage error or the load could not run.\n",
 	CLI_NO_OPERANDS,
 	CLI_CMD_STRUCT(struct load_opts), .init = load_init, .own = load_opt, .done = load_done,
-	.run = load_main, .release = load_opts_free,
+	.job = load_job_run, .release = load_opts_free,
 };

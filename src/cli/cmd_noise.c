@@ -139,14 +139,6 @@ static int noise_done(void *opts, int argc, char **argv, int first, char *err, s
 	return -EINVAL;
 }
 
-/* The run: src/job/noise.c. */
-static int noise_main(void *opts)
-{
-	struct cli_stop saved;
-
-	return noise_job_run(opts, &(const struct job_ui)CLI_JOB_UI(&saved));
-}
-
 const struct cli_cmd noise_cmd = {
 	"noise",
 	"Usage: rtready noise [OPTIONS]\n"
@@ -162,5 +154,5 @@ const struct cli_cmd noise_cmd = {
 	"Exit status: 0 measured, 2 usage error or the run could not be made.\n",
 	CLI_NO_OPERANDS,
 	CLI_CMD_STRUCT(struct noise_opts), .init = noise_init, .own = noise_opt,
-	.done = noise_done, .run = noise_main, .release = noise_opts_free,
+	.done = noise_done, .job = noise_job_run, .release = noise_opts_free,
 };

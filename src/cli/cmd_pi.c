@@ -87,11 +87,6 @@ static void pi_init(void *opts)
 	pi_config_default(&((struct pi_opts *)opts)->config);
 }
 
-static int pi_main(void *opts)
-{
-	return pi_job_run(opts, &(const struct job_ui)CLI_JOB_UI(NULL));
-}
-
 const struct cli_cmd pi_cmd = {
 	"pi",
 	"Usage: rtready pi [OPTIONS]\n"
@@ -106,5 +101,5 @@ const struct cli_cmd pi_cmd = {
 	"Exit status: 0 priority inheritance works, 1 it does not (or no inversion could\n"
 	"be shown), 2 usage error or the threads could not run.\n",
 	CLI_NO_OPERANDS,
-	CLI_CMD_STRUCT(struct pi_opts), .init = pi_init, .own = pi_opt, .run = pi_main,
+	CLI_CMD_STRUCT(struct pi_opts), .init = pi_init, .own = pi_opt, .job = pi_job_run,
 };

@@ -79,11 +79,6 @@ static int report_done(void *opts, int argc, char **argv, int first, char *err, 
 	return 0;
 }
 
-static int report_main(void *opts)
-{
-	return report_job_run(opts, &(const struct job_ui)CLI_JOB_UI(NULL));
-}
-
 const struct cli_cmd report_cmd = {
 	"report",
 	"Usage: rtready report RESULT.json... [OPTIONS]\n"
@@ -102,5 +97,5 @@ const struct cli_cmd report_cmd = {
 	"2 usage error, unreadable or invalid result file, or an output not written.\n",
 	CLI_OPERANDS,
 	CLI_CMD_STRUCT(struct report_opts), .own = report_opt, .done = report_done,
-	.run = report_main,
+	.job = report_job_run,
 };

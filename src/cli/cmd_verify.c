@@ -162,14 +162,6 @@ static int verify_done(void *opts, int argc, char **argv, int first, char *err, 
 	return -EINVAL;
 }
 
-/* The run: src/job/verify.c. */
-static int verify_main(void *opts)
-{
-	struct cli_stop saved;
-
-	return verify_job_run(opts, &(const struct job_ui)CLI_JOB_UI(&saved));
-}
-
 const struct cli_cmd verify_cmd = {
 	"verify",
 	"Usage: rtready verify [OPTIONS]\n"
@@ -185,5 +177,5 @@ const struct cli_cmd verify_cmd = {
 	"--strict), 2 usage error, or a step could not run (the message says why).\n",
 	CLI_NO_OPERANDS,
 	CLI_CMD_STRUCT(struct verify_opts), .init = verify_init, .own = verify_opt,
-	.done = verify_done, .run = verify_main, .release = verify_opts_free,
+	.done = verify_done, .job = verify_job_run, .release = verify_opts_free,
 };

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/opt.h"
+#include "job/job.h"
 #include "util/fileio.h"
 #include "util/parse.h"
 
@@ -73,6 +74,10 @@ int cli_main(const struct cli_cmd *c, int argc, char **argv)
 		cli_usage(stdout, c);
 	} else if (*(bool *)(o + c->version_at)) {
 		cli_version();
+	} else if (c->job) {
+		struct cli_stop saved;
+
+		rc = c->job(o, &(const struct job_ui)CLI_JOB_UI(&saved));
 	} else {
 		rc = c->run(o);
 	}

@@ -84,6 +84,7 @@ enum cli_operands {
 };
 
 struct cli_parse;
+struct job_ui;
 
 /* A command's handler of its CLI_OWN options: the option's value is p->arg. */
 typedef int cli_own_fn(struct cli_parse *p, int key, char *err, size_t errlen);
@@ -92,7 +93,7 @@ typedef int cli_own_fn(struct cli_parse *p, int key, char *err, size_t errlen);
  * A command: its help and options, and how it runs. cli_main() allocates
  * its options struct (@size bytes, zeroed), fills it (cli_parse_cmd()),
  * answers --help and --version (the bools at @help_at and @version_at),
- * runs @run and releases the struct with @release, whatever happened.
+ * runs @run or @job and releases the struct with @release, whatever happened.
  */
 struct cli_cmd {
 	const char *name;		/* "check" */
@@ -112,6 +113,8 @@ struct cli_cmd {
 	 */
 	int (*done)(void *opts, int argc, char **argv, int first, char *err, size_t errlen);
 	int (*run)(void *opts);		/* Return: the exit code */
+	/* Or the command's job (src/job/), handed the command line's services. */
+	int (*job)(void *opts, const struct job_ui *ui);
 	void (*release)(void *opts);	/* NULL: nothing to release */
 };
 

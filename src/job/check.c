@@ -53,8 +53,9 @@ static int check_execute(const struct check_opts *o, struct report *r, const str
 	return err;
 }
 
-int check_job_run(const struct check_opts *o, const struct job_ui *ui)
+int check_job_run(void *opts, const struct job_ui *ui)
 {
+	const struct check_opts *o = opts;
 	struct report r;
 	int rc;
 

@@ -28,6 +28,6 @@ struct check_opts {
  * ids on standard output). Return: the exit status (JOB_*), after saying
  * why through @ui when the checks could not run or the result not be written.
  */
-int check_job_run(const struct check_opts *o, const struct job_ui *ui);
+int check_job_run(void *opts, const struct job_ui *ui);
 
 #endif

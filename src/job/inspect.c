@@ -25,8 +25,9 @@ static int inspect_write(FILE *fp, const void *ctx)
 	return inspect_write_text(fp, v->res, v->r, &st);
 }
 
-int inspect_job_run(const struct inspect_opts *o, const struct job_ui *ui)
+int inspect_job_run(void *opts, const struct job_ui *ui)
 {
+	const struct inspect_opts *o = opts;
 	struct inspect_request req = { o->root, o->pids, o->n_pids, o->name,
 				       o->all, o->window_ns, o->perf };
 	const volatile sig_atomic_t *stop = ui->stop_catch(NULL);

@@ -34,6 +34,6 @@ struct inspect_opts {
  * Inspect what @o names. Return: the exit status (JOB_*), after saying why
  * through @ui when no process could be read or the result not be written.
  */
-int inspect_job_run(const struct inspect_opts *o, const struct job_ui *ui);
+int inspect_job_run(void *opts, const struct job_ui *ui);
 
 #endif

@@ -202,8 +202,9 @@ static int check_collisions(const struct latency_opts *o, const struct job_ui *u
 	return job_collisions(ui, "latency", outs, 4, NULL, 0);
 }
 
-int latency_job_run(struct latency_opts *o, const struct job_ui *ui)
+int latency_job_run(void *opts, const struct job_ui *ui)
 {
+	struct latency_opts *o = opts;
 	struct latency_result res;
 	struct host_info host;
 	struct output out = { 0 }, jout = { 0 };

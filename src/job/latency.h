@@ -49,6 +49,6 @@ struct latency_opts {
  * command line's services @ui. Return: the exit status (JOB_*), after
  * printing why through @ui when it is not JOB_OK.
  */
-int latency_job_run(struct latency_opts *o, const struct job_ui *ui);
+int latency_job_run(void *opts, const struct job_ui *ui);
 
 #endif

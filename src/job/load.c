@@ -17,8 +17,9 @@ static int run_load(const struct load_config *cfg, struct load_stats *st, bool *
 	return rc;
 }
 
-int load_job_run(const struct load_opts *o, const struct job_ui *ui)
+int load_job_run(void *opts, const struct job_ui *ui)
 {
+	const struct load_opts *o = opts;
 	struct load_stats st = { 0 };
 	struct output out;
 	bool interrupted = false;

@@ -26,6 +26,6 @@ struct load_opts {
  * Run the load @o describes until it ends or SIGINT/SIGTERM stops it.
  * Return: the exit status (JOB_*), after saying why through @ui.
  */
-int load_job_run(const struct load_opts *o, const struct job_ui *ui);
+int load_job_run(void *opts, const struct job_ui *ui);
 
 #endif

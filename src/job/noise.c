@@ -54,8 +54,9 @@ static void note_stale(void *ctx, const char *dir, long pid, int err)
 			 "ended: %s", dir, pid, strerror(-err));
 }
 
-int noise_job_run(struct noise_opts *o, const struct job_ui *ui)
+int noise_job_run(void *opts, const struct job_ui *ui)
 {
+	struct noise_opts *o = opts;
 	struct noise_result res;
 	struct host_info host;
 	struct output out = { 0 }, gout = { 0 };

@@ -29,6 +29,6 @@ struct noise_opts {
  * Measure as @o says (@o->cfg.cpus is set to the CPUs measured). Return:
  * the exit status (JOB_*), after printing why through @ui when it is not JOB_OK.
  */
-int noise_job_run(struct noise_opts *o, const struct job_ui *ui);
+int noise_job_run(void *opts, const struct job_ui *ui);
 
 #endif

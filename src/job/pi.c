@@ -36,8 +36,9 @@ static int last_allowed_cpu(void)
 	return last;
 }
 
-int pi_job_run(struct pi_opts *o, const struct job_ui *ui)
+int pi_job_run(void *opts, const struct job_ui *ui)
 {
+	struct pi_opts *o = opts;
 	const volatile sig_atomic_t *stop;
 	struct pi_result res;
 	struct report r;

@@ -25,6 +25,6 @@ struct pi_opts {
  * none). Return: the exit status (JOB_*), after printing why through @ui
  * when the run could not be made.
  */
-int pi_job_run(struct pi_opts *o, const struct job_ui *ui);
+int pi_job_run(void *opts, const struct job_ui *ui);
 
 #endif

@@ -36,8 +36,9 @@ static int check_outputs(const struct report_opts *o, const struct job_ui *ui)
 	return 0;
 }
 
-int report_job_run(const struct report_opts *o, const struct job_ui *ui)
+int report_job_run(void *opts, const struct job_ui *ui)
 {
+	const struct report_opts *o = opts;
 	struct result res[REPORT_MAX_INPUTS];
 	const struct result *rp[REPORT_MAX_INPUTS];
 	struct result_files f = { o->html, o->junit, o->prometheus, o->strict };

@@ -29,6 +29,6 @@ struct report_opts {
  * Render what @o names. Nothing is written when a file is refused.
  * Return: the exit status (JOB_*), after saying why through @ui.
  */
-int report_job_run(const struct report_opts *o, const struct job_ui *ui);
+int report_job_run(void *opts, const struct job_ui *ui);
 
 #endif

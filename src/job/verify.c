@@ -418,8 +418,9 @@ static int check_collisions(const struct verify_opts *o, const struct paths *p,
 	return 0;
 }
 
-int verify_job_run(const struct verify_opts *o, const struct job_ui *ui)
+int verify_job_run(void *opts, const struct job_ui *ui)
 {
+	const struct verify_opts *o = opts;
 	struct progress pr = { NULL, 0, NULL, 0, 0, 0 };
 	struct host_info host = { 0 };
 	struct verify_run v;

@@ -39,6 +39,6 @@ struct verify_opts {
  * Verify as @o says. Return: the exit status (JOB_*), after printing why
  * through @ui when a step could not run.
  */
-int verify_job_run(const struct verify_opts *o, const struct job_ui *ui);
+int verify_job_run(void *opts, const struct job_ui *ui);
 
 #endif
