@@ -1387,6 +1387,57 @@ def judge_systemd(r, blocks, rcs, opts):
     judge_systemd_phase(r, blocks, rcs, "d1", "d2", "d3", "deb", r"/usr/bin/rtready$")
 
 
+def kthread_affinities(text):
+    """{(tid, comm): (fixed, list)} from a guest's kaff block."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"kthread (\d+) ([01]) (.*)=(.*)$", line.strip())
+        if m:
+            out[(m.group(1), m.group(3))] = (m.group(2) == "1", m.group(4))
+    return out
+
+
+def kthread_moves(blocks, before, after):
+    """The kernel threads in both blocks whose affinity differs: (movable, fixed), as text."""
+    a, b = kthread_affinities(blocks.get(before, "")), kthread_affinities(blocks.get(after, ""))
+    moved, fixed = [], []
+    for key in sorted(set(a) & set(b), key=lambda k: int(k[0])):
+        if a[key][1] != b[key][1]:
+            (fixed if a[key][0] else moved).append("%s(%s) '%s' -> '%s'" % (
+                key[1], key[0], a[key][1], b[key][1]))
+    return moved, fixed
+
+
+def judge_kthread_affinities(r, blocks):
+    # A partition that comes and goes resets the root group's kernel threads
+    # (IRQ threads too) to every CPU; the kernel keeps a user task's own
+    # mask, not a kernel thread's. The same by hand (rawpart) shows it here,
+    # so the comparisons below can fail; rtready puts them back.
+    raw, raw_fixed = kthread_moves(blocks, "kaff-before-raw", "kaff-after-raw")
+    log("        a partition made and removed by hand moved %d kernel threads: %s" % (
+        len(raw), "; ".join(raw) or "none"))
+    r.ok("reference: a partition made and removed by hand changes kernel threads' affinity",
+         blocks.get("raw-partition", "").strip() == "isolated" and raw,
+         "%s %s" % (blocks.get("raw-partition", "").strip(), raw))
+    narrow = [k for k, v in kthread_affinities(blocks.get("kaff-before-run", "")).items()
+              if not v[0] and v[1] != "0-3"]
+    log("        kernel threads with an affinity of their own before run --isolate: %d" %
+        len(narrow))
+    for what, before, after in (("noise --isolate", "kaff-before-noise-iso",
+                                 "kaff-after-noise-iso"),
+                                ("run --isolate", "kaff-before-run", "kaff-after-run"),
+                                ("run --isolate, rtready killed (-9), the next run cleans up",
+                                 "kaff-before-kill", "kaff-after-clean")):
+        moved, fixed = kthread_moves(blocks, before, after)
+        if fixed:
+            log("        %s: PF_NO_SETAFFINITY threads the kernel placed anew: %s" % (
+                what, "; ".join(fixed)))
+        r.ok("%s leaves every kernel thread's affinity as it was (%d compared)" % (
+            what, len(set(kthread_affinities(blocks.get(before, ""))) &
+                      set(kthread_affinities(blocks.get(after, ""))))),
+             blocks.get(before) and blocks.get(after) and not moved, "; ".join(moved))
+
+
 def judge_isolate(r, blocks, rcs, opts):
     by = judge_check(r, rcs, blocks, "check-before", None, [])
     c = by.get("cpu.isolation")
@@ -1450,6 +1501,7 @@ def judge_isolate(r, blocks, rcs, opts):
     r.ok("the next run names the partition a killed rtready left",
          "/rtready-isolated-run-" not in left or "rtready-isolated-run-" in blocks.get(
              "run-clean.err", ""), blocks.get("run-clean.err", "")[-300:])
+    judge_kthread_affinities(r, blocks)
     ran(r, rcs, blocks, "tune-fail", (1,))
     r.ok("a partition refused midway is undone whole (cgroup tree as before)",
          blocks.get("cg-after-fail", "").strip() == blocks.get("cg-before-fail", "").strip(),

@@ -9,6 +9,23 @@
 # without and with the partition (noise --isolate: only its spinners in it).
 # Judged by matrix.py.
 
+# Every kernel thread's affinity, "kthread TID FIXED COMM=LIST" (FIXED 1:
+# PF_NO_SETAFFINITY, the kernel's own to place): a partition that comes and
+# goes resets the root group's kernel threads to every CPU, IRQ threads
+# included; run --isolate and noise --isolate must put them back.
+kaff() {
+	for _s in /proc/[0-9]*/task/[0-9]*/stat; do
+		read -r _l <"$_s" 2>/dev/null || continue
+		# shellcheck disable=SC2086
+		set -- ${_l##*") "}
+		[ $(($7 & 0x200000)) -ne 0 ] || continue
+		_d=${_s%/stat}
+		_c=$(cat "$_d/comm" 2>/dev/null) || continue
+		_a=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$_d/status" 2>/dev/null)
+		echo "kthread ${_d##*/} $(($7 & 0x4000000 ? 1 : 0)) $_c=$_a"
+	done
+}
+
 capture cg-before cgtree
 capture tunables-before tunables
 run check-before 180 rtready check --rt-cpus 2-3 --only cpu.isolation --format json
@@ -81,15 +98,19 @@ capture tunables-after tunables
 # set; tunables-before would not read as it was.
 measure_noise noise-plain ""
 capture cg-before-noise-iso cgtree
+capture kaff-before-noise-iso kaff
 measure_noise noise-iso --isolate
 capture cg-after-noise-iso cgtree
+capture kaff-after-noise-iso kaff
 measure_noise noise-iso2 --isolate
 measure_noise noise-plain2 ""
 
 # run --isolate: the partition for the program's lifetime.
+capture kaff-before-run kaff
 run run-iso 60 rtready run --isolate --cpus 2-3 -- sh -c \
 	'cat /sys/fs/cgroup/cpuset.cpus.isolated; grep Cpus_allowed_list /proc/self/status; cat /proc/self/cgroup'
 capture cg-after-run cgtree
+capture kaff-after-run kaff
 # ... when the program is killed.
 (rtready run --isolate --cpus 2-3 -- sleep 61 >/tmp/rk.out 2>&1; echo "$?" >/tmp/rk.rc) &
 rr=$!
@@ -118,6 +139,7 @@ echo "$?" >/tmp/rt.rc
 block run-term.rc /tmp/rt.rc
 capture cg-after-term cgtree
 # ... when rtready is killed (-9): its program gets SIGTERM; the next run cleans up.
+capture kaff-before-kill kaff
 rtready run --isolate --cpus 2-3 -- sleep 60 >/tmp/rk2.out 2>&1 &
 rr=$!
 sleep 3
@@ -127,6 +149,7 @@ sleep 2
 capture cg-after-rtready-kill cgtree
 run run-clean 60 rtready run -- true
 capture cg-after-clean cgtree
+capture kaff-after-clean kaff
 
 # A partition the kernel refuses midway: a sibling group holds CPU 2 in its
 # cpuset.cpus, so the partition is not exclusive. Everything is undone.
@@ -139,3 +162,16 @@ capture cg-after-fail cgtree
 run tune-fail-revert 120 rtready tune --revert --format json
 rmdir /sys/fs/cgroup/blocker
 echo -cpuset >/sys/fs/cgroup/cgroup.subtree_control
+
+# The reference, last: the same partition made and removed by hand, with no
+# rtready to put anything back, shows what the kernel does to the kernel
+# threads (what the kaff comparisons above would see without the fix).
+capture kaff-before-raw kaff
+echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
+mkdir /sys/fs/cgroup/rawpart
+echo 2-3 >/sys/fs/cgroup/rawpart/cpuset.cpus
+echo isolated >/sys/fs/cgroup/rawpart/cpuset.cpus.partition
+capture raw-partition cat /sys/fs/cgroup/rawpart/cpuset.cpus.partition
+rmdir /sys/fs/cgroup/rawpart
+echo -cpuset >/sys/fs/cgroup/cgroup.subtree_control
+capture kaff-after-raw kaff
