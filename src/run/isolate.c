@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "probe/partition.h"
@@ -15,6 +16,11 @@
 
 #define SUBTREE_MARK "-sc"
 #define STALE_MAX    4096
+/* How long the kernel may take to take a removed partition down. */
+#define RELEASE_WAIT_MS 5000
+/* Passes of put_back(), PUT_BACK_PAUSE_MS apart, until one finds nothing changed. */
+#define PUT_BACK_PASSES	  4
+#define PUT_BACK_PAUSE_MS 50
 
 /* The cgroup2 mount, where the partition is made. Return: 0 or -errno. */
 static int v2_root(const struct rootfs *fs, char *out, size_t len)
@@ -63,6 +69,34 @@ static bool others_use_cpuset(const struct rootfs *fs, const char *root, const c
 }
 
 /*
+ * rmdir returns before the kernel takes the partition down: that happens
+ * when the group goes offline, later, in a worker (Linux 6.12; 6.15 does
+ * it at once). Only then are the root's tasks given the CPUs back, kernel
+ * threads reset. Wait (at most RELEASE_WAIT_MS) until @cpus (the group's
+ * cpuset.cpus) are no longer in the root's cpuset.cpus.isolated, so that
+ * what put_back() writes comes after the kernel's reset, not before it.
+ */
+static void wait_released(const struct rootfs *fs, const char *root, const char *cpus)
+{
+	const struct timespec pause = { 0, 10 * 1000 * 1000L };
+	struct rtr_cpuset mine = RTR_CPUSET_INIT, iso = RTR_CPUSET_INIT;
+	char buf[1024];
+
+	if (!cpus[0] || rtr_cpuset_parse_list(&mine, cpus))
+		goto out;
+	for (int ms = 0; ms < RELEASE_WAIT_MS; ms += 10) {
+		rtr_cpuset_clear(&iso);
+		if (cgroupfs_read(fs, root, "cpuset.cpus.isolated", buf, sizeof(buf)) ||
+		    rtr_cpuset_parse_list(&iso, buf) || !rtr_cpuset_intersects(&iso, &mine))
+			break;
+		nanosleep(&pause, NULL);
+	}
+out:
+	rtr_cpuset_free(&mine);
+	rtr_cpuset_free(&iso);
+}
+
+/*
  * Remove @dir (a partition of ours; the kernel gives its CPUs back to the
  * root as the group goes) and, with the mark, the cpuset it enabled. A
  * group that holds processes is left as it is (-EBUSY): never un-isolated
@@ -70,15 +104,19 @@ static bool others_use_cpuset(const struct rootfs *fs, const char *root, const c
  */
 static int remove_group(const struct rootfs *fs, const char *root, const char *dir, int tries)
 {
+	char cpus[256];
 	const char *name = strrchr(dir, '/');
 	size_t n, m = strlen(SUBTREE_MARK);
 	int err;
 
 	name = name ? name + 1 : dir;
 	n = strlen(name);
+	if (cgroupfs_read(fs, dir, "cpuset.cpus", cpus, sizeof(cpus)))
+		cpus[0] = '\0';
 	err = cgroupfs_rmdir_wait(fs, dir, tries, 20 * 1000 * 1000L);
 	if (err)
 		return err;
+	wait_released(fs, root, cpus);
 	if (n > m && strcmp(name + n - m, SUBTREE_MARK) == 0 && !others_use_cpuset(fs, root, name))
 		err = cgroupfs_write(fs, root, "cgroup.subtree_control", "-cpuset");
 	return err == -EBUSY ? 0 : err; /* a group below uses it now: theirs */
@@ -105,7 +143,19 @@ static int put_back(const struct rootfs *fs, long pid, char *err, size_t errlen)
 		(void)run_affinity_forget(RUN_AFFINITY_DIR, pid);
 		return rc;
 	}
-	rc = run_affinity_restore(fs, &rec, &res);
+	/*
+	 * Again after a pause, until a pass finds nothing to put back: the
+	 * kernel's reset could still be under way (see wait_released()).
+	 */
+	for (int pass = 0; pass < PUT_BACK_PASSES; pass++) {
+		const struct timespec pause = { 0, PUT_BACK_PAUSE_MS * 1000 * 1000L };
+
+		if (pass)
+			nanosleep(&pause, NULL);
+		rc = run_affinity_restore(fs, &rec, &res);
+		if (rc || (pass && !res.changed))
+			break;
+	}
 	if (rc) {
 		/* Kept: the next rtready run tries again. */
 		snprintf(err, errlen, "cannot put back the kernel threads' affinities kept in "

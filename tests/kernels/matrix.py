@@ -1413,16 +1413,20 @@ def judge_kthread_affinities(r, blocks):
     # (IRQ threads too) to every CPU; the kernel keeps a user task's own
     # mask, not a kernel thread's. The same by hand (rawpart) shows it here,
     # so the comparisons below can fail; rtready puts them back.
+    now, _ = kthread_moves(blocks, "kaff-before-raw", "kaff-raw-at-rmdir")
+    log("        ... right after its rmdir (isolated '%s'): %d moved: %s" % (
+        blocks.get("raw-isolated-at-rmdir", "").strip(), len(now), "; ".join(now) or "none"))
     raw, raw_fixed = kthread_moves(blocks, "kaff-before-raw", "kaff-after-raw")
     log("        a partition made and removed by hand moved %d kernel threads: %s" % (
         len(raw), "; ".join(raw) or "none"))
     r.ok("reference: a partition made and removed by hand changes kernel threads' affinity",
          blocks.get("raw-partition", "").strip() == "isolated" and raw,
          "%s %s" % (blocks.get("raw-partition", "").strip(), raw))
-    narrow = [k for k, v in kthread_affinities(blocks.get("kaff-before-run", "")).items()
-              if not v[0] and v[1] != "0-3"]
-    log("        kernel threads with an affinity of their own before run --isolate: %d" %
-        len(narrow))
+    for key in ("kaff-before-run", "kaff-before-raw"):
+        aff = kthread_affinities(blocks.get(key, ""))
+        narrow = sorted(k for k, v in aff.items() if not v[0] and v[1] != "0-3")
+        log("        %s: kernel threads with an affinity of their own: %d (%s)" % (
+            key, len(narrow), "; ".join("%s(%s)=%s" % (k[1], k[0], aff[k][1]) for k in narrow)))
     for what, before, after in (("noise --isolate", "kaff-before-noise-iso",
                                  "kaff-after-noise-iso"),
                                 ("run --isolate", "kaff-before-run", "kaff-after-run"),

@@ -173,5 +173,14 @@ echo 2-3 >/sys/fs/cgroup/rawpart/cpuset.cpus
 echo isolated >/sys/fs/cgroup/rawpart/cpuset.cpus.partition
 capture raw-partition cat /sys/fs/cgroup/rawpart/cpuset.cpus.partition
 rmdir /sys/fs/cgroup/rawpart
+# At once, and once the kernel has taken the partition down (6.12 does it
+# when the group goes offline, after rmdir has returned).
+capture kaff-raw-at-rmdir kaff
+capture raw-isolated-at-rmdir cat /sys/fs/cgroup/cpuset.cpus.isolated
+for i in $(seq 100); do
+	[ -z "$(cat /sys/fs/cgroup/cpuset.cpus.isolated)" ] && break
+	sleep 0.1
+done
+sleep 1
 echo -cpuset >/sys/fs/cgroup/cgroup.subtree_control
 capture kaff-after-raw kaff
