@@ -8,6 +8,8 @@
  * restore never touches anything under a --root tree.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -23,6 +26,7 @@
 #include "unit.h"
 
 #include "probe/rootfs.h"
+#include "probe/tasks.h"
 #include "run/affinity.h"
 
 static void open_tree(struct rootfs *fs, const char *name)
@@ -180,6 +184,113 @@ static void test_decode_bad(void **state)
 	}
 }
 
+/* A thread of this test that waits until told to end. */
+struct waiter {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int tid;
+	int done;
+};
+
+static void *wait_fn(void *arg)
+{
+	struct waiter *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	w->tid = (int)syscall(SYS_gettid);
+	pthread_cond_broadcast(&w->cond);
+	while (!w->done)
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/*
+ * On the live machine: a thread of ours recorded on CPU 0, then given
+ * every CPU (as a partition's removal does to a kernel thread), is put back
+ * on CPU 0; an entry whose start time is not the thread's is left alone.
+ */
+static void test_restore_live(void **state)
+{
+	struct waiter w = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0 };
+	struct run_affinity rec = { 0 };
+	struct run_affinity_result res;
+	struct rtr_cpuset all = RTR_CPUSET_INIT, now = RTR_CPUSET_INIT;
+	struct tasks_facts tf = { 0 };
+	const struct task_info *t = NULL;
+	struct rootfs fs;
+	pthread_t th;
+
+	(void)state;
+	if (rtr_cpuset_get_affinity(&all) || rtr_cpuset_count(&all) < 2) {
+		rtr_cpuset_free(&all);
+		skip();
+	}
+	assert_int_equal(pthread_create(&th, NULL, wait_fn, &w), 0);
+	pthread_mutex_lock(&w.lock);
+	while (!w.tid)
+		pthread_cond_wait(&w.cond, &w.lock);
+	pthread_mutex_unlock(&w.lock);
+
+	assert_int_equal(rootfs_open(&fs, "/"), 0);
+	assert_int_equal(probe_tasks_of(&fs, (int)getpid(), &tf), 0);
+	for (size_t i = 0; i < tf.n; i++)
+		if (tf.tasks[i].tid == w.tid)
+			t = &tf.tasks[i];
+	assert_non_null(t);
+	for (int k = 0; k < 2; k++) {
+		struct run_affinity_entry e = { .pid = (int)getpid(), .tid = w.tid,
+						.start_ticks = t->start_ticks + (uint64_t)k,
+						.cpus = RTR_CPUSET_INIT };
+
+		assert_int_equal(rtr_cpuset_set(&e.cpus, rtr_cpuset_next(&all, -1)), 0);
+		rec.e = realloc(rec.e, (rec.n + 1) * sizeof(*rec.e));
+		assert_non_null(rec.e);
+		rec.e[rec.n++] = e;
+	}
+	rec.cap = rec.n;
+	/* Every CPU, as the kernel leaves it. */
+	{
+		cpu_set_t *cs;
+		size_t size;
+
+		assert_int_equal(rtr_cpuset_to_sched(&all, &cs, &size), 0);
+		assert_int_equal(sched_setaffinity(w.tid, size, cs), 0);
+		CPU_FREE(cs);
+	}
+	assert_int_equal(run_affinity_restore(&fs, &rec, &res), 0);
+	assert_int_equal(res.recorded, 2);
+	assert_int_equal(res.changed, 1);
+	assert_int_equal(res.restored, 1);
+	assert_int_equal(res.gone, 1);	/* the entry of another start time */
+	assert_int_equal(res.refused, 0);
+	{
+		cpu_set_t *cs = CPU_ALLOC(RTR_CPUSET_MAX_CPUS);
+		size_t size = CPU_ALLOC_SIZE(RTR_CPUSET_MAX_CPUS);
+
+		assert_non_null(cs);
+		CPU_ZERO_S(size, cs);
+		assert_int_equal(sched_getaffinity(w.tid, size, cs), 0);
+		assert_int_equal(rtr_cpuset_from_sched(&now, cs, size), 0);
+		CPU_FREE(cs);
+	}
+	assert_true(rtr_cpuset_equal(&now, &rec.e[0].cpus));
+	/* Put back already: a second restore finds nothing to do. */
+	assert_int_equal(run_affinity_restore(&fs, &rec, &res), 0);
+	assert_int_equal(res.changed, 0);
+
+	pthread_mutex_lock(&w.lock);
+	w.done = 1;
+	pthread_cond_broadcast(&w.cond);
+	pthread_mutex_unlock(&w.lock);
+	pthread_join(th, NULL);
+	probe_tasks_free(&tf);
+	rootfs_close(&fs);
+	rtr_cpuset_free(&all);
+	rtr_cpuset_free(&now);
+	run_affinity_free(&rec);
+}
+
 /* On disk: saved whole, listed by pid, loaded back, forgotten. */
 static void test_save_load_forget(void **state)
 {
@@ -217,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_record),
 		cmocka_unit_test(test_changed),
 		cmocka_unit_test(test_restore_not_under_root),
+		cmocka_unit_test(test_restore_live),
 		cmocka_unit_test(test_encode_decode),
 		cmocka_unit_test(test_decode_bad),
 		cmocka_unit_test(test_save_load_forget),
