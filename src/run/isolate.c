@@ -349,8 +349,8 @@ static long stale_pid(const char *name)
  * Records of ended rtready processes whose partition is gone already (it
  * was killed after the group went and before the affinities were put
  * back, or before the group was made): put back, then forgotten; @fn hears
- * only of a failure. A record
- * whose group is still there waits for it (it holds processes).
+ * only of a failure. A record whose group is still there waits for it (it
+ * holds processes).
  */
 static int put_back_orphans(const struct rootfs *fs, const char *root,
 			    void (*fn)(void *ctx, const char *dir, long pid, int err), void *ctx)

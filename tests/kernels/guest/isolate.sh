@@ -6,7 +6,9 @@
 # its program or rtready itself is killed; a partition the kernel refuses
 # midway is undone whole; latency on 2-3 under load, without and with the
 # partition, in this boot, and `rtready noise` on 2-3 under the same load
-# without and with the partition (noise --isolate: only its spinners in it).
+# without and with the partition (noise --isolate: only its spinners in it);
+# every kernel thread's affinity the same after run --isolate and noise
+# --isolate as before, against a partition made and removed by hand.
 # Judged by matrix.py.
 
 # Every kernel thread's affinity, "kthread TID FIXED COMM=LIST" (FIXED 1:
@@ -95,7 +97,8 @@ capture tunables-after tunables
 # Measured here, after tune's values were compared: a partition that comes
 # and goes gives the root group's tasks every CPU again (the kernel resets
 # their affinity), IRQ threads included, until their IRQ's affinity is next
-# set; tunables-before would not read as it was.
+# set. noise --isolate puts the kernel threads back (kaff-*), but the load's
+# and other user tasks are not compared here.
 measure_noise noise-plain ""
 capture cg-before-noise-iso cgtree
 capture kaff-before-noise-iso kaff
