@@ -4,12 +4,16 @@
  * --isolate` and `noise --isolate` would leave changed, kept and put back.
  *
  * When a cpuset partition is made or removed, the kernel sets every task of
- * the root group to the root's CPUs (cpuset's update_tasks_cpumask). A user
- * task gets the mask it asked for back (the kernel keeps it, user_cpus_ptr,
- * since Linux 6.2); a kernel thread does not: an IRQ thread pinned to CPU 0
- * reads 0-3 once the partition is gone, until its IRQ next fires after an
- * affinity change. Per-CPU kernel threads (PF_NO_SETAFFINITY) are left
- * alone by the kernel and by us.
+ * the root group to the root's CPUs (cpuset's update_tasks_cpumask), within
+ * the mask someone asked for with sched_setaffinity() when there is one
+ * (user_cpus_ptr, kept since Linux 6.2, for kernel threads too). A user task
+ * usually has one; a kernel thread whose affinity the kernel set (an IRQ
+ * thread follows its IRQ) has none: an IRQ thread on CPU 0 reads 0-3 once
+ * the partition is gone, until its IRQ's affinity next changes. And one
+ * whose kept mask is not where it runs now (its IRQ moved since) lands on
+ * the kept mask. Per-CPU kernel threads (PF_NO_SETAFFINITY) are left alone
+ * by the kernel and by us. Putting one back with sched_setaffinity() makes
+ * its mask a kept one, as `tune` does for the threads it journals.
  *
  * So before the partition is made, every kernel thread whose affinity is
  * narrower than the online CPUs is recorded, to a file that survives a

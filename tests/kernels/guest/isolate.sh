@@ -28,6 +28,64 @@ kaff() {
 	done
 }
 
+# A partition made and removed by hand (CPUs 2-3), waited for until the
+# kernel has taken it down (6.12 does that when the group goes offline,
+# after rmdir has returned).
+rawpart() {
+	echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir /sys/fs/cgroup/rawpart
+	echo 2-3 >/sys/fs/cgroup/rawpart/cpuset.cpus
+	echo isolated >/sys/fs/cgroup/rawpart/cpuset.cpus.partition
+	capture raw-partition cat /sys/fs/cgroup/rawpart/cpuset.cpus.partition
+	rmdir /sys/fs/cgroup/rawpart
+	for _i in $(seq 100); do
+		[ -z "$(cat /sys/fs/cgroup/cpuset.cpus.isolated)" ] && break
+		sleep 0.1
+	done
+	sleep 1
+	echo -cpuset >/sys/fs/cgroup/cgroup.subtree_control
+}
+
+# irqflip: IRQ 4 (the serial console's, which fires as this script prints:
+# the waiting lines go to the console) to the CPU of 0-1 its thread is not
+# on, until the thread follows (at its next interrupt); the outcome in
+# /tmp/rtr.flip. The kernel keeps a mask set with sched_setaffinity, a
+# kernel thread's too (rtready's put-back sets one): the thread then runs
+# where its IRQ goes, but a partition coming and going leaves it on that
+# kept mask, not where it was. So each kaff comparison below that follows
+# an irqflip fails when rtready does not put the thread back.
+irqflip() {
+	_t=
+	for _d in /proc/[0-9]*; do
+		case "$(cat "$_d/comm" 2>/dev/null)" in irq/4-*) _t=${_d#/proc/} ;; esac
+	done
+	[ -n "$_t" ] || { echo "irqflip: no irq/4 thread" >/tmp/rtr.flip; return 0; }
+	_was=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$_t/status")
+	_to=0
+	[ "$_was" = 0 ] && _to=1
+	echo "$_to" >/proc/irq/4/smp_affinity_list
+	for _i in $(seq 50); do
+		_now=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$_t/status")
+		[ "$_now" = "$_to" ] && break
+		echo "irqflip: waiting for irq/4 ($_t) to follow IRQ 4 to CPU $_to"
+		sleep 0.1
+	done
+	echo "irqflip: irq/4 thread $_t: $_was -> $_now" >/tmp/rtr.flip
+}
+
+# First, before anything here set a kernel thread's affinity: what the
+# kernel does to them when a partition comes and goes, with no rtready to
+# put anything back (IRQ threads follow their IRQ: no mask of their own).
+capture kaff-before-raw kaff
+rawpart
+capture kaff-after-raw kaff
+# The same with rtready run --isolate (irq/4 on one CPU again first).
+irqflip
+block irqflip-run0 /tmp/rtr.flip
+capture kaff-before-run0 kaff
+run run-iso0 60 rtready run --isolate --cpus 2-3 -- true
+capture kaff-after-run0 kaff
+
 capture cg-before cgtree
 capture tunables-before tunables
 run check-before 180 rtready check --rt-cpus 2-3 --only cpu.isolation --format json
@@ -101,6 +159,8 @@ capture tunables-after tunables
 # and other user tasks are not compared here.
 measure_noise noise-plain ""
 capture cg-before-noise-iso cgtree
+irqflip
+block irqflip-noise /tmp/rtr.flip
 capture kaff-before-noise-iso kaff
 measure_noise noise-iso --isolate
 capture cg-after-noise-iso cgtree
@@ -142,6 +202,8 @@ echo "$?" >/tmp/rt.rc
 block run-term.rc /tmp/rt.rc
 capture cg-after-term cgtree
 # ... when rtready is killed (-9): its program gets SIGTERM; the next run cleans up.
+irqflip
+block irqflip-kill /tmp/rtr.flip
 capture kaff-before-kill kaff
 rtready run --isolate --cpus 2-3 -- sleep 60 >/tmp/rk2.out 2>&1 &
 rr=$!
@@ -165,25 +227,3 @@ capture cg-after-fail cgtree
 run tune-fail-revert 120 rtready tune --revert --format json
 rmdir /sys/fs/cgroup/blocker
 echo -cpuset >/sys/fs/cgroup/cgroup.subtree_control
-
-# The reference, last: the same partition made and removed by hand, with no
-# rtready to put anything back, shows what the kernel does to the kernel
-# threads (what the kaff comparisons above would see without the fix).
-capture kaff-before-raw kaff
-echo +cpuset >/sys/fs/cgroup/cgroup.subtree_control
-mkdir /sys/fs/cgroup/rawpart
-echo 2-3 >/sys/fs/cgroup/rawpart/cpuset.cpus
-echo isolated >/sys/fs/cgroup/rawpart/cpuset.cpus.partition
-capture raw-partition cat /sys/fs/cgroup/rawpart/cpuset.cpus.partition
-rmdir /sys/fs/cgroup/rawpart
-# At once, and once the kernel has taken the partition down (6.12 does it
-# when the group goes offline, after rmdir has returned).
-capture kaff-raw-at-rmdir kaff
-capture raw-isolated-at-rmdir cat /sys/fs/cgroup/cpuset.cpus.isolated
-for i in $(seq 100); do
-	[ -z "$(cat /sys/fs/cgroup/cpuset.cpus.isolated)" ] && break
-	sleep 0.1
-done
-sleep 1
-echo -cpuset >/sys/fs/cgroup/cgroup.subtree_control
-capture kaff-after-raw kaff
