@@ -69,12 +69,13 @@ static bool others_use_cpuset(const struct rootfs *fs, const char *root, const c
 }
 
 /*
- * rmdir returns before the kernel takes the partition down: that happens
- * when the group goes offline, later, in a worker (Linux 6.12; 6.15 does
- * it at once). Only then are the root's tasks given the CPUs back, kernel
- * threads reset. Wait (at most RELEASE_WAIT_MS) until @cpus (the group's
- * cpuset.cpus) are no longer in the root's cpuset.cpus.isolated, so that
- * what put_back() writes comes after the kernel's reset, not before it.
+ * rmdir may return before the kernel has taken the partition down: kernels
+ * that do it when the group goes offline do it in a worker, after an RCU
+ * grace period (cpuset_css_offline; later ones at rmdir). Only then are
+ * the root's tasks given the CPUs back, kernel threads reset. Wait (at
+ * most RELEASE_WAIT_MS) until @cpus (the group's cpuset.cpus) are no
+ * longer in the root's cpuset.cpus.isolated, so that what put_back()
+ * writes comes after the kernel's reset, not before it.
  */
 static void wait_released(const struct rootfs *fs, const char *root, const char *cpus)
 {
