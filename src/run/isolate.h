@@ -8,6 +8,8 @@
  * what to put back, so nothing is lost when this one is killed with -9.
  * It is removed when the program ends; one whose rtready has ended is
  * removed by the next `rtready run`, as budget groups are (run/cgroup.h).
+ * The kernel threads' affinities that the partition resets are recorded
+ * before it is made and put back after it is gone (run/affinity.h).
  */
 #ifndef RTR_RUN_ISOLATE_H
 #define RTR_RUN_ISOLATE_H
@@ -23,7 +25,8 @@
 /*
  * Make the partition of @cpus into @cg (its cgroup.procs for the child to
  * join). Where it cannot work (see partition_obstacle()) nothing is made,
- * -EOPNOTSUPP, -EBUSY or -EINVAL is returned and @err says why; a step that
+ * -EOPNOTSUPP, -EBUSY or -EINVAL is returned and @err says why (also when
+ * the kernel threads' affinities cannot be recorded); a step that
  * fails (the kernel reads the partition as invalid) undoes the others.
  * @threaded: the group is made threaded (cgroup.type) before it becomes a
  * partition, so that single threads of a process in the root group can
@@ -35,16 +38,20 @@ int run_isolate_create(struct run_cgroup *cg, const struct rtr_cpuset *cpus, boo
 		       char *err, size_t errlen) __attribute__((warn_unused_result));
 
 /*
- * Remove the partition (retrying while exited tasks leave it) and take
+ * Remove the partition (retrying while exited tasks leave it), take
  * cpuset out of the root's subtree_control again when rtready put it
- * there and no other group uses it. Return: 0, -EBUSY (processes remain:
- * left, @err names it), or -errno.
+ * there and no other group uses it, and give the kernel threads recorded
+ * by run_isolate_create() their affinity back. Return: 0, -EBUSY
+ * (processes remain: left, @err names it), or -errno (@err says what:
+ * also when the group went but threads refused their affinity back).
  */
 int run_isolate_remove(struct run_cgroup *cg, char *err, size_t errlen);
 
 /*
  * Remove the partitions of rtready processes that have ended (empty ones
- * only), putting the subtree_control back as run_isolate_remove() does.
+ * only), putting the subtree_control and the kernel threads' affinities
+ * back as run_isolate_remove() does (also those of a record whose
+ * partition is gone already).
  * @fn as for run_cgroup_clean_stale(). Return: the number passed to @fn.
  */
 int run_isolate_clean_stale(void (*fn)(void *ctx, const char *dir, long pid, int err), void *ctx);

@@ -1387,6 +1387,65 @@ def judge_systemd(r, blocks, rcs, opts):
     judge_systemd_phase(r, blocks, rcs, "d1", "d2", "d3", "deb", r"/usr/bin/rtready$")
 
 
+def kthread_affinities(text):
+    """{(tid, comm): (fixed, list)} from a guest's kaff block."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"kthread (\d+) ([01]) (.*)=(.*)$", line.strip())
+        if m:
+            out[(m.group(1), m.group(3))] = (m.group(2) == "1", m.group(4))
+    return out
+
+
+def kthread_moves(blocks, before, after):
+    """The kernel threads in both blocks whose affinity differs: (movable, fixed), as text."""
+    a, b = kthread_affinities(blocks.get(before, "")), kthread_affinities(blocks.get(after, ""))
+    moved, fixed = [], []
+    for key in sorted(set(a) & set(b), key=lambda k: int(k[0])):
+        if a[key][1] != b[key][1]:
+            (fixed if a[key][0] else moved).append("%s(%s) '%s' -> '%s'" % (
+                key[1], key[0], a[key][1], b[key][1]))
+    return moved, fixed
+
+
+def judge_kthread_affinities(r, blocks, rcs):
+    # A partition that comes and goes resets the root group's kernel threads
+    # to every CPU, unless a mask of their own was set with sched_setaffinity
+    # (the kernel keeps it, as a user task's): IRQ threads, which follow
+    # their IRQ, have none at boot. By hand (rawpart), first thing in the
+    # boot, shows it; rtready must put them back. Later, after tune and
+    # rtready have set masks, irqflip moves irq/4 off its kept mask, so the
+    # comparisons after it can fail too.
+    raw, _ = kthread_moves(blocks, "kaff-before-raw", "kaff-after-raw")
+    log("        a partition made and removed by hand (first in the boot) moved %d kernel "
+        "threads: %s" % (len(raw), "; ".join(raw) or "none"))
+    r.ok("reference: a partition made and removed by hand changes kernel threads' affinity",
+         blocks.get("raw-partition", "").strip() == "isolated" and raw,
+         "%s %s" % (blocks.get("raw-partition", "").strip(), raw))
+    ran(r, rcs, blocks, "run-iso0")
+    for key in ("irqflip-run0", "irqflip-noise", "irqflip-kill"):
+        log("        %s: %s" % (key, blocks.get(key, "").strip().splitlines()[-1:]))
+    for what, before, after in (("run --isolate, first in the boot", "kaff-before-run0",
+                                 "kaff-after-run0"),
+                                ("noise --isolate", "kaff-before-noise-iso",
+                                 "kaff-after-noise-iso"),
+                                ("run --isolate", "kaff-before-run", "kaff-after-run"),
+                                ("run --isolate, rtready killed (-9), the next run cleans up",
+                                 "kaff-before-kill", "kaff-after-clean")):
+        aff = kthread_affinities(blocks.get(before, ""))
+        narrow = sorted(k for k, v in aff.items() if not v[0] and v[1] != "0-3")
+        log("        before %s: %d kernel threads with an affinity of their own (%s)" % (
+            what, len(narrow), "; ".join("%s(%s)=%s" % (k[1], k[0], aff[k][1])
+                                         for k in narrow)))
+        moved, fixed = kthread_moves(blocks, before, after)
+        if fixed:
+            log("        %s: PF_NO_SETAFFINITY threads the kernel placed anew: %s" % (
+                what, "; ".join(fixed)))
+        r.ok("%s leaves every kernel thread's affinity as it was (%d compared, %d pinned)" % (
+            what, len(set(aff) & set(kthread_affinities(blocks.get(after, "")))),
+            len(narrow)), narrow and blocks.get(after) and not moved, "; ".join(moved))
+
+
 def judge_isolate(r, blocks, rcs, opts):
     by = judge_check(r, rcs, blocks, "check-before", None, [])
     c = by.get("cpu.isolation")
@@ -1450,6 +1509,7 @@ def judge_isolate(r, blocks, rcs, opts):
     r.ok("the next run names the partition a killed rtready left",
          "/rtready-isolated-run-" not in left or "rtready-isolated-run-" in blocks.get(
              "run-clean.err", ""), blocks.get("run-clean.err", "")[-300:])
+    judge_kthread_affinities(r, blocks, rcs)
     ran(r, rcs, blocks, "tune-fail", (1,))
     r.ok("a partition refused midway is undone whole (cgroup tree as before)",
          blocks.get("cg-after-fail", "").strip() == blocks.get("cg-before-fail", "").strip(),
