@@ -73,7 +73,7 @@ static int keep_kthreads(const struct rootfs *fs, const struct tune_settings *s,
 int isolate_plan(const struct rootfs *fs, const struct tune_settings *s, struct tune_plan *out,
 		 char *why, size_t len)
 {
-	const char *own = TUNE_ISO_GROUP_PATH + strlen(ROOT);
+	const char *own = &TUNE_ISO_GROUP_PATH[strlen(ROOT)];
 	struct partition_facts p;
 	char list[256];
 	int rc;
