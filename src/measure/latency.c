@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -89,6 +90,12 @@ struct worker {
 	struct rtr_cpuset pin;
 	pthread_t thread;
 	bool started;
+	/* DEADLINE: the worker makes itself SCHED_DEADLINE and posts dl_ready. */
+	struct rtr_thread_attr dl_attr;
+	sem_t dl_ready;
+	bool dl_sem;
+	int dl_err;
+	char dl_why[256];
 } __attribute__((aligned(64)));
 
 struct latency_run {
@@ -409,6 +416,45 @@ uint64_t latency_dl_job(int64_t *period_start_ns, int64_t now_ns, uint64_t perio
 	return (uint64_t)late;
 }
 
+int64_t latency_dl_first(int64_t origin_ns, int64_t start_ns, uint64_t period_ns)
+{
+	if (start_ns < origin_ns)
+		return start_ns;
+	return origin_ns + (start_ns - origin_ns) / (int64_t)period_ns * (int64_t)period_ns;
+}
+
+static int64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return rtr_ts_to_ns(ts);
+}
+
+/*
+ * Make the calling worker SCHED_DEADLINE and tell start_workers() how it
+ * went. The kernel begins the thread's first period inside sched_setattr,
+ * at its run-queue clock; the clock read right after the call is that
+ * origin to within the call's tail (admission is done by then, and the
+ * thread, now DEADLINE, is not preempted on the way out). Before the
+ * call the thread is SCHED_OTHER and may wait for the CPU, so the start of
+ * the call says little. Return: that origin, or -1 when refused.
+ */
+static int64_t become_deadline(struct worker *w)
+{
+	int err = rtr_thread_apply(&w->dl_attr);
+	int64_t origin = clock_ns();
+
+	w->dl_err = err;
+	if (err) {
+		const char *lib = rtr_last_error();
+
+		snprintf(w->dl_why, sizeof(w->dl_why), "%s", lib ? lib : "");
+	}
+	sem_post(&w->dl_ready);
+	return err ? -1 : origin;
+}
+
 /* Mark @cpu in the worker's bitmap (preallocated: nothing allocates here). */
 static void mark_cpu(struct worker *w, int cpu)
 {
@@ -417,9 +463,11 @@ static void mark_cpu(struct worker *w, int cpu)
 }
 
 /*
- * The SCHED_DEADLINE job loop. The thread was made SCHED_DEADLINE before
- * this runs; every job reads the clock, records how late it started
- * against its period (latency_dl_job) and ends with sched_yield(), which
+ * The SCHED_DEADLINE job loop. The thread makes itself SCHED_DEADLINE
+ * (become_deadline), which gives the origin of the kernel's periods; every
+ * job reads the clock, records how late it started against its period
+ * (latency_dl_first for the first, latency_dl_job) and ends with
+ * sched_yield(), which
  * hands the rest of the runtime back: the kernel throttles the thread
  * until its next period begins and then makes it runnable, so the job's
  * lateness is the wake-up latency of the deadline scheduler's replenishment
@@ -427,6 +475,16 @@ static void mark_cpu(struct worker *w, int cpu)
  * budget (the kernel throttled it before it yielded, or a deadline task
  * with an earlier deadline preempted it): counted as throttled. Per job:
  * the yield, two clock reads and sched_getcpu() (rseq/vDSO, no system call).
+ *
+ * The clock is CLOCK_MONOTONIC, the clock of the replenishment timer. The
+ * kernel counts the periods on its scheduler clock and converts each
+ * expiry to CLOCK_MONOTONIC when it arms the timer: where that clock is
+ * "unstable" (VMs; it then follows CLOCK_MONOTONIC tick by tick) the
+ * periods are whole periods of CLOCK_MONOTONIC (measured: the timer's
+ * expiries stayed within 0.4 ns a period of it while it moved 1 to 5 ns a
+ * period against CLOCK_MONOTONIC_RAW). Where it is stable (the TSC) the
+ * periods run at its rate, and an NTP slew of CLOCK_MONOTONIC moves the
+ * grid by the slew (10 ppm: 10 ns a 1 ms period).
  */
 static void *worker_dl_main(void *arg)
 {
@@ -438,19 +496,19 @@ static void *worker_dl_main(void *arg)
 	const int64_t end = run->has_end ? rtr_ts_to_ns(run->end) : INT64_MAX;
 	struct acc acc = { .min = UINT64_MAX };
 	struct timespec now;
-	int64_t start, expected, period_start;
+	int64_t start, period_start;
 	bool own_stop = false, looped = false;
 
 	prepare(w);
-	/* The first yield lines the thread up on the start of a period. */
-	sched_yield();
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	period_start = rtr_ts_to_ns(now);
-	while (period_start < rtr_ts_to_ns(run->start)) {
+	period_start = become_deadline(w);
+	if (period_start < 0)
+		return NULL;
+	/* Jobs until the run's start: each yield ends one. */
+	do {
 		sched_yield();
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		period_start = rtr_ts_to_ns(now);
-	}
+		start = clock_ns();
+	} while (start < rtr_ts_to_ns(run->start));
+	period_start = latency_dl_first(period_start, start, period);
 	for (;;) {
 		uint64_t v;
 		int cpu;
@@ -459,14 +517,12 @@ static void *worker_dl_main(void *arg)
 		start = rtr_ts_to_ns(now);
 		if (start > end)
 			break;
-		expected = period_start;
 		v = latency_dl_job(&period_start, start, period, run->cfg.dl_deadline_ns,
 				   &w->missed);
-		if (expected > start)
-			expected = start;	/* the origin moved to this job */
 		cpu = sched_getcpu();
 		mark_cpu(w, cpu);
-		if (record(w, &acc, v, expected, start, cpu)) {
+		/* Against the period's start (the one it was measured from). */
+		if (record(w, &acc, v, start - (int64_t)v, start, cpu)) {
 			own_stop = true;
 			break;
 		}
@@ -756,20 +812,42 @@ static int start_workers(struct latency_run *run, char *why, size_t len)
 		};
 		bool dl = run->cfg.policy == RTR_SCHED_DEADLINE;
 
+		const char *lib;
+
 		snprintf(name, sizeof(name), dl ? "rtr-dl/%d" : "rtr-lat/%d", w->cpu);
 		err = 0;
 		if (dl) {
-			/* Pinned to its CPU's root domain: see struct latency_config. */
-			err = rtr_thread_attr_set_deadline(&attr, run->cfg.dl_runtime_ns,
+			/*
+			 * Pinned to its CPU's root domain (see struct
+			 * latency_config); it starts as SCHED_OTHER and makes
+			 * itself SCHED_DEADLINE (become_deadline), to know when
+			 * the kernel's first period began.
+			 */
+			attr.policy = RTR_SCHED_OTHER;
+			attr.priority = 0;
+			memset(&w->dl_attr, 0, sizeof(w->dl_attr));
+			err = rtr_thread_attr_set_deadline(&w->dl_attr, run->cfg.dl_runtime_ns,
 							   run->cfg.dl_deadline_ns,
 							   run->cfg.dl_period_ns);
+			if (!err && !w->dl_sem) {
+				if (sem_init(&w->dl_ready, 0, 0) != 0)
+					err = -errno;
+				else
+					w->dl_sem = true;
+			}
 		}
 		if (!err)
 			err = rtr_thread_create(&w->thread, &attr, dl ? worker_dl_main : worker_main,
 						w);
+		lib = rtr_last_error();
+		if (!err && dl) {
+			w->started = true;
+			while (sem_wait(&w->dl_ready) != 0)
+				;	/* EINTR only */
+			err = w->dl_err;
+			lib = w->dl_why;
+		}
 		if (err == -EPERM) {
-			const char *lib = rtr_last_error();
-
 			if (lib && *lib)
 				say(why, len, "cannot start the measuring thread on CPU %d: %s", w->cpu,
 				    lib);
@@ -778,8 +856,6 @@ static int start_workers(struct latency_run *run, char *why, size_t len)
 			return err;
 		}
 		if (err) {
-			const char *lib = rtr_last_error();
-
 			say(why, len, "cannot start the measuring thread %s%d: %s",
 			    dl ? "" : "on CPU ", dl ? (int)i + 1 : w->cpu,
 			    lib && *lib ? lib : strerror(-err));
@@ -1174,6 +1250,8 @@ void latency_run_free(struct latency_run *run)
 		free(run->w[i].seen);
 		free(run->w[i].hits);
 		rtr_cpuset_free(&run->w[i].pin);
+		if (run->w[i].dl_sem)
+			sem_destroy(&run->w[i].dl_ready);
 	}
 	free(run->w);
 	free(run->drain_buf);

@@ -272,6 +272,32 @@ static void test_dl_job(void **state)
 	assert_int_equal(ps, 9995000);
 }
 
+/*
+ * The kernel begins a DEADLINE thread's first period inside sched_setattr
+ * and keeps that grid: every job, the first too, is late against it. A
+ * grid taken from the first job's start (cyclicdeadline's) would read 0,
+ * 14, 0, 33 and 2 us here: short by the first job's own wake-up.
+ */
+static void test_dl_origin(void **state)
+{
+	const int64_t origin = 5000000000, period = 4000000;
+	const int64_t late[] = { 31000, 45000, 27000, 60000, 29000 };
+	uint64_t missed = 0;
+	int64_t ps;
+
+	(void)state;
+	/* After three warm-up jobs (three yields), the first measured one. */
+	ps = latency_dl_first(origin, origin + 3 * period + late[0], period);
+	assert_int_equal(ps, origin + 3 * period);
+	for (int64_t k = 0; k < 5; k++)
+		assert_int_equal(latency_dl_job(&ps, origin + (3 + k) * period + late[k], period,
+						period, &missed),
+				 late[k]);
+	assert_int_equal(missed, 0);
+	/* A start read before the origin (within the call's length): that start. */
+	assert_int_equal(latency_dl_first(origin, origin - 300, period), origin - 300);
+}
+
 static void test_load_kinds(void **state)
 {
 	enum latency_load_kind k;
@@ -621,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_deadline_opts),
 		cmocka_unit_test(test_dl_job),
+		cmocka_unit_test(test_dl_origin),
 		cmocka_unit_test(test_load_kinds),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_default_cpus),
