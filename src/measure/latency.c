@@ -500,6 +500,22 @@ static void *worker_dl_main(void *arg)
 	bool own_stop = false, looped = false;
 
 	prepare(w);
+	if (run->cfg.aligned) {
+		/*
+		 * -A: every worker's first period begins at one instant, run
+		 * start + offset + k * period (the first such point ahead),
+		 * so that all their grids coincide, as cyclicdeadline's do.
+		 */
+		struct timespec at = rtr_ts_add_ns(run->start, (int64_t)run->cfg.align_offset_ns);
+		int64_t late;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		late = rtr_ts_diff_ns(now, at);
+		if (late > 0)
+			at = rtr_ts_add_ns(at, (late / (int64_t)period + 1) * (int64_t)period);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
+			;
+	}
 	period_start = become_deadline(w);
 	if (period_start < 0)
 		return NULL;
@@ -795,8 +811,35 @@ static void restore_process(struct latency_run *run)
 	dma_latency_release(&run->dma_hold);
 }
 
+/* Say why worker @i could not start (@lib: the library's reason, or ""). */
+static int start_failed(struct latency_run *run, size_t i, int err, const char *lib, char *why,
+			size_t len)
+{
+	bool dl = run->cfg.policy == RTR_SCHED_DEADLINE;
+
+	if (err == -EPERM && lib && *lib)
+		say(why, len, "cannot start the measuring thread on CPU %d: %s", run->w[i].cpu, lib);
+	else if (err == -EPERM)
+		latency_explain_eperm(run->cfg.policy, run->cfg.priority, NULL, why, len);
+	else
+		say(why, len, "cannot start the measuring thread %s%d: %s", dl ? "" : "on CPU ",
+		    dl ? (int)i + 1 : run->w[i].cpu, lib && *lib ? lib : strerror(-err));
+	return err;
+}
+
+/* Wait until DEADLINE worker @i has made itself SCHED_DEADLINE (or failed to). */
+static int dl_started(struct latency_run *run, size_t i, char *why, size_t len)
+{
+	struct worker *w = &run->w[i];
+
+	while (sem_wait(&w->dl_ready) != 0)
+		;	/* EINTR only */
+	return w->dl_err ? start_failed(run, i, w->dl_err, w->dl_why, why, len) : 0;
+}
+
 static int start_workers(struct latency_run *run, char *why, size_t len)
 {
+	bool dl = run->cfg.policy == RTR_SCHED_DEADLINE;
 	char name[16];
 	int err;
 
@@ -810,9 +853,6 @@ static int start_workers(struct latency_run *run, char *why, size_t len)
 			.prefault_stack = true,
 			.name = name,
 		};
-		bool dl = run->cfg.policy == RTR_SCHED_DEADLINE;
-
-		const char *lib;
 
 		snprintf(name, sizeof(name), dl ? "rtr-dl/%d" : "rtr-lat/%d", w->cpu);
 		err = 0;
@@ -839,29 +879,20 @@ static int start_workers(struct latency_run *run, char *why, size_t len)
 		if (!err)
 			err = rtr_thread_create(&w->thread, &attr, dl ? worker_dl_main : worker_main,
 						w);
-		lib = rtr_last_error();
-		if (!err && dl) {
-			w->started = true;
-			while (sem_wait(&w->dl_ready) != 0)
-				;	/* EINTR only */
-			err = w->dl_err;
-			lib = w->dl_why;
-		}
-		if (err == -EPERM) {
-			if (lib && *lib)
-				say(why, len, "cannot start the measuring thread on CPU %d: %s", w->cpu,
-				    lib);
-			else
-				latency_explain_eperm(run->cfg.policy, run->cfg.priority, NULL, why, len);
-			return err;
-		}
-		if (err) {
-			say(why, len, "cannot start the measuring thread %s%d: %s",
-			    dl ? "" : "on CPU ", dl ? (int)i + 1 : w->cpu,
-			    lib && *lib ? lib : strerror(-err));
-			return err;
-		}
+		if (err)
+			return start_failed(run, i, err, rtr_last_error(), why, len);
 		w->started = true;
+		/* Aligned, they all become DEADLINE at one instant: wait for them below. */
+		if (dl && !run->cfg.aligned) {
+			err = dl_started(run, i, why, len);
+			if (err)
+				return err;
+		}
+	}
+	for (size_t i = 0; dl && run->cfg.aligned && i < run->n; i++) {
+		err = dl_started(run, i, why, len);
+		if (err)
+			return err;
 	}
 	return 0;
 }
