@@ -859,12 +859,18 @@ static int start_workers(struct latency_run *run, char *why, size_t len)
 		if (dl) {
 			/*
 			 * Pinned to its CPU's root domain (see struct
-			 * latency_config); it starts as SCHED_OTHER and makes
-			 * itself SCHED_DEADLINE (become_deadline), to know when
-			 * the kernel's first period began.
+			 * latency_config); it starts as SCHED_OTHER (with -A,
+			 * SCHED_FIFO 1) and makes itself SCHED_DEADLINE
+			 * (become_deadline), to know when the kernel's first
+			 * period began.
 			 */
 			attr.policy = RTR_SCHED_OTHER;
 			attr.priority = 0;
+			if (run->cfg.aligned) {
+				/* Woken at the instant as SCHED_FIFO 1, ahead of the load. */
+				attr.policy = RTR_SCHED_FIFO;
+				attr.priority = 1;
+			}
 			memset(&w->dl_attr, 0, sizeof(w->dl_attr));
 			err = rtr_thread_attr_set_deadline(&w->dl_attr, run->cfg.dl_runtime_ns,
 							   run->cfg.dl_deadline_ns,
