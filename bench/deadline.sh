@@ -19,9 +19,12 @@
 # same run: rtready's from its histogram of every job; cyclicdeadline's
 # Min/Avg/Max (it keeps no histogram, so it has no p50 of its own), and
 # what a grid taken from each thread's first job (cyclicdeadline's origin)
-# reads over the ruler's own switch-in times. Prints every run, the
-# medians, the ratios rtready / cyclicdeadline on the ruler, and the goal
-# (issue 29) judged on the ruler: p50 within 5%, p99 and max no worse.
+# reads over the ruler's own switch-in times. rtready runs twice: with -A 0
+# (every thread's periods begin at one instant, as cyclicdeadline's do
+# after its barrier: the like-for-like run) and without (each thread's
+# periods from its creation). Prints every run, the medians, the ratios
+# rtready / cyclicdeadline on the ruler, and the goal (issue 29) judged on
+# the ruler with -A 0: p50 within 5%, p99 and max no worse.
 #
 #   bench/deadline.sh [BUILD_DIR]      (default: build)
 # Environment: DURATION (10, seconds), ROUNDS (3), INTERVAL (4000, us),
@@ -196,7 +199,12 @@ for name in ("rtready -A 0", "rtready"):
     ok50 = abs(a[0] - b[0]) <= 0.05 * b[0] or abs(a[0] - b[0]) <= 1
     okt = a[1] <= b[1] * 1.05 + 1 and a[2] <= b[2] * 1.05 + 1
     higher = sum(1 for x, y in zip(res[name], res["cyclicdeadline"]) if x[0][0] > y[0][0])
-    print("goal (issue 29, on the ruler, %s): p50 within 5%% (or 1 us): %s; p99 and max no "
-          "worse (5%% or 1 us slack): %s; its p50 higher in %d of %d rounds" %
-          (name, "met" if ok50 else "NOT met", "met" if okt else "NOT met", higher, rounds))
+    if name == "rtready -A 0":
+        print("goal (issue 29, on the ruler, periods aligned on both sides): p50 within 5%% "
+              "(or 1 us): %s; p99 and max no worse (5%% or 1 us slack): %s; rtready's p50 "
+              "higher in %d of %d rounds" %
+              ("met" if ok50 else "NOT met", "met" if okt else "NOT met", higher, rounds))
+    else:
+        print("(each rtready thread on its own grid, for reference: its p50 higher in %d of %d "
+              "rounds)" % (higher, rounds))
 PY
