@@ -423,6 +423,42 @@ int64_t latency_dl_first(int64_t origin_ns, int64_t start_ns, uint64_t period_ns
 	return origin_ns + (start_ns - origin_ns) / (int64_t)period_ns * (int64_t)period_ns;
 }
 
+int latency_dl_parse_deadline(const char *text, int64_t *deadline_ns)
+{
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		char *end;
+		long long v;
+
+		if (strncmp(p, "dl.deadline", 11) != 0 || (p[11] != ' ' && p[11] != ':'))
+			continue;
+		p = strchr(p, ':');
+		if (!p)
+			return -EINVAL;
+		errno = 0;
+		v = strtoll(p + 1, &end, 10);
+		if (errno || end == p + 1 || v <= 0 || (*end && *end != '\n' && *end != ' '))
+			return -EINVAL;
+		*deadline_ns = v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/*
+ * The calling thread's absolute deadline on the run-queue clock (the
+ * dl.deadline of its /proc sched file, present with CONFIG_SCHED_DEBUG).
+ * Return: 0 or -errno.
+ */
+static int own_deadline(const struct rootfs *fs, int64_t *deadline_ns)
+{
+	char path[64], buf[8192];
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", (int)getpid(), (int)gettid());
+	err = rootfs_read_str(fs, path, buf, sizeof(buf));
+	return err ? err : latency_dl_parse_deadline(buf, deadline_ns);
+}
+
 static int64_t clock_ns(void)
 {
 	struct timespec ts;
@@ -496,10 +532,12 @@ static void *worker_dl_main(void *arg)
 	const int64_t end = run->has_end ? rtr_ts_to_ns(run->end) : INT64_MAX;
 	struct acc acc = { .min = UINT64_MAX };
 	struct timespec now;
-	int64_t start, period_start;
-	bool own_stop = false, looped = false;
+	int64_t start, period_start, rq_deadline, rq_offset = 0;
+	bool own_stop = false, looped = false, resync;
+	struct rootfs fs;
 
 	prepare(w);
+	resync = rootfs_open(&fs, "/") == 0;
 	if (run->cfg.aligned) {
 		/*
 		 * -A: every worker's first period begins at one instant, run
@@ -517,8 +555,24 @@ static void *worker_dl_main(void *arg)
 			;
 	}
 	period_start = become_deadline(w);
-	if (period_start < 0)
+	if (period_start < 0) {
+		if (resync)
+			rootfs_close(&fs);
 		return NULL;
+	}
+	/*
+	 * Where the run-queue clock's first deadline lies on CLOCK_MONOTONIC:
+	 * after a stall the thread reads its deadline again and so follows
+	 * the kernel's grid whether the kernel kept it or began a new period
+	 * (see below). Without the sched file (no CONFIG_SCHED_DEBUG), the
+	 * guess of latency_dl_job() stands.
+	 */
+	if (resync && own_deadline(&fs, &rq_deadline) == 0)
+		rq_offset = period_start - (rq_deadline - (int64_t)run->cfg.dl_deadline_ns);
+	else if (resync) {
+		rootfs_close(&fs);
+		resync = false;
+	}
 	/* Jobs until the run's start: each yield ends one. */
 	do {
 		sched_yield();
@@ -548,11 +602,23 @@ static void *worker_dl_main(void *arg)
 		}
 		if (atomic_load_explicit(&run->stop, memory_order_relaxed))
 			break;
+		/*
+		 * A job a deadline or more late: the kernel began a new period
+		 * if its timer fired that late (at that moment, which the
+		 * thread cannot see), or kept its grid if only the thread was
+		 * held up. Its deadline says which: the next period is one
+		 * period after the start of this one.
+		 */
+		if (resync && v >= run->cfg.dl_deadline_ns && own_deadline(&fs, &rq_deadline) == 0)
+			period_start = rq_deadline - (int64_t)run->cfg.dl_deadline_ns + rq_offset +
+				       (int64_t)period;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (rtr_ts_to_ns(now) - start > runtime)
 			w->throttled++;
 		sched_yield();
 	}
+	if (resync)
+		rootfs_close(&fs);
 	finish(w, own_stop, looped);
 	return NULL;
 }
