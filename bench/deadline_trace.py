@@ -157,14 +157,16 @@ def analyze(text, tgid):
         elif event == "sched_switch" and "next_prio=-1" in rest:
             dl.add(int(SWITCH_NEXT.search(rest).group(1)))
     timer_of = {max(c, key=c.get): tid for tid, c in armed.items() if tid in dl}
-    own = {tid: t for t, tid in timer_of.items()}
     pending = {}	# tid -> [period start, fired or None]
     running = {}	# tid -> period start of the job switched in, until its yield returns
     for ts, pid, tg, event, rest in _events(text):
         if event == "hrtimer_start":
+            # Armed by the thread, or re-armed from another context (the
+            # timer of a throttled thread that moves to another CPU).
             f = dict(FIELD.findall(rest))
-            if pid in own and f.get("hrtimer") == own[pid]:
-                pending[pid] = [int(f["expires"]), None]
+            tid = timer_of.get(f.get("hrtimer"))
+            if tid is not None:
+                pending[tid] = [int(f["expires"]), None]
         elif event == "hrtimer_expire_entry":
             f = dict(FIELD.findall(rest))
             tid = timer_of.get(f.get("hrtimer"))
