@@ -533,11 +533,12 @@ static void *worker_dl_main(void *arg)
 	struct acc acc = { .min = UINT64_MAX };
 	struct timespec now;
 	int64_t start, period_start, rq_deadline, rq_offset = 0;
-	bool own_stop = false, looped = false, resync;
+	bool own_stop = false, looped = false, resync, fs_open, calibrated = false;
 	struct rootfs fs;
 
 	prepare(w);
-	resync = rootfs_open(&fs, "/") == 0;
+	fs_open = rootfs_open(&fs, "/") == 0;
+	resync = fs_open;
 	if (run->cfg.aligned) {
 		/*
 		 * -A: every worker's first period begins at one instant, run
@@ -556,22 +557,9 @@ static void *worker_dl_main(void *arg)
 	}
 	period_start = become_deadline(w);
 	if (period_start < 0) {
-		if (resync)
+		if (fs_open)
 			rootfs_close(&fs);
 		return NULL;
-	}
-	/*
-	 * Where the run-queue clock's first deadline lies on CLOCK_MONOTONIC:
-	 * after a stall the thread reads its deadline again and so follows
-	 * the kernel's grid whether the kernel kept it or began a new period
-	 * (see below). Without the sched file (no CONFIG_SCHED_DEBUG), the
-	 * guess of latency_dl_job() stands.
-	 */
-	if (resync && own_deadline(&fs, &rq_deadline) == 0)
-		rq_offset = period_start - (rq_deadline - (int64_t)run->cfg.dl_deadline_ns);
-	else if (resync) {
-		rootfs_close(&fs);
-		resync = false;
 	}
 	/* Jobs until the run's start: each yield ends one. */
 	do {
@@ -609,15 +597,33 @@ static void *worker_dl_main(void *arg)
 		 * held up. Its deadline says which: the next period is one
 		 * period after the start of this one.
 		 */
-		if (resync && v >= run->cfg.dl_deadline_ns && own_deadline(&fs, &rq_deadline) == 0)
+		if (calibrated && v >= run->cfg.dl_deadline_ns &&
+		    own_deadline(&fs, &rq_deadline) == 0)
 			period_start = rq_deadline - (int64_t)run->cfg.dl_deadline_ns + rq_offset +
 				       (int64_t)period;
+		/*
+		 * Once, on a job that started in time: where the run-queue
+		 * clock's deadlines lie on CLOCK_MONOTONIC, for the above. Each
+		 * thread on a job of its own number, so that aligned threads do
+		 * not read their files at the same moment (they contend, and a
+		 * DEADLINE thread that blocks early in its period is given a
+		 * new one when it wakes). Without the sched file (no
+		 * CONFIG_SCHED_DEBUG), the guess of latency_dl_job() stands.
+		 */
+		if (resync && !calibrated && acc.cycle >= 2 + 3 * (uint64_t)w->index &&
+		    v < run->cfg.dl_deadline_ns) {
+			calibrated = own_deadline(&fs, &rq_deadline) == 0;
+			if (calibrated)
+				rq_offset = start - (int64_t)v -
+					    (rq_deadline - (int64_t)run->cfg.dl_deadline_ns);
+			resync = calibrated;
+		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (rtr_ts_to_ns(now) - start > runtime)
 			w->throttled++;
 		sched_yield();
 	}
-	if (resync)
+	if (fs_open)
 		rootfs_close(&fs);
 	finish(w, own_stop, looped);
 	return NULL;
