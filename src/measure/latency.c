@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "measure/latency.h"
+#include "probe/dlbw.h"
 #include "probe/rootfs.h"
 #include "rtready/error.h"
 #include "rtready/mem.h"
@@ -423,27 +424,6 @@ int64_t latency_dl_first(int64_t origin_ns, int64_t start_ns, uint64_t period_ns
 	return origin_ns + (start_ns - origin_ns) / (int64_t)period_ns * (int64_t)period_ns;
 }
 
-int latency_dl_parse_deadline(const char *text, int64_t *deadline_ns)
-{
-	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		char *end;
-		long long v;
-
-		if (strncmp(p, "dl.deadline", 11) != 0 || (p[11] != ' ' && p[11] != ':'))
-			continue;
-		p = strchr(p, ':');
-		if (!p)
-			return -EINVAL;
-		errno = 0;
-		v = strtoll(p + 1, &end, 10);
-		if (errno || end == p + 1 || v <= 0 || (*end && *end != '\n' && *end != ' '))
-			return -EINVAL;
-		*deadline_ns = v;
-		return 0;
-	}
-	return -ENOENT;
-}
-
 /*
  * The calling thread's absolute deadline on the run-queue clock (the
  * dl.deadline of its /proc sched file, present with CONFIG_SCHED_DEBUG).
@@ -451,12 +431,23 @@ int latency_dl_parse_deadline(const char *text, int64_t *deadline_ns)
  */
 static int own_deadline(const struct rootfs *fs, int64_t *deadline_ns)
 {
+	struct dlbw_sched_fields f;
 	char path[64], buf[8192];
 	int err;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", (int)getpid(), (int)gettid());
 	err = rootfs_read_str(fs, path, buf, sizeof(buf));
-	return err ? err : latency_dl_parse_deadline(buf, deadline_ns);
+	if (!err)
+		err = dlbw_parse_proc_sched(buf, &f);
+	if (err)
+		return err;
+	for (size_t i = 0; i < f.n; i++) {
+		if (strcmp(f.key[i], "dl.deadline") == 0 && f.value[i] > 0) {
+			*deadline_ns = f.value[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 static int64_t clock_ns(void)

@@ -155,17 +155,6 @@ uint64_t latency_dl_job(int64_t *period_start_ns, int64_t now_ns, uint64_t perio
  */
 int64_t latency_dl_first(int64_t origin_ns, int64_t start_ns, uint64_t period_ns);
 
-/*
- * latency_dl_parse_deadline() - the absolute deadline (dl.deadline, ns on
- * the run-queue clock) in the text of a thread's /proc/PID/task/TID/sched.
- * After a job that started a deadline or more late the worker reads it to
- * learn whether the kernel began a new period (CBS: when the replenishment
- * timer fired after the deadline) or kept its grid. Pure.
- * Return: 0, -ENOENT when there is no such line, -EINVAL when it is not a
- * positive number.
- */
-int latency_dl_parse_deadline(const char *text, int64_t *deadline_ns);
-
 /* One wake-up over the threshold (CLOCK_MONOTONIC ns). */
 struct latency_hit_rec {
 	uint64_t cycle;

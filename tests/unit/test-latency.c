@@ -298,32 +298,6 @@ static void test_dl_origin(void **state)
 	assert_int_equal(latency_dl_first(origin, origin - 300, period), origin - 300);
 }
 
-/* The deadline the worker reads after a stall, from its /proc sched file. */
-static void test_dl_parse_deadline(void **state)
-{
-	int64_t d = 0;
-
-	(void)state;
-	assert_int_equal(latency_dl_parse_deadline(
-				 "rtr-dl/0 (123, #threads: 3)\n----\nse.exec_start : 1.5\n"
-				 "policy                                       :                    6\n"
-				 "dl.runtime                                   :              2384351\n"
-				 "dl.deadline                                  :       23811206418300\n",
-				 &d),
-			 0);
-	assert_int_equal(d, 23811206418300);
-	/* A last line without its newline. */
-	assert_int_equal(latency_dl_parse_deadline("dl.deadline : 42", &d), 0);
-	assert_int_equal(d, 42);
-	/* A SCHED_OTHER thread's file has none; a longer name is not it. */
-	assert_int_equal(latency_dl_parse_deadline("policy : 0\nse.load.weight : 1024\n", &d),
-			 -ENOENT);
-	assert_int_equal(latency_dl_parse_deadline("dl.deadlines : 5\n", &d), -ENOENT);
-	assert_int_equal(latency_dl_parse_deadline("dl.deadline : x\n", &d), -EINVAL);
-	assert_int_equal(latency_dl_parse_deadline("dl.deadline : -3\n", &d), -EINVAL);
-	assert_int_equal(latency_dl_parse_deadline("", &d), -ENOENT);
-}
-
 static void test_load_kinds(void **state)
 {
 	enum latency_load_kind k;
@@ -674,7 +648,6 @@ int main(void)
 		cmocka_unit_test(test_deadline_opts),
 		cmocka_unit_test(test_dl_job),
 		cmocka_unit_test(test_dl_origin),
-		cmocka_unit_test(test_dl_parse_deadline),
 		cmocka_unit_test(test_load_kinds),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_default_cpus),
