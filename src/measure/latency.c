@@ -450,6 +450,12 @@ static int own_deadline(const struct rootfs *fs, int64_t *deadline_ns)
 	return -ENOENT;
 }
 
+int64_t latency_dl_resync(int64_t rq_deadline_ns, int64_t rq_offset_ns, uint64_t deadline_ns,
+			  uint64_t period_ns)
+{
+	return rq_deadline_ns - (int64_t)deadline_ns + rq_offset_ns + (int64_t)period_ns;
+}
+
 static int64_t clock_ns(void)
 {
 	struct timespec ts;
@@ -590,8 +596,8 @@ static void *worker_dl_main(void *arg)
 		 */
 		if (calibrated && v >= run->cfg.dl_deadline_ns &&
 		    own_deadline(&fs, &rq_deadline) == 0)
-			period_start = rq_deadline - (int64_t)run->cfg.dl_deadline_ns + rq_offset +
-				       (int64_t)period;
+			period_start = latency_dl_resync(rq_deadline, rq_offset,
+							 run->cfg.dl_deadline_ns, period);
 		/*
 		 * Once, on a job that started in time: where the run-queue
 		 * clock's deadlines lie on CLOCK_MONOTONIC, for the above. Each

@@ -155,6 +155,18 @@ uint64_t latency_dl_job(int64_t *period_start_ns, int64_t now_ns, uint64_t perio
  */
 int64_t latency_dl_first(int64_t origin_ns, int64_t start_ns, uint64_t period_ns);
 
+/*
+ * latency_dl_resync() - the start of the next period (CLOCK_MONOTONIC) of a
+ * SCHED_DEADLINE thread whose current absolute deadline on the run-queue
+ * clock is @rq_deadline_ns (its /proc sched file's dl.deadline), that clock
+ * being @rq_offset_ns behind CLOCK_MONOTONIC. Read after a job that started
+ * @deadline_ns or more late, it follows the kernel whether it began a new
+ * period (its timer fired after the deadline: the period began then, which
+ * the thread cannot see) or kept its grid. Pure.
+ */
+int64_t latency_dl_resync(int64_t rq_deadline_ns, int64_t rq_offset_ns, uint64_t deadline_ns,
+			  uint64_t period_ns);
+
 /* One wake-up over the threshold (CLOCK_MONOTONIC ns). */
 struct latency_hit_rec {
 	uint64_t cycle;
