@@ -85,7 +85,7 @@ def hist_quantiles(d):
 
 
 def traced(cmd, trace):
-    out, err, rc, jobs, lost = ruler.run(cmd, trace)
+    out, err, rc, jobs, lost = ruler.run(cmd, trace, interval * 1000, interval * 1000)
     if rc != 0:
         sys.exit("%s exited %d: %s" % (cmd[0], rc, err.strip()[-400:]))
     return out, jobs, lost
@@ -137,7 +137,7 @@ print("ruler: the kernel's trace, period start (replenishment timer's expiry) to
       "self: the program's own report;\nfirst-job grid: the ruler's switch-ins read against a "
       "grid begun at each thread's first job (cyclicdeadline's origin); all in us")
 print("%-24s %6s %6s | %29s | %13s | %29s | %13s | %6s %6s %5s" %
-      ("", "jobs", "timed", "ruler p50    p99    max   avg", "user p50  avg",
+      ("", "jobs", "traced", "ruler p50    p99    max   avg", "user p50  avg",
        "self p50    p99    max   avg", "1st-job p50 avg", "timer", "switch", "phase"))
 tools = (("rtready", rtready_run),
          ("rtready -A 0", lambda t: rtready_run(t, ("-A", "0"))),

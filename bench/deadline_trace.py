@@ -22,12 +22,14 @@ clock read). The first is split into the timer's lateness (fired - period
 start: the interrupt, on a VM the hypervisor) and the rest (switched in -
 fired: the scheduler and the context switch). A job that the kernel began with no
 timer (the thread yielded after its next period had already begun, so it
-was replenished at once) has no period start here and is not counted:
-compare the ruler's job count with the program's.
+was replenished at once and did not leave the CPU) is counted from the
+yield's return against the next period of its grid, or as not late when
+the kernel began a new period there (that period's deadline had passed
+too): the catching-up jobs after a stall.
 
 Used by bench/deadline.sh; by itself:
 
-    python3 bench/deadline_trace.py [--] PROGRAM ARGS...
+    python3 bench/deadline_trace.py PERIOD_US DEADLINE_US [--] PROGRAM ARGS...
 
 runs the program under the trace and prints the ruler's figures for its
 DEADLINE threads.
@@ -125,6 +127,7 @@ class Jobs:
         self.sched = []		# ns, switched in - fired
         self.starts = {}	# tid -> [(period start, switched in)], in order
         self.threads = 0
+        self.untimed = 0	# jobs begun with no timer (the kernel's period had begun)
 
 
 def _events(text):
@@ -136,7 +139,7 @@ def _events(text):
                    int(m.group(2)), m.group(3).strip(), m.group(7), m.group(8))
 
 
-def analyze(text, tgid):
+def analyze(text, tgid, period_ns, deadline_ns):
     """Jobs of the SCHED_DEADLINE threads of process @tgid in a trace.
 
     A thread is one of them if the trace switches it in at the DEADLINE
@@ -159,6 +162,7 @@ def analyze(text, tgid):
     timer_of = {max(c, key=c.get): tid for tid, c in armed.items() if tid in dl}
     pending = {}	# tid -> [period start, fired or None]
     running = {}	# tid -> period start of the job switched in, until its yield returns
+    last = {}		# tid -> period start of its latest job
     for ts, pid, tg, event, rest in _events(text):
         if event == "hrtimer_start":
             # Armed by the thread, or re-armed from another context (the
@@ -177,6 +181,7 @@ def analyze(text, tgid):
             if nxt in pending:
                 start, fired = pending.pop(nxt)
                 running[nxt] = start
+                last[nxt] = start
                 jobs.latency.append(ts - start)
                 jobs.starts.setdefault(nxt, []).append((start, ts))
                 if fired is not None:
@@ -184,6 +189,20 @@ def analyze(text, tgid):
                     jobs.sched.append(ts - fired)
         elif event == "sys_sched_yield" and rest.startswith("0x") and pid in running:
             jobs.user.append(ts - running.pop(pid))
+        elif (event == "sys_sched_yield" and rest.startswith("0x") and pid in last and
+              pid not in pending):
+            # A job with no timer: the thread yielded after its next period
+            # had begun, and the kernel replenished it at once. Its period
+            # is the next of the grid, or began at the yield when even that
+            # one's deadline had passed (then it is not late).
+            start = last[pid] + period_ns
+            late = ts - start
+            if late > deadline_ns:
+                start, late = ts, 0
+            last[pid] = start
+            jobs.latency.append(late)
+            jobs.user.append(late)
+            jobs.untimed += 1
     jobs.threads = len(timer_of)
     return jobs
 
@@ -224,33 +243,35 @@ def first_start_grid(jobs, period_ns):
     return out
 
 
-def run(cmd, trace):
+def run(cmd, trace, period_ns, deadline_ns):
     """Run @cmd under @trace; returns (stdout, stderr, returncode, jobs, lost)."""
     trace.start()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          errors="replace")
     out, err = p.communicate()
     text, lost = trace.stop()
-    return out, err, p.returncode, analyze(text, p.pid), lost
+    return out, err, p.returncode, analyze(text, p.pid, period_ns, deadline_ns), lost
 
 
 def main(argv):
+    if len(argv) < 3 or not argv[0].isdigit() or not argv[1].isdigit():
+        sys.exit("usage: deadline_trace.py PERIOD_US DEADLINE_US [--] PROGRAM ARGS...")
+    period_ns, deadline_ns = int(argv[0]) * 1000, int(argv[1]) * 1000
+    argv = argv[2:]
     if argv and argv[0] == "--":
         argv = argv[1:]
-    if not argv:
-        sys.exit("usage: deadline_trace.py [--] PROGRAM ARGS...")
     trace = Trace()
     try:
-        out, err, rc, jobs, lost = run(argv, trace)
+        out, err, rc, jobs, lost = run(argv, trace, period_ns, deadline_ns)
     finally:
         trace.close()
     sys.stdout.write(out)
     sys.stderr.write(err)
     p50, p99, mx, avg = summary(jobs.latency)
-    print("ruler: %d DEADLINE threads, %d timed jobs, latency p50 %.0f us, p99 %.0f us, "
+    print("ruler: %d DEADLINE threads, %d jobs (%d with no timer), latency p50 %.0f us, p99 %.0f us, "
           "max %.0f us, avg %.1f us; in user space p50 %.0f us, avg %.1f us; timer p50 %.0f us, "
           "switch p50 %.0f us; %d events lost"
-          % (jobs.threads, len(jobs.latency), p50, p99, mx, avg, summary(jobs.user)[0],
+          % (jobs.threads, len(jobs.latency), jobs.untimed, p50, p99, mx, avg, summary(jobs.user)[0],
              summary(jobs.user)[3], summary(jobs.timer)[0], summary(jobs.sched)[0], lost))
     return rc
 
