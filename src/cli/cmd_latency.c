@@ -203,11 +203,6 @@ static int opts_check_deadline(struct latency_opts *o, char *err, size_t errlen)
 		}
 		return 0;
 	}
-	if (c->aligned) {
-		snprintf(err, errlen, "--aligned does not apply to --policy deadline: the kernel "
-			 "starts each DEADLINE thread's periods");
-		return -EINVAL;
-	}
 	if (o->prio_given) {
 		snprintf(err, errlen, "--priority does not apply to --policy deadline: a "
 			 "SCHED_DEADLINE thread has a runtime, a deadline and a period instead");

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -25,6 +26,7 @@
 
 #include "measure/latency.h"
 #include "measure/memlock.h"
+#include "probe/dlbw.h"
 #include "probe/rootfs.h"
 #include "rtready/error.h"
 #include "rtready/mem.h"
@@ -88,6 +90,12 @@ struct worker {
 	struct rtr_cpuset pin;
 	pthread_t thread;
 	bool started;
+	/* DEADLINE: the worker makes itself SCHED_DEADLINE and posts dl_ready. */
+	struct rtr_thread_attr dl_attr;
+	sem_t dl_ready;
+	bool dl_sem;
+	int dl_err;
+	char dl_why[256];
 } __attribute__((aligned(64)));
 
 struct latency_run {
@@ -408,6 +416,77 @@ uint64_t latency_dl_job(int64_t *period_start_ns, int64_t now_ns, uint64_t perio
 	return (uint64_t)late;
 }
 
+int64_t latency_dl_first(int64_t origin_ns, int64_t start_ns, uint64_t period_ns)
+{
+	if (start_ns < origin_ns)
+		return start_ns;
+	return origin_ns + (start_ns - origin_ns) / (int64_t)period_ns * (int64_t)period_ns;
+}
+
+/*
+ * The calling thread's absolute deadline on the run-queue clock (the
+ * dl.deadline of its /proc sched file, present with CONFIG_SCHED_DEBUG).
+ * Return: 0 or -errno.
+ */
+static int own_deadline(const struct rootfs *fs, int64_t *deadline_ns)
+{
+	struct dlbw_sched_fields f;
+	char path[64], buf[8192];
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/sched", (int)getpid(), (int)gettid());
+	err = rootfs_read_str(fs, path, buf, sizeof(buf));
+	if (!err)
+		err = dlbw_parse_proc_sched(buf, &f);
+	if (err)
+		return err;
+	for (size_t i = 0; i < f.n; i++) {
+		if (strcmp(f.key[i], "dl.deadline") == 0 && f.value[i] > 0) {
+			*deadline_ns = f.value[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int64_t latency_dl_resync(int64_t rq_deadline_ns, int64_t rq_offset_ns, uint64_t deadline_ns,
+			  uint64_t period_ns)
+{
+	return rq_deadline_ns - (int64_t)deadline_ns + rq_offset_ns + (int64_t)period_ns;
+}
+
+static int64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return rtr_ts_to_ns(ts);
+}
+
+/*
+ * Make the calling worker SCHED_DEADLINE and tell start_workers() how it
+ * went. The kernel begins the thread's first period inside sched_setattr,
+ * at its run-queue clock; the clock read right after the call is that
+ * origin to within the call's tail (admission is done by then, and the
+ * thread, now DEADLINE, is not preempted on the way out). Before the
+ * call the thread is SCHED_OTHER and may wait for the CPU, so the start of
+ * the call says little. Return: that origin, or -1 when refused.
+ */
+static int64_t become_deadline(struct worker *w)
+{
+	int err = rtr_thread_apply(&w->dl_attr);
+	int64_t origin = clock_ns();
+
+	w->dl_err = err;
+	if (err) {
+		const char *lib = rtr_last_error();
+
+		snprintf(w->dl_why, sizeof(w->dl_why), "%s", lib ? lib : "");
+	}
+	sem_post(&w->dl_ready);
+	return err ? -1 : origin;
+}
+
 /* Mark @cpu in the worker's bitmap (preallocated: nothing allocates here). */
 static void mark_cpu(struct worker *w, int cpu)
 {
@@ -416,9 +495,11 @@ static void mark_cpu(struct worker *w, int cpu)
 }
 
 /*
- * The SCHED_DEADLINE job loop. The thread was made SCHED_DEADLINE before
- * this runs; every job reads the clock, records how late it started
- * against its period (latency_dl_job) and ends with sched_yield(), which
+ * The SCHED_DEADLINE job loop. The thread makes itself SCHED_DEADLINE
+ * (become_deadline), which gives the origin of the kernel's periods; every
+ * job reads the clock, records how late it started against its period
+ * (latency_dl_first for the first, latency_dl_job) and ends with
+ * sched_yield(), which
  * hands the rest of the runtime back: the kernel throttles the thread
  * until its next period begins and then makes it runnable, so the job's
  * lateness is the wake-up latency of the deadline scheduler's replenishment
@@ -426,6 +507,16 @@ static void mark_cpu(struct worker *w, int cpu)
  * budget (the kernel throttled it before it yielded, or a deadline task
  * with an earlier deadline preempted it): counted as throttled. Per job:
  * the yield, two clock reads and sched_getcpu() (rseq/vDSO, no system call).
+ *
+ * The clock is CLOCK_MONOTONIC, the clock of the replenishment timer. The
+ * kernel counts the periods on its scheduler clock and converts each
+ * expiry to CLOCK_MONOTONIC when it arms the timer: where that clock is
+ * "unstable" (VMs; it then follows CLOCK_MONOTONIC tick by tick) the
+ * periods are whole periods of CLOCK_MONOTONIC (measured: the timer's
+ * expiries stayed within 0.4 ns a period of it while it moved 1 to 5 ns a
+ * period against CLOCK_MONOTONIC_RAW). Where it is stable (the TSC) the
+ * periods run at its rate, and an NTP slew of CLOCK_MONOTONIC moves the
+ * grid by the slew (10 ppm: 10 ns a 1 ms period).
  */
 static void *worker_dl_main(void *arg)
 {
@@ -437,19 +528,41 @@ static void *worker_dl_main(void *arg)
 	const int64_t end = run->has_end ? rtr_ts_to_ns(run->end) : INT64_MAX;
 	struct acc acc = { .min = UINT64_MAX };
 	struct timespec now;
-	int64_t start, expected, period_start;
-	bool own_stop = false, looped = false;
+	int64_t start, period_start, rq_deadline, rq_offset = 0;
+	bool own_stop = false, looped = false, resync, fs_open, calibrated = false;
+	struct rootfs fs;
 
 	prepare(w);
-	/* The first yield lines the thread up on the start of a period. */
-	sched_yield();
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	period_start = rtr_ts_to_ns(now);
-	while (period_start < rtr_ts_to_ns(run->start)) {
-		sched_yield();
+	fs_open = rootfs_open(&fs, "/") == 0;
+	resync = fs_open;
+	if (run->cfg.aligned) {
+		/*
+		 * -A: every worker's first period begins at one instant, run
+		 * start + offset + k * period (the first such point ahead),
+		 * so that all their grids coincide, as cyclicdeadline's do.
+		 */
+		struct timespec at = rtr_ts_add_ns(run->start, (int64_t)run->cfg.align_offset_ns);
+		int64_t late;
+
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		period_start = rtr_ts_to_ns(now);
+		late = rtr_ts_diff_ns(now, at);
+		if (late > 0)
+			at = rtr_ts_add_ns(at, (late / (int64_t)period + 1) * (int64_t)period);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
+			;
 	}
+	period_start = become_deadline(w);
+	if (period_start < 0) {
+		if (fs_open)
+			rootfs_close(&fs);
+		return NULL;
+	}
+	/* Jobs until the run's start: each yield ends one. */
+	do {
+		sched_yield();
+		start = clock_ns();
+	} while (start < rtr_ts_to_ns(run->start));
+	period_start = latency_dl_first(period_start, start, period);
 	for (;;) {
 		uint64_t v;
 		int cpu;
@@ -458,14 +571,12 @@ static void *worker_dl_main(void *arg)
 		start = rtr_ts_to_ns(now);
 		if (start > end)
 			break;
-		expected = period_start;
 		v = latency_dl_job(&period_start, start, period, run->cfg.dl_deadline_ns,
 				   &w->missed);
-		if (expected > start)
-			expected = start;	/* the origin moved to this job */
 		cpu = sched_getcpu();
 		mark_cpu(w, cpu);
-		if (record(w, &acc, v, expected, start, cpu)) {
+		/* Against the period's start (the one it was measured from). */
+		if (record(w, &acc, v, start - (int64_t)v, start, cpu)) {
 			own_stop = true;
 			break;
 		}
@@ -475,11 +586,41 @@ static void *worker_dl_main(void *arg)
 		}
 		if (atomic_load_explicit(&run->stop, memory_order_relaxed))
 			break;
+		/*
+		 * A job a deadline or more late: the kernel began a new period
+		 * if its timer fired that late (at that moment, which the
+		 * thread cannot see), or kept its grid if only the thread was
+		 * held up. Its deadline says which: the next period is one
+		 * period after the start of this one.
+		 */
+		if (calibrated && v >= run->cfg.dl_deadline_ns &&
+		    own_deadline(&fs, &rq_deadline) == 0)
+			period_start = latency_dl_resync(rq_deadline, rq_offset,
+							 run->cfg.dl_deadline_ns, period);
+		/*
+		 * Once, on a job that started in time: where the run-queue
+		 * clock's deadlines lie on CLOCK_MONOTONIC, for the above. Each
+		 * thread on a job of its own number, so that aligned threads do
+		 * not read their files at the same moment (they contend, and a
+		 * DEADLINE thread that blocks early in its period is given a
+		 * new one when it wakes). Without the sched file (no
+		 * CONFIG_SCHED_DEBUG), the guess of latency_dl_job() stands.
+		 */
+		if (resync && !calibrated && acc.cycle >= 2 + 3 * (uint64_t)w->index &&
+		    v < run->cfg.dl_deadline_ns) {
+			calibrated = own_deadline(&fs, &rq_deadline) == 0;
+			if (calibrated)
+				rq_offset = start - (int64_t)v -
+					    (rq_deadline - (int64_t)run->cfg.dl_deadline_ns);
+			resync = calibrated;
+		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (rtr_ts_to_ns(now) - start > runtime)
 			w->throttled++;
 		sched_yield();
 	}
+	if (fs_open)
+		rootfs_close(&fs);
 	finish(w, own_stop, looped);
 	return NULL;
 }
@@ -716,8 +857,35 @@ static void restore_process(struct latency_run *run)
 	dma_latency_release(&run->dma_hold);
 }
 
+/* Say why worker @i could not start (@lib: the library's reason, or ""). */
+static int start_failed(struct latency_run *run, size_t i, int err, const char *lib, char *why,
+			size_t len)
+{
+	bool dl = run->cfg.policy == RTR_SCHED_DEADLINE;
+
+	if (err == -EPERM && lib && *lib)
+		say(why, len, "cannot start the measuring thread on CPU %d: %s", run->w[i].cpu, lib);
+	else if (err == -EPERM)
+		latency_explain_eperm(run->cfg.policy, run->cfg.priority, NULL, why, len);
+	else
+		say(why, len, "cannot start the measuring thread %s%d: %s", dl ? "" : "on CPU ",
+		    dl ? (int)i + 1 : run->w[i].cpu, lib && *lib ? lib : strerror(-err));
+	return err;
+}
+
+/* Wait until DEADLINE worker @i has made itself SCHED_DEADLINE (or failed to). */
+static int dl_started(struct latency_run *run, size_t i, char *why, size_t len)
+{
+	struct worker *w = &run->w[i];
+
+	while (sem_wait(&w->dl_ready) != 0)
+		;	/* EINTR only */
+	return w->dl_err ? start_failed(run, i, w->dl_err, w->dl_why, why, len) : 0;
+}
+
 static int start_workers(struct latency_run *run, char *why, size_t len)
 {
+	bool dl = run->cfg.policy == RTR_SCHED_DEADLINE;
 	char name[16];
 	int err;
 
@@ -731,38 +899,52 @@ static int start_workers(struct latency_run *run, char *why, size_t len)
 			.prefault_stack = true,
 			.name = name,
 		};
-		bool dl = run->cfg.policy == RTR_SCHED_DEADLINE;
 
 		snprintf(name, sizeof(name), dl ? "rtr-dl/%d" : "rtr-lat/%d", w->cpu);
 		err = 0;
 		if (dl) {
-			/* Pinned to its CPU's root domain: see struct latency_config. */
-			err = rtr_thread_attr_set_deadline(&attr, run->cfg.dl_runtime_ns,
+			/*
+			 * Pinned to its CPU's root domain (see struct
+			 * latency_config); it starts as SCHED_OTHER (with -A,
+			 * SCHED_FIFO 1) and makes itself SCHED_DEADLINE
+			 * (become_deadline), to know when the kernel's first
+			 * period began.
+			 */
+			attr.policy = RTR_SCHED_OTHER;
+			attr.priority = 0;
+			if (run->cfg.aligned) {
+				/* Woken at the instant as SCHED_FIFO 1, ahead of the load. */
+				attr.policy = RTR_SCHED_FIFO;
+				attr.priority = 1;
+			}
+			memset(&w->dl_attr, 0, sizeof(w->dl_attr));
+			err = rtr_thread_attr_set_deadline(&w->dl_attr, run->cfg.dl_runtime_ns,
 							   run->cfg.dl_deadline_ns,
 							   run->cfg.dl_period_ns);
+			if (!err && !w->dl_sem) {
+				if (sem_init(&w->dl_ready, 0, 0) != 0)
+					err = -errno;
+				else
+					w->dl_sem = true;
+			}
 		}
 		if (!err)
 			err = rtr_thread_create(&w->thread, &attr, dl ? worker_dl_main : worker_main,
 						w);
-		if (err == -EPERM) {
-			const char *lib = rtr_last_error();
-
-			if (lib && *lib)
-				say(why, len, "cannot start the measuring thread on CPU %d: %s", w->cpu,
-				    lib);
-			else
-				latency_explain_eperm(run->cfg.policy, run->cfg.priority, NULL, why, len);
-			return err;
-		}
-		if (err) {
-			const char *lib = rtr_last_error();
-
-			say(why, len, "cannot start the measuring thread %s%d: %s",
-			    dl ? "" : "on CPU ", dl ? (int)i + 1 : w->cpu,
-			    lib && *lib ? lib : strerror(-err));
-			return err;
-		}
+		if (err)
+			return start_failed(run, i, err, rtr_last_error(), why, len);
 		w->started = true;
+		/* Aligned, they all become DEADLINE at one instant: wait for them below. */
+		if (dl && !run->cfg.aligned) {
+			err = dl_started(run, i, why, len);
+			if (err)
+				return err;
+		}
+	}
+	for (size_t i = 0; dl && run->cfg.aligned && i < run->n; i++) {
+		err = dl_started(run, i, why, len);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -1139,6 +1321,8 @@ void latency_run_free(struct latency_run *run)
 		free(run->w[i].seen);
 		free(run->w[i].hits);
 		rtr_cpuset_free(&run->w[i].pin);
+		if (run->w[i].dl_sem)
+			sem_destroy(&run->w[i].dl_ready);
 	}
 	free(run->w);
 	free(run->drain_buf);

@@ -123,14 +123,14 @@ void latency_stats_compute(const struct rtr_hist *h, uint64_t missed, struct lat
 
 /*
  * latency_dl_job() - where one SCHED_DEADLINE job started against its
- * period, cyclicdeadline's way: the job started at @now_ns (CLOCK_MONOTONIC)
- * and its period is taken to start at *@period_start_ns. A job that starts
- * before that moves the origin there (the kernel's periods are earlier than
- * we thought: the first job's own delay set the origin); a job that starts
- * one or more whole periods late counts them in *@missed. Afterwards
- * *@period_start_ns is the start of the period after the one the job began
- * in, for the next job; but after a job that started @deadline_ns late or
- * more, one period after this job's start: a thread woken after its
+ * period: the job started at @now_ns (CLOCK_MONOTONIC) and its period is
+ * taken to start at *@period_start_ns (the kernel's, from
+ * latency_dl_first()). A job that
+ * starts before that moves the origin there (the guess was late); a job
+ * that starts one or more whole periods late counts them in *@missed.
+ * Afterwards *@period_start_ns is the start of the period after the one the
+ * job began in, for the next job; but after a job that started @deadline_ns
+ * late or more, one period after this job's start: a thread woken after its
  * deadline gets a new period from the kernel, beginning then (the CBS
  * rule), and the old grid would make every later job look late by the
  * shift. Where the kernel kept its grid, the next job starts early against
@@ -139,6 +139,34 @@ void latency_stats_compute(const struct rtr_hist *h, uint64_t missed, struct lat
  */
 uint64_t latency_dl_job(int64_t *period_start_ns, int64_t now_ns, uint64_t period_ns,
 			uint64_t deadline_ns, uint64_t *missed);
+
+/*
+ * latency_dl_first() - the start of the period in which a SCHED_DEADLINE
+ * job that began at @start_ns runs, when the kernel began the thread's
+ * first period at @origin_ns (inside its sched_setattr) and has kept its
+ * grid since: the last origin + k * @period_ns at or before @start_ns, so
+ * the job is taken to be less than a period late. @start_ns itself when it
+ * is before @origin_ns. Both on CLOCK_MONOTONIC. Pure.
+ *
+ * The origin must be the kernel's, not the first job's start: that job is
+ * itself late by a wake-up, and a grid begun there reads every later job
+ * short by it (by the least wake-up seen, once early jobs have moved the
+ * origin), as cyclicdeadline does.
+ */
+int64_t latency_dl_first(int64_t origin_ns, int64_t start_ns, uint64_t period_ns);
+
+/*
+ * latency_dl_resync() - the start of the next period (CLOCK_MONOTONIC) of a
+ * SCHED_DEADLINE thread whose current absolute deadline on the run-queue
+ * clock is @rq_deadline_ns (its /proc sched file's dl.deadline), that clock
+ * being @rq_offset_ns behind CLOCK_MONOTONIC. Read after a job that started
+ * @deadline_ns or more late, it follows the kernel whether it began a new
+ * period (its timer fired after the deadline: the period began then, which
+ * the thread cannot see) or kept its grid. Pure.
+ */
+int64_t latency_dl_resync(int64_t rq_deadline_ns, int64_t rq_offset_ns, uint64_t deadline_ns,
+			  uint64_t period_ns);
+
 /* One wake-up over the threshold (CLOCK_MONOTONIC ns). */
 struct latency_hit_rec {
 	uint64_t cycle;

@@ -160,6 +160,9 @@ int latency_text_write(FILE *out, const struct latency_result *r, bool color, bo
 	else if (!dl)
 		fprintf(out, "grid: each thread its own, from when it started (cyclictest's "
 			"default; -A aligns them)\n");
+	else if (r->cfg.aligned)
+		fprintf(out, "grid: aligned (-A %.0f us): every thread's periods begin at the same "
+			"instant, as cyclicdeadline's\n", us(r->cfg.align_offset_ns));
 	if (r->load.kind)
 		fprintf(out, "load: %s at SCHED_OTHER on every CPU: %" PRIu64 " messaging runs (%" PRIu64
 			" messages), %" PRIu64 " CPU work units, %" PRIu64 " memory cycles%s%s\n",

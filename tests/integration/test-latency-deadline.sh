@@ -4,7 +4,8 @@
 # CPU with the asked reservation, jobs paced by the period (each ends with
 # sched_yield), every job a sample or a missed period, the jobs spread over
 # the CPUs, the same JSON as FIFO plus the DEADLINE fields, cyclicdeadline's
-# T: lines with -q, and a threshold stopping the run with exit 1.
+# T: lines with -q, -A aligning the periods, and a threshold stopping the run
+# with exit 1.
 # Never asserts absolute latencies: this may be a noisy VM.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -76,6 +77,15 @@ grep -Eq '^T: 0 \( *[0-9]+\) I:2000 C: *[0-9]+ Min: *[0-9]+ Act: *[0-9]+ Avg: *[
 grep -q "SCHED_DEADLINE thread (runtime 100.0 us, deadline 2000.0 us, period 2000.0 us" \
 	"$tmp/t.txt" || fail "text header"
 grep -q "throttled  ran on CPUs" "$tmp/t.txt" || fail "throttled table"
+
+# -A: every thread's periods begin at one instant (each becomes SCHED_DEADLINE then).
+"$RTREADY" latency --policy deadline --runtime 100 --period 2ms -D 300ms -A 500 >"$tmp/a.txt" ||
+	fail "-A run"
+grep -q "^grid: aligned (-A 500 us): every thread's periods begin at the same instant" \
+	"$tmp/a.txt" || { cat "$tmp/a.txt"; fail "-A grid line"; }
+"$RTREADY" latency --policy deadline --runtime 100 --period 2ms -D 300ms -A 0 -f json |
+	python3 -c 'import json, sys; d = json.load(sys.stdin); assert d["config"]["aligned"], d["config"]; assert d["summary"]["samples"] > 0' ||
+	fail "-A JSON"
 
 # A threshold of 1 ns stops the run at the first late job, exit 1.
 rc=0

@@ -274,6 +274,58 @@ static void test_dl_job(void **state)
 	assert_int_equal(ps, 9995000);
 }
 
+/*
+ * The kernel begins a DEADLINE thread's first period inside sched_setattr
+ * and keeps that grid: every job, the first too, is late against it. A
+ * grid taken from the first job's start (cyclicdeadline's) would read 0,
+ * 14, 0, 33 and 2 us here: short by the first job's own wake-up.
+ */
+static void test_dl_origin(void **state)
+{
+	const int64_t origin = 5000000000, period = 4000000;
+	const int64_t late[] = { 31000, 45000, 27000, 60000, 29000 };
+	uint64_t missed = 0;
+	int64_t ps;
+
+	(void)state;
+	/* After three warm-up jobs (three yields), the first measured one. */
+	ps = latency_dl_first(origin, origin + 3 * period + late[0], period);
+	assert_int_equal(ps, origin + 3 * period);
+	for (int64_t k = 0; k < 5; k++)
+		assert_int_equal(latency_dl_job(&ps, origin + (3 + k) * period + late[k], period,
+						period, &missed),
+				 late[k]);
+	assert_int_equal(missed, 0);
+	/* A start read before the origin (within the call's length): that start. */
+	assert_int_equal(latency_dl_first(origin, origin - 300, period), origin - 300);
+}
+
+/*
+ * After a 95 ms stall the thread reads its deadline and follows the
+ * kernel. The guess from the job's start alone (latency_dl_job) takes the
+ * new period to begin at the job's start, 30 us after the timer fired
+ * here, and would read every later job 30 us short.
+ */
+static void test_dl_resync(void **state)
+{
+	const int64_t period = 4000000, offset = -1500;	/* run-queue clock 1.5 us ahead */
+	const int64_t pk = 9000000000, fired = pk + 95000000, start = fired + 30000;
+	uint64_t missed = 0;
+	int64_t ps = pk, next;
+
+	(void)state;
+	assert_int_equal(latency_dl_job(&ps, start, period, period, &missed), start - pk);
+	assert_int_equal(ps, start + period);	/* the guess */
+	/* The timer fired after the deadline: the kernel's period began then. */
+	next = latency_dl_resync(fired - offset + period, offset, period, period);
+	assert_int_equal(next, fired + period);
+	assert_int_equal(latency_dl_job(&next, fired + period + 41000, period, period, &missed),
+			 41000);
+	/* Only the thread was held up: the kernel kept its grid (deadline pk + D). */
+	next = latency_dl_resync(pk - offset + period, offset, period, period);
+	assert_int_equal(next, pk + period);
+}
+
 static void test_load_kinds(void **state)
 {
 	enum latency_load_kind k;
@@ -692,6 +744,8 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_deadline_opts),
 		cmocka_unit_test(test_dl_job),
+		cmocka_unit_test(test_dl_origin),
+		cmocka_unit_test(test_dl_resync),
 		cmocka_unit_test(test_load_kinds),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_default_cpus),
