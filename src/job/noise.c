@@ -54,6 +54,13 @@ static void note_stale(void *ctx, const char *dir, long pid, int err)
 			 "ended: %s", dir, pid, strerror(-err));
 }
 
+static void note_affinity(void *ctx, long pid, const char *why)
+{
+	const struct job_ui *ui = ctx;
+
+	ui->warn("noise", "the partition of rtready pid %ld, which has ended: %s", pid, why);
+}
+
 int noise_job_run(void *opts, const struct job_ui *ui)
 {
 	struct noise_opts *o = opts;
@@ -88,7 +95,8 @@ int noise_job_run(void *opts, const struct job_ui *ui)
 	trace_remove_stale(NULL, NULL);
 	if (o->isolate) {
 		/* A partition a killed rtready left would hold these CPUs. */
-		run_isolate_clean_stale(note_stale, (void *)ui);
+		run_isolate_clean_stale(&(struct run_isolate_notes){ note_stale, note_affinity,
+								     (void *)ui });
 		if (run_isolate_create(&cg, &o->cfg.cpus, true, why, sizeof(why))) {
 			ui->error("noise", "--isolate: %s", why);
 			goto out;

@@ -354,33 +354,29 @@ static long stale_pid(const char *name)
  * holds processes).
  */
 static int put_back_orphans(const struct rootfs *fs, const char *root,
-			    void (*fn)(void *ctx, const char *dir, long pid, int err), void *ctx)
+			    const struct run_isolate_notes *n)
 {
 	char dir[PATH_MAX], why[512], path[PATH_MAX + 32];
 	long pids[256];
-	size_t n = run_affinity_list(RUN_AFFINITY_DIR, pids, sizeof(pids) / sizeof(pids[0]));
+	size_t count = run_affinity_list(RUN_AFFINITY_DIR, pids, sizeof(pids) / sizeof(pids[0]));
 	int found = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		int r;
-
+	for (size_t i = 0; i < count; i++) {
 		if (pids[i] == (long)getpid() || kill((pid_t)pids[i], 0) == 0 || errno != ESRCH)
 			continue;
 		if (rootfs_path(dir, sizeof(dir), "%s/" RUN_ISOLATE_PREFIX "%ld", root, pids[i]) ||
 		    rootfs_path(path, sizeof(path), "%s" SUBTREE_MARK, dir) ||
 		    rootfs_exists(fs, dir) || rootfs_exists(fs, path))
 			continue;
-		r = put_back(fs, pids[i], why, sizeof(why));
-		snprintf(path, sizeof(path), RUN_AFFINITY_DIR "/" RUN_AFFINITY_PREFIX "%ld", pids[i]);
-		if (r) {
-			fn(ctx, path, pids[i], r);
+		if (put_back(fs, pids[i], why, sizeof(why))) {
+			n->affinity(n->ctx, pids[i], why);
 			found++;
 		}
 	}
 	return found;
 }
 
-int run_isolate_clean_stale(void (*fn)(void *ctx, const char *dir, long pid, int err), void *ctx)
+int run_isolate_clean_stale(const struct run_isolate_notes *n)
 {
 	char root[PATH_MAX], dir[PATH_MAX], why[512];
 	struct rootfs fs;
@@ -408,16 +404,15 @@ int run_isolate_clean_stale(void (*fn)(void *ctx, const char *dir, long pid, int
 		r = remove_group(&fs, root, dir, 1);
 		if (r == -EACCES || r == -EPERM || r == -ENOENT || r == -ENOTDIR)
 			continue;
-		fn(ctx, dir, pid, r);
+		n->group(n->ctx, dir, pid, r);
 		found++;
-		/* A failure names the record (the callback knows no other kind). */
-		if (!r && (r = put_back(&fs, pid, why, sizeof(why))) != 0 &&
-		    snprintf(dir, sizeof(dir), RUN_AFFINITY_DIR "/" RUN_AFFINITY_PREFIX "%ld",
-			     pid) < (int)sizeof(dir))
-			fn(ctx, dir, pid, r);
+		if (!r && put_back(&fs, pid, why, sizeof(why))) {
+			n->affinity(n->ctx, pid, why);
+			found++;
+		}
 	}
 	closedir(dp);
-	found += put_back_orphans(&fs, root, fn, ctx);
+	found += put_back_orphans(&fs, root, n);
 	rootfs_close(&fs);
 	return found;
 }

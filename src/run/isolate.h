@@ -52,8 +52,15 @@ int run_isolate_remove(struct run_cgroup *cg, char *err, size_t errlen);
  * only), putting the subtree_control and the kernel threads' affinities
  * back as run_isolate_remove() does (also those of a record whose
  * partition is gone already).
- * @fn as for run_cgroup_clean_stale(). Return: the number passed to @fn.
+ * Return: the number of notes given.
  */
-int run_isolate_clean_stale(void (*fn)(void *ctx, const char *dir, long pid, int err), void *ctx);
+struct run_isolate_notes {
+	/* A partition removed (err 0) or left: as for run_cgroup_clean_stale(). */
+	void (*group)(void *ctx, const char *dir, long pid, int err);
+	/* The kernel threads of a partition of rtready @pid not all put back: @why. */
+	void (*affinity)(void *ctx, long pid, const char *why);
+	void *ctx;
+};
+int run_isolate_clean_stale(const struct run_isolate_notes *n);
 
 #endif

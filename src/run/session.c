@@ -273,6 +273,12 @@ static void note_stale(void *ctx, const char *dir, long pid, int err)
 		    strerror(-err));
 }
 
+/* The kernel threads a dead rtready's partition reset, not all put back. */
+static void note_affinity(void *ctx, long pid, const char *why)
+{
+	say(ctx, true, "the partition of rtready pid %ld, which has ended: %s", pid, why);
+}
+
 /*
  * After the program: if the OOM killer struck in its cgroup, say so (the
  * exit status alone, 137, looks like any SIGKILL).
@@ -330,7 +336,7 @@ int run_session_exec(const struct run_request *rq, const struct say *to,
 	report_init(&st->report, "run");
 	/* Before ours is made: a killed rtready may have left some behind. */
 	run_cgroup_clean_stale(note_stale, (void *)to);
-	run_isolate_clean_stale(note_stale, (void *)to);
+	run_isolate_clean_stale(&(struct run_isolate_notes){ note_stale, note_affinity, (void *)to });
 	rc = prepare(st, rq);
 	if (rc == -ENOMEM)
 		to->line(to->ctx, false, "out of memory");
