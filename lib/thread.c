@@ -31,23 +31,12 @@
 #include "internal.h"
 #include "priv.h"
 #include "procself.h"
+#include "schedattr.h"
 
 #define DEFAULT_STACK_BYTES (256u << 10)
 #define MAX_STACK_BYTES (1u << 30)
 /* The kernel refuses SCHED_DEADLINE runtimes below 1 us (2^10 ns). */
 #define DL_MIN_RUNTIME_NS 1024u
-
-/* The kernel's struct sched_attr (include/uapi/linux/sched/types.h), v1. */
-struct lib_sched_attr {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime;
-	uint64_t sched_deadline;
-	uint64_t sched_period;
-};
 
 static const struct {
 	enum rtr_policy policy;
@@ -248,10 +237,9 @@ static int explain_sched(int err, const struct rtr_thread_attr *a, const char *c
 
 static int apply_setattr(const struct rtr_thread_attr *a)
 {
-	struct lib_sched_attr sa;
+	struct rtr__sched_attr sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.size = sizeof(sa);
 	sa.sched_policy = (uint32_t)rtr_policy_to_kernel(a->policy);
 	if (a->policy == RTR_SCHED_DEADLINE) {
 		sa.sched_runtime = a->dl_runtime_ns;
@@ -260,7 +248,7 @@ static int apply_setattr(const struct rtr_thread_attr *a)
 	} else if (a->policy != RTR_SCHED_IDLE) {
 		sa.sched_nice = a->nice;
 	}
-	if (syscall(SYS_sched_setattr, 0, &sa, 0) != 0)
+	if (rtr__sched_setattr(0, &sa) != 0)
 		return explain_sched(-errno, a, "sched_setattr");
 	return 0;
 }

@@ -9,22 +9,11 @@
 #include <unistd.h>
 
 #include "probe/dlbw.h"
+#include "schedattr.h"	/* lib/: the kernel's struct sched_attr */
 #include "util/parse.h"
 
 /* The debug file: in debugfs since 5.13, in /proc before. */
 static const char *const debug_paths[] = { "/sys/kernel/debug/sched/debug", "/proc/sched_debug" };
-
-/* struct sched_attr of the kernel (include/uapi/linux/sched/types.h), first version. */
-struct dlbw_sched_attr {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime;
-	uint64_t sched_deadline;
-	uint64_t sched_period;
-};
 
 uint64_t dlbw_ratio(uint64_t period_ns, uint64_t runtime_ns)
 {
@@ -39,10 +28,10 @@ uint64_t dlbw_ratio(uint64_t period_ns, uint64_t runtime_ns)
 int dlbw_getattr(int tid, int *policy, uint64_t *runtime_ns, uint64_t *deadline_ns,
 		 uint64_t *period_ns)
 {
-	struct dlbw_sched_attr a;
+	struct rtr__sched_attr a;
 
 	memset(&a, 0, sizeof(a));
-	if (syscall(SYS_sched_getattr, tid, &a, sizeof(a), 0) != 0)
+	if (rtr__sched_getattr(tid, &a) != 0)
 		return -errno;
 	*policy = (int)a.sched_policy;
 	*runtime_ns = a.sched_runtime;

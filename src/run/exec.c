@@ -22,6 +22,7 @@
 #include "run/exec.h"
 #include "run/run-config.h"
 #include "run/symtab.h"
+#include "schedattr.h"	/* lib/: the kernel's struct sched_attr */
 
 #define PRELOAD_NAME "librtready-check.so"
 
@@ -214,16 +215,6 @@ int run_find_preload(char *out, size_t len, int *self_err)
 /* The kernel's values (include/uapi/linux/sched.h); older C libraries lack them. */
 #define RUN_SCHED_FLAG_RESET_ON_FORK 0x01
 
-/* struct sched_attr of the kernel (sched_setattr(2)), first version. */
-struct kernel_sched_attr {
-	uint32_t size;
-	uint32_t sched_policy;
-	uint64_t sched_flags;
-	int32_t sched_nice;
-	uint32_t sched_priority;
-	uint64_t sched_runtime, sched_deadline, sched_period;
-};
-
 enum step {
 	STEP_CGROUP, STEP_NICE, STEP_SCHED, STEP_AFFINITY, STEP_MEMLOCK, STEP_RTTIME, STEP_EXEC
 };
@@ -243,10 +234,9 @@ static int child_setup(const struct spawn_config *c, int *step)
 		return -1;
 	*step = STEP_SCHED;
 	if (c->policy >= 0) {
-		struct kernel_sched_attr a;
+		struct rtr__sched_attr a;
 
 		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
 		a.sched_policy = (uint32_t)c->policy;
 		a.sched_priority = (uint32_t)c->prio;
 		a.sched_nice = c->nice_set ? c->nice : getpriority(PRIO_PROCESS, 0);
@@ -261,8 +251,7 @@ static int child_setup(const struct spawn_config *c, int *step)
 			 */
 			a.sched_flags = RUN_SCHED_FLAG_RESET_ON_FORK;
 		}
-		/* syscall: glibc before 2.41 and musl have no sched_setattr wrapper. */
-		if (syscall(SYS_sched_setattr, 0, &a, 0) < 0)
+		if (rtr__sched_setattr(0, &a) < 0)
 			return -1;
 	}
 	*step = STEP_AFFINITY;
