@@ -107,6 +107,7 @@ struct latency_run {
 	bool has_end;
 	_Atomic int stop;	/* the main thread asks the workers to stop */
 	_Atomic int hit;	/* index of the worker that crossed the threshold, or -1 */
+	_Atomic size_t dl_turn;	/* -A, DEADLINE: the worker whose turn it is to become so */
 	_Atomic int failed;	/* a worker failed (see its err) */
 	_Atomic size_t looped;	/* workers that made their cfg.loops wake-ups */
 	uint32_t *drain_buf;	/* -v: a copy of one ring, for latency_run_drain() */
@@ -472,10 +473,20 @@ static int64_t clock_ns(void)
  * call the thread is SCHED_OTHER and may wait for the CPU, so the start of
  * the call says little. Return: that origin, or -1 when refused.
  */
-static int64_t become_deadline(struct worker *w)
+/*
+ * How long before an aligned instant a DEADLINE worker stops sleeping and
+ * spins: more than a timer wake-up is late on a VM (up to about 220 us
+ * measured on the development VM).
+ */
+#define DL_ALIGN_SPIN_NS 500000
+
+static int64_t become_deadline(struct worker *w, bool aligned)
 {
 	int err = rtr_thread_apply(&w->dl_attr);
 	int64_t origin = clock_ns();
+
+	if (aligned)
+		atomic_fetch_add_explicit(&w->run->dl_turn, 1, memory_order_release);
 
 	w->dl_err = err;
 	if (err) {
@@ -544,14 +555,40 @@ static void *worker_dl_main(void *arg)
 		struct timespec at = rtr_ts_add_ns(run->start, (int64_t)run->cfg.align_offset_ns);
 		int64_t late;
 
+		struct timespec near;
+
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		late = rtr_ts_diff_ns(now, at);
 		if (late > 0)
 			at = rtr_ts_add_ns(at, (late / (int64_t)period + 1) * (int64_t)period);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL) == EINTR)
+		/*
+		 * Each thread's own timer wakes it late by its own amount (5 to
+		 * 220 us apart here, so the grids were that far apart): sleep to
+		 * DL_ALIGN_SPIN_NS before the instant, then spin to it, so that
+		 * every thread is on its CPU and becomes SCHED_DEADLINE within
+		 * a clock read of the others. The spin is at SCHED_FIFO 1, once.
+		 */
+		near = rtr_ts_add_ns(at, -DL_ALIGN_SPIN_NS);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &near, NULL) == EINTR)
 			;
+		do
+			clock_gettime(CLOCK_MONOTONIC, &now);
+		while (rtr_ts_diff_ns(now, at) < 0);
+		/*
+		 * Then one after the other, in index order, each as soon as the
+		 * one before has returned. At one instant they would meet in the
+		 * kernel (a DEADLINE change takes the cpuset mutex): the one that
+		 * waits sleeps and is woken a wake-up later, and the one it
+		 * waited for returns late by the wake it sends, so its clock
+		 * read after the call, the origin of its grid, would be late by
+		 * that (21 us here). In turn each call is uncontended and the
+		 * grids lie one call apart (about 10 us here). A yield, not a
+		 * pure spin: two of them may share a CPU.
+		 */
+		while (atomic_load_explicit(&run->dl_turn, memory_order_acquire) != (size_t)w->index)
+			sched_yield();
 	}
-	period_start = become_deadline(w);
+	period_start = become_deadline(w, run->cfg.aligned);
 	if (period_start < 0) {
 		if (fs_open)
 			rootfs_close(&fs);
@@ -968,6 +1005,7 @@ int latency_run_start(const struct latency_config *cfg, int32_t dma_us, struct l
 	run->cfg.cpus = (struct rtr_cpuset)RTR_CPUSET_INIT;
 	atomic_init(&run->stop, 0);
 	atomic_init(&run->hit, -1);
+	atomic_init(&run->dl_turn, 0);
 	atomic_init(&run->failed, 0);
 	run->main = pthread_self();
 	err = rtr_cpuset_copy(&run->cfg.cpus, &cfg->cpus);
