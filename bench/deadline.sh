@@ -154,8 +154,11 @@ try:
             rul = ruler.summary(jobs.latency)
             first = ruler.summary(ruler.first_start_grid(jobs, interval * 1000))
             user = ruler.summary(jobs.user)
+            n_timer = len(jobs.timer_idle) + len(jobs.timer_busy)
             row = (rul, self_, first, ruler.summary(jobs.timer)[0],
-                   ruler.summary(jobs.sched)[0], phase_gap(jobs), user)
+                   ruler.summary(jobs.sched)[0], phase_gap(jobs), user,
+                   (100.0 * len(jobs.timer_idle) / n_timer if n_timer else nan,
+                    ruler.summary(jobs.timer_idle)[0], ruler.summary(jobs.timer_busy)[0]))
             res[name].append(row)
             print("round %d %-16s %6d %6d | %6s %6s %8s %6s | %6s %6s | %6s %6s %8s %6s | %6s %6s | "
                   "%6s %6s %5s%s" % (r + 1, name, n, len(jobs.latency),
@@ -190,6 +193,8 @@ for name, _ in tools:
         for j in (0, 3) if med(name, 1, j) == med(name, 1, j))))
     print("%-15s timer p50 %s  switch p50 %s  phase gap %s" % (
         "", *(fmt(statistics.median(x[k] for x in res[name]), 1, 1) for k in (3, 4, 5))))
+    print("%-15s timer on an idle CPU: %s %% of jobs, p50 %s; on a busy one: p50 %s" % (
+        "", *(fmt(med(name, 7, j), 1, 1) for j in range(3))))
 b = [med("cyclicdeadline", 0, j) for j in range(4)]
 for name in ("rtready -A 0", "rtready"):
     a = [med(name, 0, j) for j in range(4)]

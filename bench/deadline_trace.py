@@ -125,18 +125,20 @@ class Jobs:
         self.user = []		# ns, in user space - period start
         self.timer = []		# ns, fired - period start
         self.sched = []		# ns, switched in - fired
+        self.timer_idle = []	# ns, fired - period start, the CPU idle when it fired
+        self.timer_busy = []	# the same, the CPU running a task when it fired
         self.starts = {}	# tid -> [(period start, switched in)], in order
         self.threads = 0
         self.untimed = 0	# jobs begun with no timer (the kernel's period had begun)
 
 
 def _events(text):
-    """(time ns, pid, tgid, event, fields text) of each event line."""
+    """(time ns, pid, tgid, event, fields text, cpu) of each event line."""
     for line in text.splitlines():
         m = LINE.match(line)
         if m:
             yield (int(m.group(5)) * 1000000000 + int(m.group(6).ljust(9, "0")[:9]),
-                   int(m.group(2)), m.group(3).strip(), m.group(7), m.group(8))
+                   int(m.group(2)), m.group(3).strip(), m.group(7), m.group(8), int(m.group(4)))
 
 
 def analyze(text, tgid, period_ns, deadline_ns):
@@ -151,7 +153,7 @@ def analyze(text, tgid, period_ns, deadline_ns):
     tgid = str(tgid)
     armed = {}		# tid -> {timer: count}
     dl = set()		# tids switched in at priority -1
-    for ts, pid, tg, event, rest in _events(text):
+    for ts, pid, tg, event, rest, _ in _events(text):
         if event == "hrtimer_start" and tg == tgid:
             f = dict(FIELD.findall(rest))
             if f.get("function") == "dl_task_timer":
@@ -163,7 +165,8 @@ def analyze(text, tgid, period_ns, deadline_ns):
     pending = {}	# tid -> [period start, fired or None]
     running = {}	# tid -> period start of the job switched in, until its yield returns
     last = {}		# tid -> period start of its latest job
-    for ts, pid, tg, event, rest in _events(text):
+    idle = {}		# cpu -> whether its latest switch was to the idle task
+    for ts, pid, tg, event, rest, cpu in _events(text):
         if event == "hrtimer_start":
             # Armed by the thread, or re-armed from another context (the
             # timer of a throttled thread that moves to another CPU).
@@ -176,8 +179,13 @@ def analyze(text, tgid, period_ns, deadline_ns):
             tid = timer_of.get(f.get("hrtimer"))
             if tid in pending and pending[tid][1] is None:
                 pending[tid][1] = int(f["now"])
+                # A timer that wakes an idle CPU is later on a VM, whose
+                # idle vCPU the host must first run again.
+                (jobs.timer_idle if idle.get(cpu, True) else jobs.timer_busy).append(
+                    pending[tid][1] - pending[tid][0])
         elif event == "sched_switch":
             nxt = int(SWITCH_NEXT.search(rest).group(1))
+            idle[cpu] = nxt == 0
             if nxt in pending:
                 start, fired = pending.pop(nxt)
                 running[nxt] = start
