@@ -5,12 +5,7 @@
 # 2 with the reason, nothing made). The trees are tests/fixtures/partition.
 . "$(dirname "$0")/lib.sh"
 need_root
-R=$RTREADY
 FX=$SRCDIR/tests/fixtures/partition
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-
 . "$INTEG_DIR/table.sh"
 
 row "run --isolate without --cpus" 2 "--isolate needs --cpus" $R run --isolate -- true
@@ -38,5 +33,4 @@ if awk '$9 == "cgroup" && $NF ~ /(^|,)cpuset(,|$)/ {f=1} END {exit !f}' /proc/se
 		$R run --isolate --cpus "$(( $(nproc) - 1 ))" -- true
 	assert "no partition left" test -z "$(ls -d /sys/fs/cgroup/unified/rtready-isolated* 2>/dev/null)"
 fi
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+table_end

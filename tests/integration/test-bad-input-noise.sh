@@ -7,11 +7,6 @@
 # Prints "N passed, N failed" at the end.
 . "$(dirname "$0")/lib.sh"
 need_root
-R=$RTREADY
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-
 . "$INTEG_DIR/table.sh"
 
 last=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
@@ -75,5 +70,4 @@ row "--policy other" 0 "" "$R" noise -a "$last" -D 50ms --policy other --no-trac
 row "--help" 0 "" "$R" noise --help
 assert "--help names --threshold" grep -q -- "--threshold US" "$T/out"
 
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+table_end

@@ -4,11 +4,6 @@
 # option needs --threshold and keeps no trace file; nothing of the user's is
 # replaced by a refused run. Prints "N passed, N failed" at the end.
 . "$(dirname "$0")/lib.sh"
-R=$RTREADY
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-
 . "$INTEG_DIR/table.sh"
 
 row "--trace-all without --threshold" 2 "--trace-all needs --threshold US" \
@@ -26,5 +21,4 @@ assert "--help names --trace-all" grep -q -- "--trace-all" "$T/out"
 row "completion offers --trace-all" 0 "" "$R" --complete latency
 assert "completion lists --trace-all" grep -q -- "--trace-all" "$T/out"
 
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+table_end

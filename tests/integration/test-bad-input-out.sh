@@ -9,11 +9,6 @@
 # Prints "N passed, N failed" at the end.
 . "$(dirname "$0")/lib.sh"
 need_root
-R=$RTREADY
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-
 . "$INTEG_DIR/table.sh"
 
 # kill_wait PID: kill -9 a disowned job (so that bash says nothing) and wait for its end.
@@ -146,5 +141,4 @@ cp "$(type -P true)" foreign
 printf '\xb7\x00' | dd of=foreign bs=1 seek=18 conv=notrunc 2>/dev/null
 row "run an ELF of another machine" 2 "Exec format error \(an ELF file" "$R" run -- ./foreign
 
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+table_end

@@ -9,10 +9,6 @@
 # reports. Prints "N passed, N failed" at the end.
 . "$(dirname "$0")/lib.sh"
 need_root
-R=$RTREADY
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
 
 ROW_TIMEOUT=120
 . "$INTEG_DIR/table.sh"
@@ -113,5 +109,4 @@ assert "side by side, not refused (exit $rc)" test "$rc" -le 1
 assert "two results side by side" grep -q '2 results:' side.html
 
 assert "no temporary output files left" sh -c "! ls -a | grep -q '\.tmp\.'"
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+table_end

@@ -19,18 +19,13 @@ if [ -z "${RTR_TUNE_NS:-}" ]; then
 	RTR_TUNE_NS=1 exec unshare -m --propagation private bash "$0" "$@"
 fi
 mount -t tmpfs rtready-test /etc/default || skip "cannot mount a tmpfs over /etc/default"
-R=$RTREADY
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
+. "$INTEG_DIR/table.sh"
 STATE=$T/state
 F=/etc/default/irqbalance
 # Only irqbalance's file changes: every other row is switched off.
 ONLY=(--rt-cpus 1 --state-dir "$STATE" --keep-throttling --no-irqs --no-workqueue --no-tasks
 	--no-governor --no-idle --no-thp --no-timer-migration --no-watchdog --no-hung-task
 	--no-ksm --no-numa-balancing --no-fair-server)
-
-. "$INTEG_DIR/table.sh"
 # said NAME REGEX: the last row's standard output matches.
 said() {
 	assert "$1: says /$2/" grep -Eq -- "$2" "$T/out" || sed 's/^/    /' "$T/out" | head -20
@@ -206,6 +201,5 @@ for mode in "" --status "--emit-boot $T/boot4"; do
 		--rt-cpus 1 --state-dir "$STATE" $mode
 done
 
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ] || exit 1
+table_end
 echo ok

@@ -7,11 +7,6 @@
 # left behind. Prints "N passed, N failed" at the end.
 . "$(dirname "$0")/lib.sh"
 need_root
-R=$RTREADY
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T" || exit 1
-
 . "$INTEG_DIR/table.sh"
 
 mkdir empty
@@ -137,5 +132,4 @@ fi
 # ---- nothing left behind --------------------------------------------------------------------
 assert "no temporary output files left" sh -c "! ls -a | grep -q '\.tmp\.'"
 
-echo "$pass passed, $failed failed"
-[ "$failed" -eq 0 ]
+table_end
