@@ -196,6 +196,11 @@ for name, _ in tools:
     print("%-15s timer on an idle CPU: %s %% of jobs, p50 %s; on a busy one: p50 %s" % (
         "", *(fmt(med(name, 7, j), 1, 1) for j in range(3))))
 b = [med("cyclicdeadline", 0, j) for j in range(4)]
+for name, _ in tools:
+    v = [row[0][0] for row in res[name] if row[0][0] == row[0][0]]
+    if v:
+        print("%-15s p50 from round to round: %.1f to %.1f us (x%.2f)" % (
+            name, min(v), max(v), max(v) / min(v) if min(v) else nan))
 for name in ("rtready -A 0", "rtready"):
     a = [med(name, 0, j) for j in range(4)]
     ratio = [x / y if y else nan for x, y in zip(a, b)]
@@ -204,6 +209,13 @@ for name in ("rtready -A 0", "rtready"):
     ok50 = abs(a[0] - b[0]) <= 0.05 * b[0] or abs(a[0] - b[0]) <= 1
     okt = a[1] <= b[1] * 1.05 + 1 and a[2] <= b[2] * 1.05 + 1
     higher = sum(1 for x, y in zip(res[name], res["cyclicdeadline"]) if x[0][0] > y[0][0])
+    # Each round's two runs follow each other: their ratio sees one state
+    # of the host, where the medians above mix rounds.
+    rr = [x[0][0] / y[0][0] for x, y in zip(res[name], res["cyclicdeadline"])
+          if y[0][0] == y[0][0] and y[0][0] > 0 and x[0][0] == x[0][0]]
+    if rr:
+        print("  p50 ratio round by round: %s; their median x%.2f" % (
+            " ".join("%.2f" % v for v in rr), statistics.median(rr)))
     if name == "rtready -A 0":
         print("goal (issue 29, on the ruler, periods aligned on both sides): p50 within 5%% "
               "(or 1 us): %s; p99 and max no worse (5%% or 1 us slack): %s; rtready's p50 "
