@@ -89,6 +89,7 @@ static struct rtr_wire_ent *wire_proc;	/* this process image's PROC entry */
 
 /* This library's own code, [lo, hi): its frames are left out of shared entries. */
 static uintptr_t self_lo, self_hi;
+static void modules_cover(void *const *frames, int n);
 
 /* Sites of records without a shared entry: above every entry index. */
 #define PL_SITE_LOCAL 1000000
@@ -479,6 +480,7 @@ void pl_note(struct pl_thread *t, enum pl_kind kind, const char *detail, long ar
 			seen = s->frames[f] == caller;
 		if (caller && !seen && s->nframes < PL_FRAMES)
 			s->frames[s->nframes++] = caller;
+		modules_cover(s->frames, s->nframes);
 	}
 	atomic_store_explicit(&s->count, 0, memory_order_relaxed);
 	atomic_store_explicit(&s->total, 0, memory_order_relaxed);
@@ -726,10 +728,43 @@ void pl_hello(void)
 }
 
 /*
+ * The objects this process has written a module line for: their ranges,
+ * and a hash of their names (another object could come to the same range
+ * after a dlclose()). Appended under modules_busy, read without it.
+ */
+#define PL_MODULES 512
+static struct {
+	uintptr_t lo, hi;
+	uint32_t name;
+} known[PL_MODULES];
+static _Atomic unsigned n_known;
+static atomic_flag modules_busy = ATOMIC_FLAG_INIT;
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static bool module_known(uintptr_t lo, uintptr_t hi, uint32_t name)
+{
+	unsigned n = atomic_load_explicit(&n_known, memory_order_acquire);
+
+	for (unsigned i = 0; i < n && i < PL_MODULES; i++)
+		if (known[i].lo == lo && known[i].hi == hi && known[i].name == name)
+			return true;
+	return false;
+}
+
+/*
  * One "module" line per loaded object, with the range its segments span:
  * rtready names the raw frames of a process killed before its lines
- * (shared entries) by these. Objects loaded later with dlopen() are not
- * listed; their frames in such a process are shown as addresses.
+ * (shared entries) by these. Written at start for every object, and again
+ * for the objects loaded since (dlopen) when a new record has a frame in
+ * none of the known ones (modules_cover).
  */
 static int module_line(struct dl_phdr_info *info, size_t size, void *arg)
 {
@@ -737,6 +772,9 @@ static int module_line(struct dl_phdr_info *info, size_t size, void *arg)
 	struct pl_buf b = { line, 0, sizeof(line) - 2 };
 	uintptr_t lo = UINTPTR_MAX, hi = 0;
 	const void *self_base = arg;	/* an address inside this library */
+	const char *obj;
+	uint32_t name;
+	unsigned n;
 
 	(void)size;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -756,12 +794,15 @@ static int module_line(struct dl_phdr_info *info, size_t size, void *arg)
 		self_hi = hi;
 		return 0;
 	}
+	obj = info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name : self_exe[0] ? self_exe : "?";
+	name = name_hash(obj);
+	if (module_known(lo, hi, name))
+		return 0;
 	pl_put(&b, "{\"type\":\"module\"");
 	put_key(&b, "pid");
 	pl_put_i64(&b, pl_pid);
 	put_key(&b, "obj");
-	pl_put_json_str(&b, info->dlpi_name && info->dlpi_name[0] ? info->dlpi_name :
-			    self_exe[0] ? self_exe : "?");
+	pl_put_json_str(&b, obj);
 	put_key(&b, "base");
 	pl_put_hex(&b, info->dlpi_addr);
 	put_key(&b, "start");
@@ -770,16 +811,56 @@ static int module_line(struct dl_phdr_info *info, size_t size, void *arg)
 	pl_put_hex(&b, hi);
 	pl_put(&b, "}");
 	write_line(&b);
+	n = atomic_load_explicit(&n_known, memory_order_relaxed);
+	if (n < PL_MODULES) {
+		known[n].lo = lo;
+		known[n].hi = hi;
+		known[n].name = name;
+		atomic_store_explicit(&n_known, n + 1, memory_order_release);
+	}
 	return 0;
+}
+
+/* Module lines for the loaded objects not written yet (by another thread: none now). */
+static void modules_write(void)
+{
+	if (atomic_flag_test_and_set_explicit(&modules_busy, memory_order_acquire))
+		return;
+	read_self_exe();
+	/* Our own range (the object holding this function) is kept to filter frames. */
+	(void)dl_iterate_phdr(module_line, (void *)pl_modules);
+	atomic_flag_clear_explicit(&modules_busy, memory_order_release);
 }
 
 void pl_modules(void)
 {
 	pl_self.busy++;
-	read_self_exe();
-	/* Our own range (the object holding this function) is kept to filter frames. */
-	(void)dl_iterate_phdr(module_line, (void *)pl_modules);
+	modules_write();
 	pl_self.busy--;
+}
+
+/*
+ * A new record's frames, before they go into the shared table: one in no
+ * object written so far is in one loaded since (dlopen), or this is a
+ * forked child that has written none of its own; write the lines now, while
+ * it is mapped, so that the frame can be named if the process is killed.
+ * Outside signal handlers only (dl_iterate_phdr takes the loader's lock).
+ */
+static void modules_cover(void *const *frames, int n)
+{
+	unsigned nk = atomic_load_explicit(&n_known, memory_order_acquire);
+
+	for (int f = 0; f < n; f++) {
+		uintptr_t a = (uintptr_t)frames[f];
+		bool in = a > self_lo && a <= self_hi;
+
+		for (unsigned i = 0; !in && i < nk && i < PL_MODULES; i++)
+			in = a > known[i].lo && a <= known[i].hi;
+		if (!in) {
+			modules_write();
+			return;
+		}
+	}
 }
 
 static void unjudged_line(pid_t tid, const char *fallback)
@@ -985,6 +1066,9 @@ void pl_reset_after_fork(void)
 	/* Only the forking thread exists here; its cached slot indexes are stale. */
 	memset(slots, 0, sizeof(slots));
 	atomic_store(&n_slots, 0);
+	/* The module lines written were the parent's: the child writes its own when it records. */
+	atomic_store(&n_known, 0);
+	atomic_flag_clear(&modules_busy);
 	atomic_store(&dropped, 0);
 	for (int k = 0; k < PL_KIND_COUNT; k++)
 		t->slot[k] = t->head[k] = 0;

@@ -435,8 +435,10 @@ static const struct app_module *module_at(const struct app_check *c, long pid,
 	/* A bounded walk up the fork tree: a cycle of bad pids cannot hang it. */
 	for (size_t depth = 0; pid > 0 && depth < 64; depth++) {
 		const struct app_process *p = NULL;
+		const struct app_module *found = NULL;
 		bool any = false;
 
+		/* The last line wins: an object loaded after a dlclose() may reuse a range. */
 		for (size_t i = 0; i < c->n_modules; i++) {
 			const struct app_module *m = &c->modules[i];
 
@@ -444,10 +446,10 @@ static const struct app_module *module_at(const struct app_check *c, long pid,
 				continue;
 			any = true;
 			if (addr > m->start && addr <= m->end)	/* a return address follows its call */
-				return m;
+				found = m;
 		}
 		if (any)
-			return NULL;	/* its own image: a parent's map is not this one */
+			return found;	/* its own image: a parent's map is not this one */
 		for (size_t i = 0; i < c->n_procs; i++)
 			if (c->procs[i].pid == pid)
 				p = &c->procs[i];
