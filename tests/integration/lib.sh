@@ -17,3 +17,16 @@ expect_rc() {
 	fi
 	rm -f /tmp/rtr-out.$$ /tmp/rtr-err.$$
 }
+# dead_instances [TRACEFS]: the tracing instances named rtready-PID whose
+# rtready has ended, one per line (what a finished run must not leave; a
+# live instance is another rtready's, running now).
+dead_instances() {
+	local d=${1:-/sys/kernel/tracing} i pid
+	for i in "$d"/instances/rtready-*; do
+		[ -d "$i" ] || continue
+		pid=${i##*/rtready-}
+		pid=${pid%%[!0-9]*}
+		[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && continue
+		echo "${i##*/}"
+	done
+}

@@ -70,7 +70,7 @@ print("--trace-all: %d of %d wake-ups over 300 us, %d by noise-inject (%d inject
       mine[0]["count"], n_inj, mine[0]["max_ns"] / 1e3,
       ", ".join("%s %s %d" % (c["kind"], c["name"], c["count"]) for c in t["causes"][:5])))
 PY
-ls /sys/kernel/tracing/instances 2>/dev/null | grep -q '^rtready-' && fail "a tracing instance was left"
+[ -z "$(dead_instances)" ] || fail "a tracing instance was left: $(dead_instances)"
 
 inject_run --trace-all "$tmp/all.txt" text
 [ "$rc" -eq 1 ] || fail "--trace-all text exited $rc"

@@ -26,7 +26,7 @@ cleanup() {
 trap cleanup EXIT
 
 mounted() { [ "$(stat -f -c %T "$T" 2>/dev/null)" = tracefs ]; }
-left_instances() { mounted && ls "$T/instances" 2>/dev/null | grep '^rtready-'; }
+left_instances() { mounted && dead_instances "$T"; }
 # Top-level state that --trace must never change.
 top_state() { mounted && { cat "$T/set_event" "$T/tracing_on" "$T/current_tracer" "$T/trace_clock"; }; }
 
