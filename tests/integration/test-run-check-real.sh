@@ -70,6 +70,22 @@ if name == "stress-ng-killed":
             bad.append("%s of the killed child %s missing" % (want, sorted(killed)))
     if any(f["id"] == "app.checker" for f in found):
         bad.append("app.checker: the killed child's records were lost")
+if name == "jackd-killed":
+    # The dummy driver (jack_dummy.so, which jackd loads with dlopen() after
+    # start) waits for each cycle with a relative sleep: JackSleep() of
+    # JackTimedDriver::ProcessWait, on the driver's SCHED_FIFO thread. jackd
+    # is killed: the frame must still be named in the plugin.
+    killed = {p["pid"] for p in r["checker"]["processes"] if p["ended_by"] == "killed"}
+    rel = [f for f in found if f["id"] == "app.relative_sleep" and f["pid"] in killed]
+    if not killed or not rel:
+        bad.append("no app.relative_sleep of the killed jackd %s" % sorted(killed))
+    for f in rel:
+        top_frame = f["backtrace"][0] if f["backtrace"] else {}
+        if not top_frame.get("obj", "").endswith("/jack_dummy.so") or \
+                "Process" not in top_frame.get("sym", ""):
+            bad.append("relative sleep not named in jack_dummy.so: %s" % top_frame)
+    if any(f["id"] == "app.checker" for f in found):
+        bad.append("app.checker: the killed jackd's records were lost")
 if bad:
     print("FAIL %s: %s" % (name, "; ".join(bad)))
     for f in found:
@@ -143,6 +159,11 @@ if command -v jackd >/dev/null && command -v jack_midisine >/dev/null; then
 		app.no_mlockall -- timeout -s INT 2 jack_midisine
 	judge jack_rec jack_rec app.no_mlockall,app.no_mallopt app.page_fault_in_rt "" -- \
 		jack_rec -f "$tmp/rec.wav" -d 2 system:capture_1
+	# A second server under the checker, killed with SIGKILL after 2 s (a
+	# shell starts and kills it, so the run itself ends normally).
+	judge jackd-killed jackd app.relative_sleep app.no_mlockall,app.no_mallopt,app.page_fault_in_rt \
+		app.relative_sleep -- sh -c 'jackd -n "$1" -R -P 70 -d dummy -r 48000 -p 512 \
+		>/dev/null 2>&1 & p=$!; sleep 2; kill -KILL $p; wait $p; exit 0' sh "rtready-killed-$$"
 else
 	echo "skip jack: no jackd2"
 fi
