@@ -739,6 +739,8 @@ static struct {
 } known[PL_MODULES];
 static _Atomic unsigned n_known;
 static atomic_flag modules_busy = ATOMIC_FLAG_INIT;
+static atomic_bool modules_dirty;	/* asked for while another thread wrote them */
+static unsigned long long modules_adds;	/* the loader's load count at the last walk */
 
 static uint32_t name_hash(const char *s)
 {
@@ -821,14 +823,39 @@ static int module_line(struct dl_phdr_info *info, size_t size, void *arg)
 	return 0;
 }
 
-/* Module lines for the loaded objects not written yet (by another thread: none now). */
+/* The loader's count of objects loaded so far (0 where it has none), from its first entry. */
+static int adds_of(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	if (size >= offsetof(struct dl_phdr_info, dlpi_adds) + sizeof(info->dlpi_adds))
+		*(unsigned long long *)arg = info->dlpi_adds;
+	return 1;
+}
+
+/*
+ * Module lines for the loaded objects not written yet. Only when the
+ * loader has loaded something since the last walk (a frame in code no
+ * object holds, a JIT's, costs one entry of the loader's list, not a walk
+ * of all). A thread that finds another writing them leaves it to that one,
+ * which walks again before it is done.
+ */
 static void modules_write(void)
 {
-	if (atomic_flag_test_and_set_explicit(&modules_busy, memory_order_acquire))
+	if (atomic_flag_test_and_set_explicit(&modules_busy, memory_order_acquire)) {
+		atomic_store_explicit(&modules_dirty, true, memory_order_release);
 		return;
-	read_self_exe();
-	/* Our own range (the object holding this function) is kept to filter frames. */
-	(void)dl_iterate_phdr(module_line, (void *)pl_modules);
+	}
+	do {
+		unsigned long long adds = 0;
+
+		atomic_store_explicit(&modules_dirty, false, memory_order_relaxed);
+		(void)dl_iterate_phdr(adds_of, &adds);
+		if (adds && adds == modules_adds)
+			continue;
+		read_self_exe();
+		/* Our own range (the object holding this function) is kept to filter frames. */
+		(void)dl_iterate_phdr(module_line, (void *)pl_modules);
+		modules_adds = adds;
+	} while (atomic_load_explicit(&modules_dirty, memory_order_acquire));
 	atomic_flag_clear_explicit(&modules_busy, memory_order_release);
 }
 
@@ -1068,6 +1095,8 @@ void pl_reset_after_fork(void)
 	atomic_store(&n_slots, 0);
 	/* The module lines written were the parent's: the child writes its own when it records. */
 	atomic_store(&n_known, 0);
+	modules_adds = 0;
+	atomic_store(&modules_dirty, false);
 	atomic_flag_clear(&modules_busy);
 	atomic_store(&dropped, 0);
 	for (int k = 0; k < PL_KIND_COUNT; k++)

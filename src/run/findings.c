@@ -193,15 +193,19 @@ static int add_hello(struct app_check *c, json_t *o)
 		memset(p, 0, sizeof(*p));
 		p->pid = pid;
 	}
-	/* A second hello for a pid is the image it exec'd: that one reports now. */
-	for (size_t i = 0; i < c->n_modules;) {
-		if (c->modules[i].pid == pid) {
+	/*
+	 * A second hello for a pid is the image it exec'd: that one reports
+	 * now. The others' lines keep their order (module_at takes the last).
+	 */
+	size_t kept = 0;
+
+	for (size_t i = 0; i < c->n_modules; i++) {
+		if (c->modules[i].pid == pid)
 			free(c->modules[i].obj);
-			c->modules[i] = c->modules[--c->n_modules];
-		} else {
-			i++;
-		}
+		else
+			c->modules[kept++] = c->modules[i];
 	}
+	c->n_modules = kept;
 	free(p->exe);
 	free(p->why);
 	p->why = NULL;

@@ -112,6 +112,40 @@ static void test_killed(void **state)
 	close(fd);
 }
 
+/*
+ * Two objects at one range of process 300 (B.so loaded after A.so was
+ * closed): the later line names the frame, also after the exec of its
+ * child 301 removed 301's lines, which stood before them.
+ */
+static void test_module_order(void **state)
+{
+	static const char ml[] =
+		"{\"type\":\"hello\",\"pid\":300,\"ppid\":1,\"exe\":\"/bin/app\"}\n"
+		"{\"type\":\"hello\",\"pid\":301,\"ppid\":300,\"exe\":\"/bin/app\"}\n"
+		"{\"type\":\"module\",\"pid\":301,\"obj\":\"/bin/app\",\"base\":\"0x5000\","
+		"\"start\":\"0x5000\",\"end\":\"0x6000\"}\n"
+		"{\"type\":\"module\",\"pid\":300,\"obj\":\"/old/A.so\",\"base\":\"0x1000\","
+		"\"start\":\"0x1000\",\"end\":\"0x3000\"}\n"
+		"{\"type\":\"module\",\"pid\":300,\"obj\":\"/new/B.so\",\"base\":\"0x1000\","
+		"\"start\":\"0x1000\",\"end\":\"0x3000\"}\n"
+		"{\"type\":\"hello\",\"pid\":301,\"ppid\":300,\"exe\":\"/bin/other\"}\n"
+		"{\"type\":\"finding\",\"pid\":300,\"id\":\"app.alloc_in_rt\",\"tid\":300,"
+		"\"site\":1,\"thread\":\"rt\",\"count\":1,\"total\":1,\"arg\":0,"
+		"\"detail\":\"malloc\",\"in_signal_handler\":false,"
+		"\"frames\":[{\"addr\":\"0x1234\"}]}\n";
+	struct app_check c;
+	json_t *f;
+
+	(void)state;
+	assert_int_equal(app_check_parse(ml, strlen(ml), &c), 0);
+	app_check_symbolize(&c);
+	assert_int_equal(c.n_recs, 1);
+	f = json_array_get(c.recs[0].frames, 0);
+	assert_string_equal(json_string_value(json_object_get(f, "obj")), "/new/B.so");
+	assert_string_equal(json_string_value(json_object_get(f, "off")), "0x234");
+	app_check_free(&c);
+}
+
 static void test_not_a_table(void **state)
 {
 	static const char junk[8192];
@@ -129,6 +163,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_killed),
+		cmocka_unit_test(test_module_order),
 		cmocka_unit_test(test_not_a_table),
 	};
 
