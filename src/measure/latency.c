@@ -479,6 +479,8 @@ static int64_t clock_ns(void)
  * measured on the development VM).
  */
 #define DL_ALIGN_SPIN_NS 500000
+/* How long past that instant a worker waits for its turn (about 10 us a thread here). */
+#define DL_TURN_WAIT_NS 20000000
 
 static int64_t become_deadline(struct worker *w, bool aligned)
 {
@@ -585,8 +587,18 @@ static void *worker_dl_main(void *arg)
 		 * grids lie one call apart (about 10 us here). A yield, not a
 		 * pure spin: two of them may share a CPU.
 		 */
-		while (atomic_load_explicit(&run->dl_turn, memory_order_acquire) != (size_t)w->index)
+		while (atomic_load_explicit(&run->dl_turn, memory_order_acquire) != (size_t)w->index &&
+		       !atomic_load_explicit(&run->stop, memory_order_relaxed)) {
 			sched_yield();
+			/*
+			 * The one before kept from its CPU (a higher RT task
+			 * there) for DL_TURN_WAIT_NS: go without it rather
+			 * than spin at SCHED_FIFO 1 for as long as it waits.
+			 */
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if (rtr_ts_diff_ns(now, at) > DL_TURN_WAIT_NS)
+				break;
+		}
 	}
 	period_start = become_deadline(w, run->cfg.aligned);
 	if (period_start < 0) {
@@ -968,6 +980,16 @@ static int start_workers(struct latency_run *run, char *why, size_t len)
 		if (!err)
 			err = rtr_thread_create(&w->thread, &attr, dl ? worker_dl_main : worker_main,
 						w);
+		/*
+		 * SCHED_FIFO 1 refused (a cgroup whose RT budget is 0, where
+		 * SCHED_DEADLINE is still admitted): the wait for the instant
+		 * runs at SCHED_OTHER, later under load but not refused.
+		 */
+		if (err == -EPERM && dl && attr.policy == RTR_SCHED_FIFO) {
+			attr.policy = RTR_SCHED_OTHER;
+			attr.priority = 0;
+			err = rtr_thread_create(&w->thread, &attr, worker_dl_main, w);
+		}
 		if (err)
 			return start_failed(run, i, err, rtr_last_error(), why, len);
 		w->started = true;

@@ -119,6 +119,20 @@ if [ "$(nproc)" -ge 2 ] && [ -r /proc/self/sched ]; then
 	fi
 fi
 
+# -A in a cgroup whose RT budget is 0 (cgroup v1, CONFIG_RT_GROUP_SCHED):
+# SCHED_FIFO 1 for the wait is refused there but SCHED_DEADLINE is not, so
+# the run must not fail for it (it did: "SCHED_FIFO priority 1 refused").
+g=/sys/fs/cgroup/cpu/rtready-test-dl-$$
+if [ -f /sys/fs/cgroup/cpu/cpu.rt_runtime_us ] && mkdir "$g" 2>/dev/null; then
+	rc=0
+	echo 0 >"$g/cpu.rt_runtime_us" &&
+		bash -c 'echo $$ >"$1/tasks" && exec "$2" latency --policy deadline --runtime 100 \
+			--period 2ms -t 1 -D 300ms -A 0 -q' sh "$g" "$RTREADY" >"$tmp/g.txt" 2>&1 ||
+		rc=$?
+	rmdir "$g"
+	[ "$rc" -eq 0 ] || { cat "$tmp/g.txt"; fail "-A in a group with no RT budget: exit $rc"; }
+fi
+
 # A threshold of 1 ns stops the run at the first late job, exit 1.
 rc=0
 "$RTREADY" latency --policy deadline --runtime 100 --period 1ms -D 5 -b 1 -q -f json \
