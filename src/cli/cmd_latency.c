@@ -113,8 +113,6 @@ static const struct cli_opt latency_opts[] = {
 	{ "laptop", OPT_LAPTOP, CLI_NOARG, NULL,
 	  "accepted for cyclictest compatibility (nothing to do:\n"
 	  "/dev/cpu_dma_latency is left alone anyway)", NULL, CLI_OWN, 0 },
-	CLI_OPT_HELP(struct latency_opts, CLI_KEY_HELP),
-	CLI_OPT_VERSION(struct latency_opts),
 };
 
 void latency_opts_free(void *opts)

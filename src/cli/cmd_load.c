@@ -56,8 +56,6 @@ static const struct cli_opt load_opts[] = {
 	CLI_OPT_OUTPUT(struct load_opts, 'o',
 		       "write the result to FILE"),
 	CLI_OPT_SET("quiet", 'q', struct load_opts, quiet, "no description line before the run"),
-	CLI_OPT_HELP(struct load_opts, 'h'),
-	CLI_OPT_VERSION(struct load_opts),
 };
 
 void load_opts_free(void *opts)

@@ -45,8 +45,6 @@ static const struct cli_opt noise_opts[] = {
 	CLI_OPT_OUTPUT(struct noise_opts, 'o', "write the result to FILE"),
 	CLI_OPT_STR("gaps", OPT_GAPS, "FILE", struct noise_opts, gaps, "@file",
 		    "also write every gap with its cause, one per line"),
-	CLI_OPT_HELP(struct noise_opts, 'h'),
-	CLI_OPT_VERSION(struct noise_opts),
 };
 
 void noise_opts_free(void *opts)

@@ -30,8 +30,6 @@ static const struct cli_opt pi_opts[] = {
 	CLI_OPT_FORMAT(struct pi_opts, 'f'),
 	CLI_OPT_OUTPUT(struct pi_opts, 'o',
 		       "write the result to FILE"),
-	CLI_OPT_HELP(struct pi_opts, 'h'),
-	CLI_OPT_VERSION(struct pi_opts),
 };
 
 static int parse_dur(const char *opt, const char *arg, int64_t *out, char *err, size_t errlen)

@@ -38,8 +38,6 @@ static const struct cli_opt plan_opts[] = {
 	CLI_OPT_FORMAT(struct plan_opts, 'f'),
 	CLI_OPT_OUTPUT(struct plan_opts, 'o',
 		       "write the plan to FILE instead of standard output"),
-	CLI_OPT_HELP(struct plan_opts, 'h'),
-	CLI_OPT_VERSION(struct plan_opts),
 };
 
 static int plan_opt(struct cli_parse *p, int key, char *err, size_t errlen)

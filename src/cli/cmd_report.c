@@ -28,8 +28,6 @@ static const struct cli_opt report_opts[] = {
 	  "units like 100us or 1ms are accepted)", NULL, CLI_OWN, 0 },
 	CLI_OPT_SET("strict", 's', struct report_opts, strict,
 		    "warnings fail too (JUnit failures, exit status 1)"),
-	CLI_OPT_HELP(struct report_opts, 'h'),
-	CLI_OPT_VERSION(struct report_opts),
 };
 
 /* --max-latency, the one option with a value to check. */

@@ -23,8 +23,6 @@ static const struct cli_opt snapshot_opts[] = {
 	  "capture the tree under SRC instead of the live system", "@dir", CLI_ROOT, offsetof(struct snapshot_opts, root) },
 	CLI_OPT_SET("force", 'f', struct snapshot_opts, force,
 		    "write into DIR even when it is not empty"),
-	CLI_OPT_HELP(struct snapshot_opts, 'h'),
-	CLI_OPT_VERSION(struct snapshot_opts),
 };
 
 static void snapshot_init(void *opts)

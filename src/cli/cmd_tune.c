@@ -92,8 +92,6 @@ static const struct cli_opt tune_opts[] = {
 	  "where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")", "@dir", CLI_OWN, 0 },
 	CLI_OPT_ROOT(struct tune_opts, "plan from a snapshot under DIR (dry run and --emit-boot only)"),
 	CLI_OPT_FORMAT(struct tune_opts, 'f'),
-	CLI_OPT_HELP(struct tune_opts, 'h'),
-	CLI_OPT_VERSION(struct tune_opts),
 };
 
 void tune_opts_free(void *opts)

@@ -58,8 +58,6 @@ static const struct cli_opt verify_opts[] = {
 		    "(saved as trace-idle.txt / trace-load.txt in DIR)"),
 	CLI_OPT_SET("strict", 's', struct verify_opts, strict, "warnings fail too"),
 	CLI_OPT_SET("quiet", 'q', struct verify_opts, quiet, "no progress line"),
-	CLI_OPT_HELP(struct verify_opts, 'h'),
-	CLI_OPT_VERSION(struct verify_opts),
 };
 
 void verify_opts_free(void *opts)
