@@ -933,9 +933,7 @@ void result_free(struct result *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->n_checks; i++)
-		finding_free(&r->checks[i]);
-	free(r->checks);
+	findings_free(r->checks, r->n_checks);
 	for (int p = 0; p < PHASE_COUNT; p++)
 		latency_free(&r->lat[p]);
 	result_verdict_free(&r->verdict);
