@@ -159,6 +159,34 @@ static void test_strbuf(void **state)
 	strbuf_free(&sb);
 }
 
+__attribute__((format(printf, 2, 3)))
+static void vprintf_into(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vprintf(sb, fmt, ap);
+	va_end(ap);
+}
+
+/* strbuf_vprintf() appends the whole text, however long (check_set() and check_fix() use it). */
+static void test_strbuf_vprintf(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char big[10000];
+
+	(void)state;
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	vprintf_into(&sb, "%s=%d", "a", 1);
+	vprintf_into(&sb, "; %s", big);
+	assert_int_equal(sb.err, 0);
+	assert_int_equal(sb.len, 5 + sizeof(big) - 1);
+	assert_true(strncmp(strbuf_str(&sb), "a=1; xx", 7) == 0);
+	assert_int_equal(strbuf_str(&sb)[sb.len - 1], 'x');
+	strbuf_free(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_sorted_find),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_strbuf_vprintf),
 	};
 
 	return unit_run(tests, NULL, NULL);
