@@ -300,13 +300,9 @@ static int latency_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 		o->prio_given = true;
 		return opt_priority(arg, &c->priority, err, errlen);
 	case OPT_POLICY:
-		if (rtr_policy_from_name(arg, &c->policy) ||
-		    (c->policy != RTR_SCHED_FIFO && c->policy != RTR_SCHED_RR &&
-		     c->policy != RTR_SCHED_DEADLINE)) {
-			snprintf(err, errlen, "--policy: '%s' is not fifo, rr or deadline", arg);
-			return -EINVAL;
-		}
-		return 0;
+		return cli_parse_policy(arg, 1u << RTR_SCHED_FIFO | 1u << RTR_SCHED_RR |
+					1u << RTR_SCHED_DEADLINE, "fifo, rr or deadline", &c->policy,
+					err, errlen);
 	case OPT_RUNTIME:
 		return opt_duration("--runtime", arg, 1000, 1, LATENCY_MAX_INTERVAL_NS,
 				    &c->dl_runtime_ns, err, errlen);

@@ -91,17 +91,9 @@ static int noise_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 		o->prio_given = true;
 		return 0;
 	case OPT_POLICY:
-		if (!strcmp(p->arg, "fifo"))
-			o->cfg.policy = RTR_SCHED_FIFO;
-		else if (!strcmp(p->arg, "rr"))
-			o->cfg.policy = RTR_SCHED_RR;
-		else if (!strcmp(p->arg, "other"))
-			o->cfg.policy = RTR_SCHED_OTHER;
-		else {
-			snprintf(err, errlen, "--policy: '%s' is not fifo, rr or other", p->arg);
-			return -EINVAL;
-		}
-		return 0;
+		return cli_parse_policy(p->arg, 1u << RTR_SCHED_FIFO | 1u << RTR_SCHED_RR |
+					1u << RTR_SCHED_OTHER, "fifo, rr or other", &o->cfg.policy,
+					err, errlen);
 	case OPT_CLOCK:
 		if (!strcmp(p->arg, "auto"))
 			o->cfg.clock = NOISE_CLOCK_AUTO;

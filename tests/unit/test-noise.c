@@ -448,6 +448,11 @@ static void test_options(void **state)
 	assert_int_equal(parse("noise --policy other --no-trace", &o, err, sizeof(err)), 0);
 	assert_int_equal(o.cfg.policy, RTR_SCHED_OTHER);
 	assert_false(o.cfg.trace);
+	/* The names of rtr_policy_from_name(), as latency --policy takes them. */
+	assert_int_equal(parse("noise --policy SCHED_RR", &o, err, sizeof(err)), 0);
+	assert_int_equal(o.cfg.policy, RTR_SCHED_RR);
+	assert_int_equal(parse("noise --policy batch", &o, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--policy: 'batch' is not fifo, rr or other");
 	assert_int_equal(parse("noise", &o, err, sizeof(err)), 0);
 	assert_int_equal(o.cfg.threshold_ns, NOISE_DEFAULT_THRESHOLD_NS);
 	assert_int_equal(o.cfg.policy, RTR_SCHED_FIFO);
