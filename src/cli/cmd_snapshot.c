@@ -50,8 +50,9 @@ static int snapshot_done(void *opts, int argc, char **argv, int first, char *err
 }
 
 /* The snapshot (src/target/snapshot.c), then what it wrote and left out. */
-static int snapshot_run(const struct snapshot_opts *o)
+static int snapshot_main(void *opts)
 {
+	const struct snapshot_opts *o = opts;
 	const struct say say = CLI_SAY("snapshot");
 	struct snapshot snap;
 	int err = target_snapshot(o->dir, o->root, o->force, snapshot_meta_text, &say, &snap);
@@ -62,12 +63,7 @@ static int snapshot_run(const struct snapshot_opts *o)
 		target_snapshot_left(o->root, &snap, &say);
 	}
 	snapshot_free(&snap);
-	return err;
-}
-
-static int snapshot_main(void *opts)
-{
-	return snapshot_run(opts) ? EXIT_USAGE : EXIT_OK;
+	return err ? EXIT_USAGE : EXIT_OK;
 }
 
 const struct cli_cmd snapshot_cmd = {
