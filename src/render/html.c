@@ -608,27 +608,16 @@ static void detail(FILE *out, const struct finding *c, const char *label)
 	}
 	fputs("<dl class=\"detail\">", out);
 	if (label) {
-		fputs("<dt>", out);
-		E(label);
-		fputs("</dt><dd>", out);
+		markup_put(out, "<dt>", label, "</dt><dd>");
 		badge(out, c->status);
 		fputs("</dd>", out);
 	}
-	if (c->evidence[0]) {
-		fputs("<dt>Evidence</dt><dd>", out);
-		E(c->evidence);
-		fputs("</dd>", out);
-	}
-	if (c->why[0]) {
-		fputs("<dt>Why it matters</dt><dd>", out);
-		E(c->why);
-		fputs("</dd>", out);
-	}
-	if (c->fix[0]) {
-		fputs("<dt>Fix</dt><dd><pre>", out);
-		E(c->fix);
-		fputs("</pre></dd>", out);
-	}
+	if (c->evidence[0])
+		markup_put(out, "<dt>Evidence</dt><dd>", c->evidence, "</dd>");
+	if (c->why[0])
+		markup_put(out, "<dt>Why it matters</dt><dd>", c->why, "</dd>");
+	if (c->fix[0])
+		markup_put(out, "<dt>Fix</dt><dd><pre>", c->fix, "</pre></dd>");
 	fputs("</dl>\n", out);
 }
 
@@ -674,9 +663,7 @@ static void write_areas(FILE *out, const struct row *rows, size_t nr, const stru
 		while (j < nr && strcmp(rows[j].area, rows[i].area) == 0) {
 			if ((rows[j].rank < 2) == attention) {
 				if (!head) {
-					fputs("<h3>", out);
-					E(rows[i].area);
-					fputs("</h3>\n", out);
+					markup_put(out, "<h3>", rows[i].area, "</h3>\n");
 					head = true;
 				}
 				write_row(out, &rows[j], rs, n);
@@ -778,11 +765,8 @@ static int write_verdicts(FILE *out, const struct result *const *rs, size_t n)
 		if (r->interrupted)
 			fputs("<p><strong>Interrupted:</strong> the run was stopped early; these "
 			      "results are partial.</p>\n", out);
-		if (r->verdict.present && r->verdict.reason) {
-			fputs("<p>", out);
-			E(r->verdict.reason);
-			fputs("</p>\n", out);
-		}
+		if (r->verdict.present && r->verdict.reason)
+			markup_put(out, "<p>", r->verdict.reason, "</p>\n");
 		/* Which CPUs are bad, in the first screen. */
 		if (has_latency(r))
 			err = err ?: overview_write_worst(out, r);
@@ -1006,11 +990,8 @@ static int write_latency(FILE *out, const struct result *const *rs, size_t n)
 	      "CPU's maximum. The heat map gives each CPU a column: darker is later, on a "
 	      "logarithmic scale. Every CPU links to its own plots below.</p>\n", out);
 	for (size_t i = 0; i < nl && !err; i++) {
-		if (nl > 1) {
-			fputs("<h3>", out);
-			E(lr[i]->label);
-			fputs("</h3>\n", out);
-		}
+		if (nl > 1)
+			markup_put(out, "<h3>", lr[i]->label, "</h3>\n");
 		err = overview_write(out, lr[i], &ex, "ax-e");
 	}
 	fputs("</section>\n", out);
@@ -1088,9 +1069,7 @@ static void write_facts(FILE *out, const struct result *const *rs, size_t n)
 				fprintf(out, ", every %g \xc2\xb5s", l->interval_us);
 			if (l->duration_s > 0)
 				fprintf(out, ", %g s", l->duration_s);
-			fputs(", load: ", out);
-			E(l->load);
-			fputs("</td>", out);
+			markup_put(out, ", load: ", l->load, "</td>");
 		}
 		fputs("</tr>\n", out);
 	}
@@ -1173,9 +1152,7 @@ int html_write(FILE *out, const struct result *const *rs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			fputs(", ", out);
-		fputs("<code>", out);
-		E(rs[i]->label);
-		fputs("</code>", out);
+		markup_put(out, "<code>", rs[i]->label, "</code>");
 	}
 	fputs("</p></header>\n<main>\n", out);
 	fputs("<nav class=\"muted\"><a href=\"#verdict\">Verdict</a> \xc2\xb7 <a href=\"#checks\">"

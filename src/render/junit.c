@@ -116,16 +116,10 @@ static void suite_open(FILE *out, const struct result *r, const char *kind, stru
 	E(r->label);
 	fprintf(out, ": %s\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" "
 		     "time=\"%.3f\"", kind, k.tests, k.failures, k.skipped, seconds);
-	if (st->timestamp && st->timestamp[0]) {
-		fputs(" timestamp=\"", out);
-		E(st->timestamp);
-		fputs("\"", out);
-	}
-	if (r->hostname[0]) {
-		fputs(" hostname=\"", out);
-		E(r->hostname);
-		fputs("\"", out);
-	}
+	if (st->timestamp && st->timestamp[0])
+		markup_put(out, " timestamp=\"", st->timestamp, "\"");
+	if (r->hostname[0])
+		markup_put(out, " hostname=\"", r->hostname, "\"");
 	fputs(">\n    <properties>\n", out);
 	{
 		const char *const props[][2] = {
@@ -145,9 +139,8 @@ static void suite_open(FILE *out, const struct result *r, const char *kind, stru
 	if (r->verdict.present) {
 		fprintf(out, "      <property name=\"verdict\" value=\"%s\"/>\n",
 			rtr_status_name(r->verdict.status));
-		fputs("      <property name=\"verdict_reason\" value=\"", out);
-		E(r->verdict.reason);
-		fputs("\"/>\n", out);
+		markup_put(out, "      <property name=\"verdict_reason\" value=\"",
+			   r->verdict.reason, "\"/>\n");
 	}
 	fputs("    </properties>\n", out);
 }
@@ -174,9 +167,7 @@ static void check_case(FILE *out, const struct finding *c, const struct junit_st
 		E(c->fix);
 		fputs("</failure>\n", out);
 	} else if (c->status == RTR_SKIP) {
-		fputs("      <skipped message=\"", out);
-		E(c->evidence);
-		fputs("\"/>\n", out);
+		markup_put(out, "      <skipped message=\"", c->evidence, "\"/>\n");
 	} else {
 		fprintf(out, "      <system-out>%s: ", rtr_status_name(c->status));
 		E(c->evidence);
