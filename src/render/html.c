@@ -779,14 +779,6 @@ static int write_verdicts(FILE *out, const struct result *const *rs, size_t n)
 	return err;
 }
 
-static const struct result_thread *find_cpu(const struct result_latency *l, int cpu)
-{
-	for (size_t i = 0; i < l->n_threads; i++)
-		if (l->threads[i].cpu == cpu)
-			return &l->threads[i];
-	return NULL;
-}
-
 static bool has_latency(const struct result *r)
 {
 	return r->lat[PHASE_IDLE].present || r->lat[PHASE_LOAD].present;
@@ -827,8 +819,8 @@ static int cpu_union(const struct result *const *rs, size_t n, int **cpus, size_
 static void figure(FILE *out, const struct result *r, int cpu, bool label,
 		   const struct plot *shared, const struct exceed_scale *ex)
 {
-	const struct result_thread *idle = find_cpu(&r->lat[PHASE_IDLE], cpu);
-	const struct result_thread *load = find_cpu(&r->lat[PHASE_LOAD], cpu);
+	const struct result_thread *idle = result_thread_of(&r->lat[PHASE_IDLE], cpu);
+	const struct result_thread *load = result_thread_of(&r->lat[PHASE_LOAD], cpu);
 	char title[96];
 
 	fputs("<figure><figcaption>", out);
@@ -884,13 +876,13 @@ static struct plot shared_scale(const struct result *const *lr, size_t nl, const
 		end = fmax(end, lr[i]->verdict.max_latency_us * 1000.0);
 		for (size_t c = 0; c < nc; c++)
 			for (int ph = 0; ph < PHASE_COUNT; ph++)
-				cover_end(&end, find_cpu(&lr[i]->lat[ph], cpus[c]));
+				cover_end(&end, result_thread_of(&lr[i]->lat[ph], cpus[c]));
 	}
 	p = plot_scale(end);
 	for (size_t i = 0; i < nl; i++)
 		for (size_t c = 0; c < nc; c++)
 			for (int ph = 0; ph < PHASE_COUNT; ph++)
-				cover_count(&p, &maxc, find_cpu(&lr[i]->lat[ph], cpus[c]));
+				cover_count(&p, &maxc, result_thread_of(&lr[i]->lat[ph], cpus[c]));
 	plot_set_count(&p, maxc);
 	return p;
 }
@@ -904,7 +896,7 @@ static struct exceed_scale shared_exceed(const struct result *const *lr, size_t 
 	for (size_t i = 0; i < nl; i++)
 		for (size_t c = 0; c < nc; c++)
 			for (int ph = 0; ph < PHASE_COUNT; ph++)
-				exceed_scale_cover(&s, find_cpu(&lr[i]->lat[ph], cpus[c]),
+				exceed_scale_cover(&s, result_thread_of(&lr[i]->lat[ph], cpus[c]),
 						   lr[i]->verdict.max_latency_us * 1000.0);
 	return s;
 }
@@ -939,7 +931,7 @@ static void cpu_summary(FILE *out, const struct result *const *lr, size_t nl, in
 		fprintf(out, " <span class=\"muted\">(%s)</span>", role);
 	for (size_t i = 0; i < nl; i++) {
 		for (int p = 0; p < PHASE_COUNT; p++) {
-			const struct result_thread *t = find_cpu(&lr[i]->lat[p], cpu);
+			const struct result_thread *t = result_thread_of(&lr[i]->lat[p], cpu);
 			bool over;
 
 			if (!t)

@@ -56,18 +56,10 @@ static enum case_kind latency_case(uint64_t samples, enum rtr_status s,
 	return CASE_PASS;
 }
 
-static const struct result_thread *find_cpu(const struct result_latency *l, int cpu)
-{
-	for (size_t i = 0; i < l->n_threads; i++)
-		if (l->threads[i].cpu == cpu)
-			return &l->threads[i];
-	return NULL;
-}
-
 static enum case_kind threshold_kind(const struct result *r, const struct result_threshold *t,
 				     const struct junit_style *st)
 {
-	const struct result_thread *th = find_cpu(&r->lat[t->phase], t->cpu);
+	const struct result_thread *th = result_thread_of(&r->lat[t->phase], t->cpu);
 
 	/* A stored threshold without its thread: its own status decides. */
 	return latency_case(th ? th->samples : t->status != RTR_SKIP, t->status, st);
@@ -193,7 +185,7 @@ static const char no_samples[] = "no samples: this CPU was not measured";
 static void threshold_case(FILE *out, const struct result *r, const struct result_threshold *t,
 			   const struct junit_style *st)
 {
-	const struct result_thread *th = find_cpu(&r->lat[t->phase], t->cpu);
+	const struct result_thread *th = result_thread_of(&r->lat[t->phase], t->cpu);
 	enum case_kind c = threshold_kind(r, t, st);
 
 	fprintf(out, "    <testcase classname=\"rtready.latency.%s\" name=\"", result_phase_name(t->phase));
