@@ -24,6 +24,7 @@
 #include "render/markup.h"
 #include "render/overview.h"
 #include "rtready/cpuset.h"
+#include "util/sorted.h"
 
 #define E(s) markup_escape(out, (s))
 
@@ -784,13 +785,6 @@ static bool has_latency(const struct result *r)
 	return r->lat[PHASE_IDLE].present || r->lat[PHASE_LOAD].present;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The sorted union of measured CPUs over all results. */
 static int cpu_union(const struct result *const *rs, size_t n, int **cpus, size_t *nc)
 {
@@ -807,7 +801,7 @@ static int cpu_union(const struct result *const *rs, size_t n, int **cpus, size_
 		for (int p = 0; p < PHASE_COUNT; p++)
 			for (size_t t = 0; t < rs[i]->lat[p].n_threads; t++)
 				c[k++] = rs[i]->lat[p].threads[t].cpu;
-	qsort(c, total, sizeof(*c), cmp_int);
+	qsort(c, total, sizeof(*c), sorted_cmp_int);
 	for (size_t i = 0; i < total; i++)
 		if (u == 0 || c[u - 1] != c[i])
 			c[u++] = c[i];

@@ -102,6 +102,17 @@ static void test_pid_suffix(void **state)
 	assert_int_equal(parse_pid_suffix("rtready", "rtready-"), -1);
 }
 
+/* sorted_cmp_int(): ascending, also at the ends of int where a subtraction would overflow. */
+static void test_sorted_cmp(void **state)
+{
+	int v[] = { 3, INT32_MIN, -1, INT32_MAX, 0, 3 };
+	const int want[] = { INT32_MIN, -1, 0, 3, 3, INT32_MAX };
+
+	(void)state;
+	qsort(v, sizeof(v) / sizeof(v[0]), sizeof(v[0]), sorted_cmp_int);
+	assert_memory_equal(v, want, sizeof(want));
+}
+
 static void test_sorted_find(void **state)
 {
 	static const struct {
@@ -195,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_pid_suffix),
 		cmocka_unit_test(test_sorted_find),
+		cmocka_unit_test(test_sorted_cmp),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_strbuf_vprintf),
