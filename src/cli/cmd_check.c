@@ -99,6 +99,7 @@ static void check_init(void *opts)
 
 const struct cli_cmd check_cmd = {
 	"check",
+	"audit this machine (or a snapshot) against the checklist",
 	"Usage: rtready check [OPTIONS]\n"
 	"\n"
 	"Audit this machine (or a snapshot under --root) against the realtime checklist.\n"

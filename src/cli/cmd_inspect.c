@@ -120,6 +120,7 @@ static int inspect_done(void *opts, int argc, char **argv, int first, char *err,
 
 const struct cli_cmd inspect_cmd = {
 	"inspect",
+	"apply the checklist to running processes, thread by thread",
 	"Usage: rtready inspect [OPTIONS] PID...\n"
 	"       rtready inspect [OPTIONS] --all | --name COMM\n"
 	"\n"

@@ -392,6 +392,7 @@ static void latency_init(void *opts)
 
 const struct cli_cmd latency_cmd = {
 	"latency",
+	"measure wake-up latency per CPU (cyclictest-class, with percentiles)",
 	"Usage: rtready latency [OPTIONS]\n"
 	"\n"
 	"Measure how late a realtime thread wakes up: one pinned SCHED_FIFO thread per CPU\n"

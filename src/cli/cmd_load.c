@@ -196,6 +196,7 @@ static int load_done(void *opts, int argc, char **argv, int first, char *err, si
 
 const struct cli_cmd load_cmd = {
 	"load",
+	"generate messaging, CPU, memory and OOM load (hackbench-class)",
 	"Usage: rtready load [OPTIONS]\n"
 	"\n"
 	"Put the machine under load: hackbench-style messaging between groups of\n"

@@ -131,6 +131,7 @@ static int noise_done(void *opts, int argc, char **argv, int first, char *err, s
 
 const struct cli_cmd noise_cmd = {
 	"noise",
+	"name the cause of every gap on CPUs that spin (oslat-class)",
 	"Usage: rtready noise [OPTIONS]\n"
 	"\n"
 	"Spin on each measured CPU reading CLOCK_MONOTONIC, count every gap between two\n"

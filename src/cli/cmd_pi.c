@@ -87,6 +87,7 @@ static void pi_init(void *opts)
 
 const struct cli_cmd pi_cmd = {
 	"pi",
+	"prove that priority inheritance bounds lock waits on this system",
 	"Usage: rtready pi [OPTIONS]\n"
 	"\n"
 	"Run the priority-inversion scenario on one CPU: a low-priority thread holds a\n"

@@ -117,6 +117,7 @@ static int plan_main(void *opts)
 
 const struct cli_cmd plan_cmd = {
 	"plan",
+	"choose the RT CPUs from the topology and write the boot line",
 	"Usage: rtready plan [OPTIONS]\n"
 	"\n"
 	"Choose the CPUs to set apart for realtime work from the machine's topology (SMT\n"

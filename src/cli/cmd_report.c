@@ -79,6 +79,7 @@ static int report_done(void *opts, int argc, char **argv, int first, char *err, 
 
 const struct cli_cmd report_cmd = {
 	"report",
+	"render results as one HTML page, JUnit XML and Prometheus text",
 	"Usage: rtready report RESULT.json... [OPTIONS]\n"
 	"\n"
 	"Render results of 'rtready check', 'rtready latency' and 'rtready verify'\n"

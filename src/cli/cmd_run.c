@@ -372,6 +372,7 @@ static int run_main(void *opts)
 
 const struct cli_cmd run_cmd = {
 	"run",
+	"start a program with RT settings, a budget, and the runtime checker",
 	"Usage: rtready run [OPTIONS] [--] COMMAND [ARGS...]\n"
 	"\n"
 	"Start COMMAND with realtime settings, a CPU and memory budget, and optionally the\n"

@@ -68,6 +68,7 @@ static int snapshot_main(void *opts)
 
 const struct cli_cmd snapshot_cmd = {
 	"snapshot",
+	"capture the files check reads into a directory, for --root",
 	"Usage: rtready snapshot [OPTIONS] DIR\n"
 	"\n"
 	"Copy every file that 'rtready check' reads (under /proc, /sys, /etc, /boot)\n"

@@ -254,6 +254,7 @@ static int tune_main(void *opts)
 
 const struct cli_cmd tune_cmd = {
 	"tune",
+	"apply the runtime fixes with a crash-safe revert; write boot files",
 	"Usage: rtready tune [--rt-cpus LIST] [--apply | --revert | --status | --emit-boot DIR]\n"
 	"\n"
 	"Apply the runtime fixes of the realtime checklist, with an exact, crash-safe revert.\n"

@@ -162,6 +162,7 @@ static int verify_done(void *opts, int argc, char **argv, int first, char *err, 
 
 const struct cli_cmd verify_cmd = {
 	"verify",
+	"the main job: check, latency idle and under load, one verdict and report",
 	"Usage: rtready verify [OPTIONS]\n"
 	"\n"
 	"Check this machine, measure wake-up latency on the idle machine and under load\n"

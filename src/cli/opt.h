@@ -102,6 +102,7 @@ typedef int cli_own_fn(struct cli_parse *p, int key, char *err, size_t errlen);
  */
 struct cli_cmd {
 	const char *name;		/* "check" */
+	const char *summary;		/* its line in `rtready --help` */
 	const char *intro;		/* "Usage: ...\n\n...\n\n", printed before the options */
 	const struct cli_opt *opts;
 	size_t n_opts;
