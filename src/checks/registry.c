@@ -41,27 +41,23 @@ const struct check *checks_at(size_t i)
 
 void check_set(struct check_out *out, enum rtr_status status, const char *fmt, ...)
 {
-	char buf[4096];
 	va_list ap;
 
 	out->status = status;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	strbuf_reset(&out->evidence);
-	strbuf_puts(&out->evidence, buf);
+	va_start(ap, fmt);
+	strbuf_vprintf(&out->evidence, fmt, ap);
+	va_end(ap);
 }
 
 void check_fix(struct check_out *out, const char *fmt, ...)
 {
-	char buf[4096];
 	va_list ap;
 
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 	strbuf_reset(&out->fix);
-	strbuf_puts(&out->fix, buf);
+	va_start(ap, fmt);
+	strbuf_vprintf(&out->fix, fmt, ap);
+	va_end(ap);
 }
 
 void check_put_read_err(struct strbuf *sb, const char *path, int err)

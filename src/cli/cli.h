@@ -17,6 +17,7 @@
 #include "target/target.h"
 #include "util/output.h"
 #include "rtready/cpuset.h"
+#include "rtready/thread.h"
 
 enum {
 	EXIT_OK = 0,
@@ -43,6 +44,13 @@ void cli_version(void);
  */
 int cli_parse_format(const char *arg, enum output_format *out, char *err, size_t errlen);
 int cli_parse_root(const char *arg, const char **out, char *err, size_t errlen);
+/*
+ * --policy: a name rtr_policy_from_name() knows ("fifo", "SCHED_RR", ...)
+ * of a policy in @allowed (a bit 1u << policy each); else "--policy: 'ARG'
+ * is not @names".
+ */
+int cli_parse_policy(const char *arg, unsigned int allowed, const char *names,
+		     enum rtr_policy *out, char *err, size_t errlen);
 /* Refuse an empty file name: "@opt: the name is empty". */
 int cli_nonempty(const char *opt, const char *arg, char *err, size_t errlen);
 

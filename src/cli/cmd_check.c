@@ -31,8 +31,6 @@ static const struct cli_opt check_opts[] = {
 	CLI_OPT_SET("verbose", 'v', struct check_opts, verbose,
 		    "also show passing checks and all evidence"),
 	CLI_OPT_SET("list", 'l', struct check_opts, list, "list the check ids and exit"),
-	CLI_OPT_HELP(struct check_opts, 'h'),
-	CLI_OPT_VERSION(struct check_opts),
 };
 
 void check_opts_free(void *opts)
@@ -101,6 +99,7 @@ static void check_init(void *opts)
 
 const struct cli_cmd check_cmd = {
 	"check",
+	"audit this machine (or a snapshot) against the checklist",
 	"Usage: rtready check [OPTIONS]\n"
 	"\n"
 	"Audit this machine (or a snapshot under --root) against the realtime checklist.\n"

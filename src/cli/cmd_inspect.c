@@ -33,8 +33,6 @@ static const struct cli_opt inspect_opts[] = {
 	CLI_OPT_SET("strict", 's', struct inspect_opts, strict, "exit 1 on warnings too"),
 	CLI_OPT_SET("verbose", 'v', struct inspect_opts, verbose,
 		    "show passing findings and processes without RT threads"),
-	CLI_OPT_HELP(struct inspect_opts, 'h'),
-	CLI_OPT_VERSION(struct inspect_opts),
 };
 
 void inspect_opts_free(void *opts)
@@ -122,6 +120,7 @@ static int inspect_done(void *opts, int argc, char **argv, int first, char *err,
 
 const struct cli_cmd inspect_cmd = {
 	"inspect",
+	"apply the checklist to running processes, thread by thread",
 	"Usage: rtready inspect [OPTIONS] PID...\n"
 	"       rtready inspect [OPTIONS] --all | --name COMM\n"
 	"\n"

@@ -113,8 +113,6 @@ static const struct cli_opt latency_opts[] = {
 	{ "laptop", OPT_LAPTOP, CLI_NOARG, NULL,
 	  "accepted for cyclictest compatibility (nothing to do:\n"
 	  "/dev/cpu_dma_latency is left alone anyway)", NULL, CLI_OWN, 0 },
-	CLI_OPT_HELP(struct latency_opts, CLI_KEY_HELP),
-	CLI_OPT_VERSION(struct latency_opts),
 };
 
 void latency_opts_free(void *opts)
@@ -302,13 +300,9 @@ static int latency_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 		o->prio_given = true;
 		return opt_priority(arg, &c->priority, err, errlen);
 	case OPT_POLICY:
-		if (rtr_policy_from_name(arg, &c->policy) ||
-		    (c->policy != RTR_SCHED_FIFO && c->policy != RTR_SCHED_RR &&
-		     c->policy != RTR_SCHED_DEADLINE)) {
-			snprintf(err, errlen, "--policy: '%s' is not fifo, rr or deadline", arg);
-			return -EINVAL;
-		}
-		return 0;
+		return cli_parse_policy(arg, 1u << RTR_SCHED_FIFO | 1u << RTR_SCHED_RR |
+					1u << RTR_SCHED_DEADLINE, "fifo, rr or deadline", &c->policy,
+					err, errlen);
 	case OPT_RUNTIME:
 		return opt_duration("--runtime", arg, 1000, 1, LATENCY_MAX_INTERVAL_NS,
 				    &c->dl_runtime_ns, err, errlen);
@@ -398,6 +392,7 @@ static void latency_init(void *opts)
 
 const struct cli_cmd latency_cmd = {
 	"latency",
+	"measure wake-up latency per CPU (cyclictest-class, with percentiles)",
 	"Usage: rtready latency [OPTIONS]\n"
 	"\n"
 	"Measure how late a realtime thread wakes up: one pinned SCHED_FIFO thread per CPU\n"

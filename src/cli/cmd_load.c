@@ -56,8 +56,6 @@ static const struct cli_opt load_opts[] = {
 	CLI_OPT_OUTPUT(struct load_opts, 'o',
 		       "write the result to FILE"),
 	CLI_OPT_SET("quiet", 'q', struct load_opts, quiet, "no description line before the run"),
-	CLI_OPT_HELP(struct load_opts, 'h'),
-	CLI_OPT_VERSION(struct load_opts),
 };
 
 void load_opts_free(void *opts)
@@ -198,6 +196,7 @@ static int load_done(void *opts, int argc, char **argv, int first, char *err, si
 
 const struct cli_cmd load_cmd = {
 	"load",
+	"generate messaging, CPU, memory and OOM load (hackbench-class)",
 	"Usage: rtready load [OPTIONS]\n"
 	"\n"
 	"Put the machine under load: hackbench-style messaging between groups of\n"

@@ -45,8 +45,6 @@ static const struct cli_opt noise_opts[] = {
 	CLI_OPT_OUTPUT(struct noise_opts, 'o', "write the result to FILE"),
 	CLI_OPT_STR("gaps", OPT_GAPS, "FILE", struct noise_opts, gaps, "@file",
 		    "also write every gap with its cause, one per line"),
-	CLI_OPT_HELP(struct noise_opts, 'h'),
-	CLI_OPT_VERSION(struct noise_opts),
 };
 
 void noise_opts_free(void *opts)
@@ -93,17 +91,9 @@ static int noise_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 		o->prio_given = true;
 		return 0;
 	case OPT_POLICY:
-		if (!strcmp(p->arg, "fifo"))
-			o->cfg.policy = RTR_SCHED_FIFO;
-		else if (!strcmp(p->arg, "rr"))
-			o->cfg.policy = RTR_SCHED_RR;
-		else if (!strcmp(p->arg, "other"))
-			o->cfg.policy = RTR_SCHED_OTHER;
-		else {
-			snprintf(err, errlen, "--policy: '%s' is not fifo, rr or other", p->arg);
-			return -EINVAL;
-		}
-		return 0;
+		return cli_parse_policy(p->arg, 1u << RTR_SCHED_FIFO | 1u << RTR_SCHED_RR |
+					1u << RTR_SCHED_OTHER, "fifo, rr or other", &o->cfg.policy,
+					err, errlen);
 	case OPT_CLOCK:
 		if (!strcmp(p->arg, "auto"))
 			o->cfg.clock = NOISE_CLOCK_AUTO;
@@ -141,6 +131,7 @@ static int noise_done(void *opts, int argc, char **argv, int first, char *err, s
 
 const struct cli_cmd noise_cmd = {
 	"noise",
+	"name the cause of every gap on CPUs that spin (oslat-class)",
 	"Usage: rtready noise [OPTIONS]\n"
 	"\n"
 	"Spin on each measured CPU reading CLOCK_MONOTONIC, count every gap between two\n"

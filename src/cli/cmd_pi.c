@@ -30,8 +30,6 @@ static const struct cli_opt pi_opts[] = {
 	CLI_OPT_FORMAT(struct pi_opts, 'f'),
 	CLI_OPT_OUTPUT(struct pi_opts, 'o',
 		       "write the result to FILE"),
-	CLI_OPT_HELP(struct pi_opts, 'h'),
-	CLI_OPT_VERSION(struct pi_opts),
 };
 
 static int parse_dur(const char *opt, const char *arg, int64_t *out, char *err, size_t errlen)
@@ -89,6 +87,7 @@ static void pi_init(void *opts)
 
 const struct cli_cmd pi_cmd = {
 	"pi",
+	"prove that priority inheritance bounds lock waits on this system",
 	"Usage: rtready pi [OPTIONS]\n"
 	"\n"
 	"Run the priority-inversion scenario on one CPU: a low-priority thread holds a\n"

@@ -38,8 +38,6 @@ static const struct cli_opt plan_opts[] = {
 	CLI_OPT_FORMAT(struct plan_opts, 'f'),
 	CLI_OPT_OUTPUT(struct plan_opts, 'o',
 		       "write the plan to FILE instead of standard output"),
-	CLI_OPT_HELP(struct plan_opts, 'h'),
-	CLI_OPT_VERSION(struct plan_opts),
 };
 
 static int plan_opt(struct cli_parse *p, int key, char *err, size_t errlen)
@@ -98,9 +96,10 @@ static int plan_done(void *opts, int argc, char **argv, int first, char *err, si
 	return -EINVAL;
 }
 
-/* Plan (src/plan/session.c), then write it (render/plan.c). Return: 0 or -errno (printed). */
-static int plan_execute(const struct plan_opts *o)
+/* Plan (src/plan/session.c), then write it (render/plan.c). A failure is printed. */
+static int plan_main(void *opts)
 {
+	const struct plan_opts *o = opts;
 	const struct plan_request rq = { o->rt_count, o->node, o->near, o->window_ns, o->root,
 					 o->output };
 	const struct say say = CLI_SAY("plan");
@@ -113,16 +112,12 @@ static int plan_execute(const struct plan_opts *o)
 				       sizeof(msg))) != 0)
 		cli_error("plan", "%s", msg);
 	plan_session_free(s);
-	return err;
-}
-
-static int plan_main(void *opts)
-{
-	return plan_execute(opts) ? EXIT_USAGE : EXIT_OK;
+	return err ? EXIT_USAGE : EXIT_OK;
 }
 
 const struct cli_cmd plan_cmd = {
 	"plan",
+	"choose the RT CPUs from the topology and write the boot line",
 	"Usage: rtready plan [OPTIONS]\n"
 	"\n"
 	"Choose the CPUs to set apart for realtime work from the machine's topology (SMT\n"

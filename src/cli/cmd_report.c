@@ -28,8 +28,6 @@ static const struct cli_opt report_opts[] = {
 	  "units like 100us or 1ms are accepted)", NULL, CLI_OWN, 0 },
 	CLI_OPT_SET("strict", 's', struct report_opts, strict,
 		    "warnings fail too (JUnit failures, exit status 1)"),
-	CLI_OPT_HELP(struct report_opts, 'h'),
-	CLI_OPT_VERSION(struct report_opts),
 };
 
 /* --max-latency, the one option with a value to check. */
@@ -81,6 +79,7 @@ static int report_done(void *opts, int argc, char **argv, int first, char *err, 
 
 const struct cli_cmd report_cmd = {
 	"report",
+	"render results as one HTML page, JUnit XML and Prometheus text",
 	"Usage: rtready report RESULT.json... [OPTIONS]\n"
 	"\n"
 	"Render results of 'rtready check', 'rtready latency' and 'rtready verify'\n"

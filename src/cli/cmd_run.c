@@ -79,8 +79,6 @@ static const struct cli_opt run_opts[] = {
 	{ "strict", 's', CLI_NOARG, NULL,
 	  "exit 1 on any finding (or a checker that could not attach)\n"
 	  "when the program itself exited 0", NULL, CLI_OWN, 0 },
-	CLI_OPT_HELP(struct run_opts, 'h'),
-	CLI_OPT_VERSION(struct run_opts),
 };
 
 void run_opts_free(void *opts)
@@ -374,6 +372,7 @@ static int run_main(void *opts)
 
 const struct cli_cmd run_cmd = {
 	"run",
+	"start a program with RT settings, a budget, and the runtime checker",
 	"Usage: rtready run [OPTIONS] [--] COMMAND [ARGS...]\n"
 	"\n"
 	"Start COMMAND with realtime settings, a CPU and memory budget, and optionally the\n"

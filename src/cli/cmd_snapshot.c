@@ -23,8 +23,6 @@ static const struct cli_opt snapshot_opts[] = {
 	  "capture the tree under SRC instead of the live system", "@dir", CLI_ROOT, offsetof(struct snapshot_opts, root) },
 	CLI_OPT_SET("force", 'f', struct snapshot_opts, force,
 		    "write into DIR even when it is not empty"),
-	CLI_OPT_HELP(struct snapshot_opts, 'h'),
-	CLI_OPT_VERSION(struct snapshot_opts),
 };
 
 static void snapshot_init(void *opts)
@@ -52,8 +50,9 @@ static int snapshot_done(void *opts, int argc, char **argv, int first, char *err
 }
 
 /* The snapshot (src/target/snapshot.c), then what it wrote and left out. */
-static int snapshot_run(const struct snapshot_opts *o)
+static int snapshot_main(void *opts)
 {
+	const struct snapshot_opts *o = opts;
 	const struct say say = CLI_SAY("snapshot");
 	struct snapshot snap;
 	int err = target_snapshot(o->dir, o->root, o->force, snapshot_meta_text, &say, &snap);
@@ -64,16 +63,12 @@ static int snapshot_run(const struct snapshot_opts *o)
 		target_snapshot_left(o->root, &snap, &say);
 	}
 	snapshot_free(&snap);
-	return err;
-}
-
-static int snapshot_main(void *opts)
-{
-	return snapshot_run(opts) ? EXIT_USAGE : EXIT_OK;
+	return err ? EXIT_USAGE : EXIT_OK;
 }
 
 const struct cli_cmd snapshot_cmd = {
 	"snapshot",
+	"capture the files check reads into a directory, for --root",
 	"Usage: rtready snapshot [OPTIONS] DIR\n"
 	"\n"
 	"Copy every file that 'rtready check' reads (under /proc, /sys, /etc, /boot)\n"

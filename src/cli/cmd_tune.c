@@ -92,8 +92,6 @@ static const struct cli_opt tune_opts[] = {
 	  "where the journal lives (default " TUNE_STATE_DIR_DEFAULT ")", "@dir", CLI_OWN, 0 },
 	CLI_OPT_ROOT(struct tune_opts, "plan from a snapshot under DIR (dry run and --emit-boot only)"),
 	CLI_OPT_FORMAT(struct tune_opts, 'f'),
-	CLI_OPT_HELP(struct tune_opts, 'h'),
-	CLI_OPT_VERSION(struct tune_opts),
 };
 
 void tune_opts_free(void *opts)
@@ -256,6 +254,7 @@ static int tune_main(void *opts)
 
 const struct cli_cmd tune_cmd = {
 	"tune",
+	"apply the runtime fixes with a crash-safe revert; write boot files",
 	"Usage: rtready tune [--rt-cpus LIST] [--apply | --revert | --status | --emit-boot DIR]\n"
 	"\n"
 	"Apply the runtime fixes of the realtime checklist, with an exact, crash-safe revert.\n"

@@ -58,8 +58,6 @@ static const struct cli_opt verify_opts[] = {
 		    "(saved as trace-idle.txt / trace-load.txt in DIR)"),
 	CLI_OPT_SET("strict", 's', struct verify_opts, strict, "warnings fail too"),
 	CLI_OPT_SET("quiet", 'q', struct verify_opts, quiet, "no progress line"),
-	CLI_OPT_HELP(struct verify_opts, 'h'),
-	CLI_OPT_VERSION(struct verify_opts),
 };
 
 void verify_opts_free(void *opts)
@@ -164,6 +162,7 @@ static int verify_done(void *opts, int argc, char **argv, int first, char *err, 
 
 const struct cli_cmd verify_cmd = {
 	"verify",
+	"the main job: check, latency idle and under load, one verdict and report",
 	"Usage: rtready verify [OPTIONS]\n"
 	"\n"
 	"Check this machine, measure wake-up latency on the idle machine and under load\n"

@@ -111,6 +111,19 @@ int cli_parse_root(const char *arg, const char **out, char *err, size_t errlen)
 	return 0;
 }
 
+int cli_parse_policy(const char *arg, unsigned int allowed, const char *names,
+		     enum rtr_policy *out, char *err, size_t errlen)
+{
+	enum rtr_policy p;
+
+	if (rtr_policy_from_name(arg, &p) || !(allowed & 1u << p)) {
+		snprintf(err, errlen, "--policy: '%s' is not %s", arg, names);
+		return -EINVAL;
+	}
+	*out = p;
+	return 0;
+}
+
 int cli_nonempty(const char *opt, const char *arg, char *err, size_t errlen)
 {
 	if (*arg)

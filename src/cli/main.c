@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * rtready: the realtime Linux checklist as one tool. main() only finds the
- * subcommand in the verb table (exact names, no prefix matching) and hands
+ * subcommand in the table of commands (exact names, no prefix matching) and hands
  * it argv; each subcommand lives in its own file.
  */
 #include <errno.h>
@@ -11,25 +11,10 @@
 #include "cli/cli.h"
 #include "cli/opt.h"
 
-struct verb {
-	const char *name;
-	const struct cli_cmd *cmd;
-	const char *summary;
-};
-
-static const struct verb verbs[] = {
-	{ "check", &check_cmd, "audit this machine (or a snapshot) against the checklist" },
-	{ "snapshot", &snapshot_cmd, "capture the files check reads into a directory, for --root" },
-	{ "latency", &latency_cmd, "measure wake-up latency per CPU (cyclictest-class, with percentiles)" },
-	{ "load", &load_cmd, "generate messaging, CPU, memory and OOM load (hackbench-class)" },
-	{ "inspect", &inspect_cmd, "apply the checklist to running processes, thread by thread" },
-	{ "run", &run_cmd, "start a program with RT settings, a budget, and the runtime checker" },
-	{ "noise", &noise_cmd, "name the cause of every gap on CPUs that spin (oslat-class)" },
-	{ "pi", &pi_cmd, "prove that priority inheritance bounds lock waits on this system" },
-	{ "plan", &plan_cmd, "choose the RT CPUs from the topology and write the boot line" },
-	{ "tune", &tune_cmd, "apply the runtime fixes with a crash-safe revert; write boot files" },
-	{ "verify", &verify_cmd, "the main job: check, latency idle and under load, one verdict and report" },
-	{ "report", &report_cmd, "render results as one HTML page, JUnit XML and Prometheus text" },
+/* The commands, in the order of the help. */
+static const struct cli_cmd *const cmds[] = {
+	&check_cmd, &snapshot_cmd, &latency_cmd, &load_cmd, &inspect_cmd, &run_cmd, &noise_cmd,
+	&pi_cmd, &plan_cmd, &tune_cmd, &verify_cmd, &report_cmd,
 };
 
 static void usage(FILE *out)
@@ -38,8 +23,8 @@ static void usage(FILE *out)
 		     "       rtready COMMAND --help\n\n"
 		     "The realtime Linux developer's checklist: check a machine, measure it, prove it.\n\n"
 		     "Commands:\n");
-	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
-		fprintf(out, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(out, "  %-10s %s\n", cmds[i]->name, cmds[i]->summary);
 	fprintf(out, "\nExit status: 0 nothing failed, 1 a check or threshold failed,\n"
 		     "2 usage error or the tool could not do its job.\n"
 		     "See rtready(1) and rtready-COMMAND(1).\n");
@@ -69,11 +54,11 @@ static int close_stdout(int code)
  */
 static int complete(int argc, char **argv)
 {
-	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		if (argc < 3)
-			printf("%s\n", verbs[i].name);
-		else if (strcmp(argv[2], verbs[i].name) == 0)
-			cli_complete(stdout, verbs[i].cmd);
+			printf("%s\n", cmds[i]->name);
+		else if (strcmp(argv[2], cmds[i]->name) == 0)
+			cli_complete(stdout, cmds[i]);
 	}
 	return EXIT_OK;
 }
@@ -95,9 +80,9 @@ static int run(int argc, char **argv)
 		cli_version();
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
-		if (strcmp(argv[1], verbs[i].name) == 0)
-			return cli_main(verbs[i].cmd, argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (strcmp(argv[1], cmds[i]->name) == 0)
+			return cli_main(cmds[i], argc - 1, argv + 1);
 	fprintf(stderr, "rtready: '%s' is not a command; see 'rtready --help'\n", argv[1]);
 	return EXIT_USAGE;
 }

@@ -23,6 +23,37 @@ static bool is_hidden(const struct cli_opt *o)
 }
 
 /*
+ * Every command answers --help and --version, so no table spells them: the
+ * parser, the help and the completion see them as two more rows after the
+ * table's own. Help's short letter is -h, unless the command gives -h a
+ * meaning of its own (latency's -h is cyclictest's histogram): then it has none.
+ */
+static size_t n_rows(const struct cli_cmd *cmd)
+{
+	return cmd->n_opts + 2;
+}
+
+/* Row @i of @cmd; the --help and --version rows are made in @buf. */
+static const struct cli_opt *row(const struct cli_cmd *cmd, size_t i, struct cli_opt *buf)
+{
+	int help_key = 'h';
+
+	if (i < cmd->n_opts)
+		return &cmd->opts[i];
+	if (i > cmd->n_opts) {
+		*buf = (struct cli_opt){ "version", 'V', CLI_NOARG, NULL, "show the version", NULL,
+					 CLI_SET, cmd->version_at };
+		return buf;
+	}
+	for (size_t k = 0; k < cmd->n_opts; k++)
+		if (cmd->opts[k].key == 'h')
+			help_key = CLI_KEY_HELP;
+	*buf = (struct cli_opt){ "help", help_key, CLI_NOARG, NULL, "show this help", NULL, CLI_SET,
+				 cmd->help_at };
+	return buf;
+}
+
+/*
  * getopt_long's tables from @cmd: ":" first so that a missing value is
  * told apart from an unknown option; "+" for a command whose first operand
  * starts a program's own command line (run), which stops the parse.
@@ -34,8 +65,9 @@ static void tables(const struct cli_cmd *cmd, struct option *lo, char *sh, size_
 	if (cmd->operands == CLI_COMMAND)
 		sh[k++] = '+';
 	sh[k++] = ':';
-	for (size_t i = 0; i < cmd->n_opts && n < CLI_MAX_OPTS; i++) {
-		const struct cli_opt *o = &cmd->opts[i];
+	for (size_t i = 0; i < n_rows(cmd) && n < CLI_MAX_OPTS; i++) {
+		struct cli_opt buf;
+		const struct cli_opt *o = row(cmd, i, &buf);
 		int has = o->arg == CLI_ARG ? required_argument :
 			  o->arg == CLI_OPTARG ? optional_argument : no_argument;
 
@@ -56,11 +88,11 @@ static void tables(const struct cli_cmd *cmd, struct option *lo, char *sh, size_
 }
 
 
-/* The row of the option getopt returned as @c (by its long name when given long). */
-static const struct cli_opt *row_of(const struct cli_parse *p, int c)
+/* The row of the option getopt returned as @c (by its long name when given long), made in @buf. */
+static const struct cli_opt *row_of(const struct cli_parse *p, int c, struct cli_opt *buf)
 {
-	for (size_t i = 0; i < p->cmd->n_opts; i++) {
-		const struct cli_opt *o = &p->cmd->opts[i];
+	for (size_t i = 0; i < n_rows(p->cmd); i++) {
+		const struct cli_opt *o = row(p->cmd, i, buf);
 
 		if (is_heading(o))
 			continue;
@@ -101,6 +133,7 @@ int cli_next(struct cli_parse *p, char *err, size_t errlen)
 	struct option lo[CLI_MAX_OPTS + 1];
 	char sh[2 * CLI_MAX_OPTS + 3];
 	const struct cli_opt *o;
+	struct cli_opt buf;
 	int c, e, idx;
 
 again:
@@ -118,7 +151,7 @@ again:
 		return -EINVAL;
 	}
 	if (c != -1) {
-		o = row_of(p, c);
+		o = row_of(p, c, &buf);
 		if (!o || o->act == CLI_OWN)
 			return c;
 		e = store(p, o, err, errlen);
@@ -173,8 +206,9 @@ static int left_column(const struct cli_opt *o, char *buf, size_t len)
 void cli_usage(FILE *fp, const struct cli_cmd *cmd)
 {
 	fputs(cmd->intro, fp);
-	for (size_t i = 0; i < cmd->n_opts; i++) {
-		const struct cli_opt *o = &cmd->opts[i];
+	for (size_t i = 0; i < n_rows(cmd); i++) {
+		struct cli_opt buf;
+		const struct cli_opt *o = row(cmd, i, &buf);
 		const char *line = o->help, *nl;
 		char left[128];
 		int n;
@@ -202,8 +236,9 @@ void cli_usage(FILE *fp, const struct cli_cmd *cmd)
 
 void cli_complete(FILE *fp, const struct cli_cmd *cmd)
 {
-	for (size_t i = 0; i < cmd->n_opts; i++) {
-		const struct cli_opt *o = &cmd->opts[i];
+	for (size_t i = 0; i < n_rows(cmd); i++) {
+		struct cli_opt buf;
+		const struct cli_opt *o = row(cmd, i, &buf);
 		const char *value = o->arg == CLI_NOARG ? "-" : o->complete ? o->complete : "";
 
 		if (is_heading(o) || is_hidden(o))

@@ -34,7 +34,10 @@ enum cli_act {
 	CLI_RT_CPUS,		/* a CPU list, auto or auto:N: a struct rt_request */
 };
 
-/* Keys of the shared options that have no short letter in some command. */
+/*
+ * Keys of the shared options that have no short letter in some command
+ * (--help where -h is the command's own).
+ */
 enum { CLI_KEY_HELP = 0x2000, CLI_KEY_FORMAT, CLI_KEY_OUTPUT };
 
 /*
@@ -57,11 +60,11 @@ struct cli_opt {
 	size_t at;		/* all but CLI_OWN: the field's offset in the options struct */
 };
 
-/* The shared rows, worded alike in every command (@type: its options struct). */
-#define CLI_OPT_HELP(type, key) \
-	{ "help", (key), CLI_NOARG, NULL, "show this help", NULL, CLI_SET, offsetof(type, help) }
-#define CLI_OPT_VERSION(type) \
-	{ "version", 'V', CLI_NOARG, NULL, "show the version", NULL, CLI_SET, offsetof(type, version) }
+/*
+ * The shared rows, worded alike in every command (@type: its options struct).
+ * --help and --version are in no table: the parser, the help and the
+ * completion add them to every command, last (see struct cli_cmd).
+ */
 #define CLI_OPT_FORMAT(type, key) { "format", (key), CLI_ARG, "FMT", "text (default) or json", \
 	"text json", CLI_FORMAT, offsetof(type, format) }
 #define CLI_OPT_OUTPUT(type, key, help) \
@@ -92,11 +95,14 @@ typedef int cli_own_fn(struct cli_parse *p, int key, char *err, size_t errlen);
 /*
  * A command: its help and options, and how it runs. cli_main() allocates
  * its options struct (@size bytes, zeroed), fills it (cli_parse_cmd()),
- * answers --help and --version (the bools at @help_at and @version_at),
+ * answers --help (-h, unless a row of @opts has the key 'h') and
+ * --version (-V), which every command has after its own options and which
+ * set the bools at @help_at and @version_at,
  * runs @run or @job and releases the struct with @release, whatever happened.
  */
 struct cli_cmd {
 	const char *name;		/* "check" */
+	const char *summary;		/* its line in `rtready --help` */
 	const char *intro;		/* "Usage: ...\n\n...\n\n", printed before the options */
 	const struct cli_opt *opts;
 	size_t n_opts;

@@ -27,13 +27,18 @@ void finding_free(struct finding *f)
 	free(f->fix);
 }
 
+void findings_free(struct finding *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		finding_free(&f[i]);
+	free(f);
+}
+
 void report_free(struct report *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->n_findings; i++)
-		finding_free(&r->findings[i]);
-	free(r->findings);
+	findings_free(r->findings, r->n_findings);
 	host_info_free(&r->host);
 	memset(r, 0, sizeof(*r));
 }

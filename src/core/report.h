@@ -67,6 +67,9 @@ struct summary findings_summary(const struct finding *f, size_t n);
 /* Free the strings of @f (not @f itself). */
 void finding_free(struct finding *f);
 
+/* Free the @n findings of the array @f and the array (a report's, or a loaded result's). */
+void findings_free(struct finding *f, size_t n);
+
 /* How bad a status is, for ordering: fail 0, warn 1, skip 2, info 3, pass 4. */
 int report_status_rank(enum rtr_status s);
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cpuplan/cpuplan.h"
+#include "util/sorted.h"
 #include "util/strbuf.h"
 
 /* A cluster is "fast" when its capacity is above half of the largest. */
@@ -228,13 +229,6 @@ static int build_cores(struct planner *pl, bool *siblings_known)
 	return 0;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Add the CPUs of @u to @set. Return: 0 or -ENOMEM. */
 static int unit_or(const struct cpuplan_unit *u, struct rtr_cpuset *set)
 {
@@ -399,7 +393,7 @@ static int build_clusters(struct planner *pl, bool *caches_known)
 			x->n_cpus += k->size;
 		}
 		if (x->n_cores > 1)
-			qsort(x->cpus, x->n_cpus, sizeof(*x->cpus), cmp_int);
+			qsort(x->cpus, x->n_cpus, sizeof(*x->cpus), sorted_cmp_int);
 	}
 out:
 	free(fill);

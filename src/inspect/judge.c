@@ -55,12 +55,15 @@ static const char *pname(const struct task_info *t)
 	return task_policy_name(t->policy);
 }
 
+/* Add the finding with the evidence @ev, which is released. Return: 0 or -ENOMEM. */
 static int add(struct report *r, const char *id, enum rtr_status st, long tid,
-	       const char *title, const struct strbuf *ev, const char *why, const char *fix)
+	       const char *title, struct strbuf *ev, const char *why, const char *fix)
 {
-	if (ev->err)
-		return -ENOMEM;
-	return report_add(r, id, "proc", st, tid, title, strbuf_str(ev), why, fix);
+	int err = ev->err ? -ENOMEM :
+		  report_add(r, id, "proc", st, tid, title, strbuf_str(ev), why, fix);
+
+	strbuf_free(ev);
+	return err;
 }
 
 static int judge_prio99(const struct inspect_proc *p, struct report *r)
@@ -80,7 +83,6 @@ static int judge_prio99(const struct inspect_proc *p, struct report *r)
 			 "application requests (at most 98)", t->policy == 2 ? 'r' : 'f', t->tid);
 		err = add(r, "proc.prio99", RTR_FAIL, t->tid, "Thread at priority 99", &ev,
 			  why_prio99, fix);
-		strbuf_free(&ev);
 	}
 	return err;
 }
@@ -119,7 +121,6 @@ static int judge_memory(const struct inspect_proc *p, struct report *r)
 		  "call mlockall(MCL_CURRENT | MCL_FUTURE) at start, before creating the RT "
 		  "threads (rtr_mem_lock() in librtready); raise RLIMIT_MEMLOCK (ulimit -l, "
 		  "limits.conf memlock) or grant CAP_IPC_LOCK");
-	strbuf_free(&ev);
 	return err;
 }
 
@@ -150,7 +151,6 @@ static int judge_faults(const struct inspect_result *res, const struct inspect_p
 			  "set mallopt(M_MMAP_MAX, 0) and mallopt(M_TRIM_THRESHOLD, -1), lock memory "
 			  "with mlockall, and prefault heap and stack before the loop starts "
 			  "(rtr_mem_setup() in librtready); allocate nothing inside the loop");
-		strbuf_free(&ev);
 	}
 	return err;
 }
@@ -194,7 +194,6 @@ static int judge_affinity(const struct inspect_result *res, const struct inspect
 				      strerror(-t->allowed_err));
 			err = add(r, "proc.affinity", RTR_SKIP, t->tid, "RT thread affinity", &ev,
 				  why_affinity, "");
-			strbuf_free(&ev);
 			continue;
 		}
 		rtr_cpuset_format_list(&t->allowed, cpus, sizeof(cpus));
@@ -243,7 +242,6 @@ static int judge_affinity(const struct inspect_result *res, const struct inspect
 				 "rtready tune --rt-cpus LIST", t->tid);
 		err = add(r, "proc.affinity", st, t->tid, "RT thread affinity", &ev, why_affinity,
 			  fix);
-		strbuf_free(&ev);
 		strbuf_free(&irqs);
 	}
 	return err;
@@ -267,7 +265,6 @@ static int judge_preempted(const struct inspect_proc *p, struct report *r)
 			  "RT thread not preempted", &ev, why_preempted,
 			  "find what runs on its CPU at equal or higher priority (rtready check, "
 			  "sched.rt_tasks), disable RT throttling, and give the thread its own CPU");
-		strbuf_free(&ev);
 	}
 	return err;
 }
@@ -311,7 +308,6 @@ static int judge_non_rt(const struct inspect_result *res, const struct inspect_p
 		  "No non-RT tasks on the CPUs of RT threads", &ev, why_non_rt,
 		  "isolate the RT CPUs (isolcpus= or cpusets) and move other tasks off them: "
 		  "rtready tune --rt-cpus LIST --apply, or taskset -a -p -c OTHER_CPUS PID");
-	strbuf_free(&ev);
 	rtr_cpuset_free(&cpus);
 	return err;
 }
@@ -356,7 +352,6 @@ static int judge_busy(const struct inspect_result *res, const struct inspect_pro
 			  "keep it off the RT CPUs (taskset -a -p -c OTHER_CPUS PID, or rtready tune "
 			  "--apply) and cap it: rtready run --nice 10 --cpu-max 20 -- CMD, or "
 			  "CPUQuota= in its systemd unit");
-		strbuf_free(&ev);
 	}
 	return err;
 }
@@ -372,7 +367,6 @@ static int judge_no_rt(const struct inspect_proc *p, struct report *r)
 		  why_no_rt,
 		  "if it is time-critical, run its critical thread with SCHED_FIFO: "
 		  "rtready run --policy fifo --prio 80 -- CMD, or chrt -f -p 80 TID");
-	strbuf_free(&ev);
 	return err;
 }
 

@@ -114,7 +114,17 @@ void job_remove_stale_trace(const struct job_ui *ui, const char *cmd)
 }
 
 struct target *job_target_measure(const struct job_ui *ui, const char *cmd,
-				  const struct rt_request *cpus)
+				  const struct rt_request *cpus, struct host_info *host)
 {
-	return job_target(ui, cmd, "/", cpus->kind == RT_REQUEST_AUTO ? cpus : NULL, TARGET_HOST);
+	struct target *t;
+
+	memset(host, 0, sizeof(*host));
+	t = job_target(ui, cmd, "/", cpus->kind == RT_REQUEST_AUTO ? cpus : NULL, TARGET_HOST);
+	if (t && target_host_info(t, host)) {
+		ui->error(cmd, "out of memory");
+		host_info_free(host);
+		job_target_free(t);
+		return NULL;
+	}
+	return t;
 }

@@ -78,10 +78,11 @@ void job_remove_stale_trace(const struct job_ui *ui, const char *cmd);
 /*
  * The target of a command that measures on the CPUs of @cpus (-a): auto or
  * auto:N are planned and become the RT CPUs of the report; a list only
- * chooses where to measure. Return: the target (job_target_free() it), or
- * NULL after printing why.
+ * chooses where to measure. With the target, @host gets the report's
+ * host block (host_info_free() it). Return: the target (job_target_free()
+ * it), or NULL after printing why.
  */
 struct target *job_target_measure(const struct job_ui *ui, const char *cmd,
-				  const struct rt_request *cpus);
+				  const struct rt_request *cpus, struct host_info *host);
 
 #endif

@@ -210,19 +210,14 @@ int latency_job_run(void *opts, const struct job_ui *ui)
 	struct output out = { 0 }, jout = { 0 };
 	bool written = false, jwritten = false, load_failed = false;
 	int rc = JOB_FAILED, err;
-	struct target *t = job_target_measure(ui, "latency", &o->affinity);
+	struct target *t = job_target_measure(ui, "latency", &o->affinity, &host);
 
 	if (!t)
 		return JOB_FAILED;
 	memset(&res, 0, sizeof(res));
-	memset(&host, 0, sizeof(host));
 	err = resolve_cpus(o, t, &o->cfg.cpus, ui);
 	if (err)
 		goto out;
-	if (target_host_info(t, &host)) {
-		ui->error("latency", "out of memory");
-		goto out;
-	}
 	if (check_collisions(o, ui))
 		goto out;
 	/*

@@ -73,19 +73,14 @@ int noise_job_run(void *opts, const struct job_ui *ui)
 	char why[512] = "";
 	bool written = false, gwritten = false, left = false;
 	int rc = JOB_FAILED, err;
-	struct target *t = job_target_measure(ui, "noise", &o->affinity);
+	struct target *t = job_target_measure(ui, "noise", &o->affinity, &host);
 
 	if (!t)
 		return JOB_FAILED;
 	memset(&res, 0, sizeof(res));
-	memset(&host, 0, sizeof(host));
 	memset(&cg, 0, sizeof(cg));
 	if (resolve_cpus(o, t, ui))
 		goto out;
-	if (target_host_info(t, &host)) {
-		ui->error("noise", "out of memory");
-		goto out;
-	}
 	if (job_collisions(ui, "noise", outs, 2, NULL, 0))
 		goto out;
 	if (job_out_reserve(ui, "noise", &out, o->output) ||

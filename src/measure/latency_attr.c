@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/grow.h"
 #include "measure/latency_attr.h"
 #include "measure/noise.h"
 #include "measure/trace.h"
@@ -22,11 +21,7 @@
 
 struct attr_cpu {
 	int cpu;
-	struct trace_ev *ev;
-	size_t n_ev, cap_ev;
-	uint64_t lost;			/* dropped by the kernel or past ATTR_MAX_EVENTS */
-	struct noise_steal_sample *steal;
-	size_t n_steal, cap_steal;
+	struct noise_cpu_log log;	/* at most ATTR_MAX_EVENTS, ATTR_MAX_STEAL */
 	bool has_steal;
 	uint64_t steal_first, steal_last;
 	size_t done;			/* published wake-ups matched so far */
@@ -55,24 +50,16 @@ struct latency_attr {
 static void on_event(void *ctx, int cpu, const struct trace_ev *ev, long long missed)
 {
 	struct latency_attr *a = ctx;
-	struct attr_cpu *c;
+	enum trace_ev_type t = ev->type;
 
 	if (cpu < 0 || cpu > a->max_cpu || a->index[cpu] < 0)
 		return;
-	c = &a->c[a->index[cpu]];
-	if (missed)
-		c->lost += missed > 0 ? (uint64_t)missed : 1;
-	if (ev->type == TEV_HRTIMER_ENTRY || ev->type == TEV_HRTIMER_EXIT || ev->type == TEV_IDLE ||
-	    ev->type == TEV_WAKING || ev->type == TEV_SWITCH || ev->type == TEV_NMI ||
-	    ev->type == TEV_IRQ_ENTRY || ev->type == TEV_IRQ_EXIT ||
-	    ev->type == TEV_SOFTIRQ_ENTRY || ev->type == TEV_SOFTIRQ_EXIT ||
-	    ev->type == TEV_VECTOR_ENTRY || ev->type == TEV_VECTOR_EXIT) {
-		if (grow_array((void **)&c->ev, &c->cap_ev, c->n_ev, sizeof(*c->ev), ATTR_MAX_EVENTS)) {
-			c->lost++;
-			return;
-		}
-		c->ev[c->n_ev++] = *ev;
-	}
+	noise_log_event(&a->c[a->index[cpu]].log, ev, missed,
+			t == TEV_HRTIMER_ENTRY || t == TEV_HRTIMER_EXIT || t == TEV_IDLE ||
+			t == TEV_WAKING || t == TEV_SWITCH || t == TEV_NMI || t == TEV_IRQ_ENTRY ||
+			t == TEV_IRQ_EXIT || t == TEV_SOFTIRQ_ENTRY || t == TEV_SOFTIRQ_EXIT ||
+			t == TEV_VECTOR_ENTRY || t == TEV_VECTOR_EXIT,
+			ATTR_MAX_EVENTS);
 }
 
 static void sample_steal(struct latency_attr *a, int64_t t)
@@ -91,12 +78,7 @@ static void sample_steal(struct latency_attr *a, int64_t t)
 			c->steal_first = steal;
 		c->has_steal = true;
 		c->steal_last = steal;
-		if (grow_array((void **)&c->steal, &c->cap_steal, c->n_steal, sizeof(*c->steal),
-			 ATTR_MAX_STEAL))
-			continue;
-		c->steal[c->n_steal].t_ns = t;
-		c->steal[c->n_steal].steal_ticks = steal;
-		c->n_steal++;
+		noise_log_steal(&c->log, t, steal, ATTR_MAX_STEAL);
 	}
 }
 
@@ -104,14 +86,14 @@ static struct noise_match_input input(const struct latency_attr *a, const struct
 				      pid_t tid)
 {
 	struct noise_match_input in = {
-		.ev = c->ev,
-		.n_ev = c->n_ev,
+		.ev = c->log.ev,
+		.n_ev = c->log.n_ev,
 		.tid = tid,
 		.rt = a->rt,
 		.throttling = a->throttling,
-		.steal = c->steal,
-		.n_steal = c->n_steal,
-		.lost = c->lost,
+		.steal = c->log.steal,
+		.n_steal = c->log.n_steal,
+		.lost = c->log.lost,
 		.smi_delta = -1,
 		.virtual_machine = a->vm,
 	};
@@ -173,17 +155,19 @@ static void prune(struct latency_attr *a, int64_t now)
 		n = latency_run_hits(a->run, i, &hits, &tid);
 		if (c->done < n && hits[c->done].expected_ns < cut)
 			cut = hits[c->done].expected_ns;
-		from = trace_ev_first(c->ev, c->n_ev, cut);
+		from = trace_ev_first(c->log.ev, c->log.n_ev, cut);
 		from = from > ATTR_LEAD_EVENTS ? from - ATTR_LEAD_EVENTS : 0;
 		if (from) {
-			memmove(c->ev, c->ev + from, (c->n_ev - from) * sizeof(*c->ev));
-			c->n_ev -= from;
+			memmove(c->log.ev, c->log.ev + from,
+				(c->log.n_ev - from) * sizeof(*c->log.ev));
+			c->log.n_ev -= from;
 		}
-		for (s = 0; s + 2 < c->n_steal && c->steal[s + 2].t_ns < cut; s++)
+		for (s = 0; s + 2 < c->log.n_steal && c->log.steal[s + 2].t_ns < cut; s++)
 			;
 		if (s) {
-			memmove(c->steal, c->steal + s, (c->n_steal - s) * sizeof(*c->steal));
-			c->n_steal -= s;
+			memmove(c->log.steal, c->log.steal + s,
+				(c->log.n_steal - s) * sizeof(*c->log.steal));
+			c->log.n_steal -= s;
 		}
 	}
 }
@@ -290,7 +274,7 @@ static void judge_hit(struct latency_attr *a, struct trace_result *t)
 	snprintf(t->cause_kind, sizeof(t->cause_kind), "%s", noise_kind_name(at.kind));
 	snprintf(t->cause_name, sizeof(t->cause_name), "%s", at.name);
 	t->cause_id = at.id;
-	if (c->n_steal >= 2)
+	if (c->log.n_steal >= 2)
 		t->steal_ticks = (int64_t)noise_steal_delta(&in, t->expected_ns, t->woken_ns);
 }
 
@@ -338,7 +322,7 @@ int latency_attr_finish(struct latency_attr *a, struct latency_result *res)
 		r->n_causes = c->n_causes;
 		c->causes = NULL;
 		r->steal_ticks = c->has_steal ? c->steal_last - c->steal_first : 0;
-		lost += c->lost;
+		lost += c->log.lost;
 	}
 	res->trace_all_lost = lost;
 	len = strlen(res->trace_all_note);
@@ -360,8 +344,7 @@ void latency_attr_free(struct latency_attr *a)
 		return;
 	trace_session_free(a->ts);
 	for (size_t i = 0; a->c && i < a->n; i++) {
-		free(a->c[i].ev);
-		free(a->c[i].steal);
+		noise_log_free(&a->c[i].log);
 		free(a->c[i].causes);
 	}
 	free(a->c);

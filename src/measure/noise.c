@@ -86,11 +86,7 @@ struct spinner {
 	uint64_t loops, noise_ns, events, max_ns, unkept;
 	int64_t first_ns, last_ns;
 	/* Main thread only. */
-	struct trace_ev *ev;
-	size_t n_ev, cap_ev;
-	uint64_t lost, ev_dropped;
-	struct noise_steal_sample *steal;
-	size_t n_steal, cap_steal;
+	struct noise_cpu_log log;	/* at most NOISE_MAX_EVENTS events */
 	struct window *win;
 	size_t n_win, cap_win;
 	uint64_t *irq_prev;		/* per row of the first /proc/interrupts read */
@@ -427,20 +423,11 @@ static bool kept_type(enum trace_ev_type t)
 static void on_event(void *ctx, int cpu, const struct trace_ev *ev, long long missed)
 {
 	struct noise_run *run = ctx;
-	struct spinner *w;
 
 	if (cpu < 0 || cpu > run->max_cpu || run->cpu_index[cpu] < 0)
 		return;
-	w = &run->w[run->cpu_index[cpu]];
-	if (missed)
-		w->lost += missed > 0 ? (uint64_t)missed : 1;
-	if (!kept_type(ev->type))
-		return;
-	if (grow_array((void **)&w->ev, &w->cap_ev, w->n_ev, sizeof(*w->ev), NOISE_MAX_EVENTS)) {
-		w->ev_dropped++;
-		return;
-	}
-	w->ev[w->n_ev++] = *ev;
+	noise_log_event(&run->w[run->cpu_index[cpu]].log, ev, missed, kept_type(ev->type),
+			NOISE_MAX_EVENTS);
 }
 
 static void sample_steal(struct noise_run *run, int64_t t)
@@ -453,14 +440,8 @@ static void sample_steal(struct noise_run *run, int64_t t)
 		struct spinner *w = &run->w[i];
 		uint64_t steal;
 
-		if (noisesrc_parse_steal(run->buf, len, w->cpu, &steal))
-			continue;
-		if (grow_array((void **)&w->steal, &w->cap_steal, w->n_steal, sizeof(*w->steal),
-			 1u << 22))
-			continue;
-		w->steal[w->n_steal].t_ns = t;
-		w->steal[w->n_steal].steal_ticks = steal;
-		w->n_steal++;
+		if (noisesrc_parse_steal(run->buf, len, w->cpu, &steal) == 0)
+			noise_log_steal(&w->log, t, steal, 1u << 22);
 	}
 }
 
@@ -482,8 +463,8 @@ static void sample_window(struct noise_run *run, int64_t t)
 		struct window win;
 		struct proc_status st;
 		size_t col = SIZE_MAX;
-		uint64_t nvcsw = w->nvcsw_prev, steal = w->n_steal ?
-			w->steal[w->n_steal - 1].steal_ticks : w->steal_prev;
+		uint64_t nvcsw = w->nvcsw_prev, steal = w->log.n_steal ?
+			w->log.steal[w->log.n_steal - 1].steal_ticks : w->steal_prev;
 
 		memset(&win, 0, sizeof(win));
 		win.t_ns = t;
@@ -683,8 +664,7 @@ static void free_run(struct noise_run *run)
 
 		free(w->hist);
 		free(w->gaps);
-		free(w->ev);
-		free(w->steal);
+		noise_log_free(&w->log);
 		free(w->win);
 		free(w->irq_prev);
 		rtr_cpuset_free(&w->pin);
@@ -1038,14 +1018,14 @@ static int attribute(struct noise_run *run, struct noise_result *out)
 			return -ENOMEM;
 		if (out->source == NOISE_SRC_TRACE) {
 			struct noise_match_input in = {
-				.ev = w->ev,
-				.n_ev = w->n_ev,
+				.ev = w->log.ev,
+				.n_ev = w->log.n_ev,
 				.tid = atomic_load(&w->tid),
 				.rt = run->cfg.policy != RTR_SCHED_OTHER,
 				.throttling = throttling,
-				.steal = w->steal,
-				.n_steal = w->n_steal,
-				.lost = w->lost + w->ev_dropped,
+				.steal = w->log.steal,
+				.n_steal = w->log.n_steal,
+				.lost = w->log.lost,
 				.smi_delta = c->smi_count,
 				.virtual_machine = out->virtual_machine,
 			};
@@ -1125,10 +1105,10 @@ static void collect(struct noise_run *run, struct noise_result *out)
 		c->max_ns = w->max_ns;
 		memcpy(c->hist, w->hist, sizeof(c->hist));
 		c->gaps_unkept = w->unkept;
-		c->trace_events = w->n_ev;
-		c->trace_lost = w->lost + w->ev_dropped;
-		c->steal_ticks = w->n_steal >= 2 ?
-			w->steal[w->n_steal - 1].steal_ticks - w->steal[0].steal_ticks : 0;
+		c->trace_events = w->log.n_ev;
+		c->trace_lost = w->log.lost;
+		c->steal_ticks = w->log.n_steal >= 2 ?
+			w->log.steal[w->log.n_steal - 1].steal_ticks - w->log.steal[0].steal_ticks : 0;
 		c->smi_count = smi_end >= 0 ? (int64_t)((uint32_t)(smi_end - w->smi_start)) : -1;
 	}
 }

@@ -210,6 +210,29 @@ struct noise_steal_sample {
 	uint64_t steal_ticks;	/* cumulative */
 };
 
+/*
+ * What a measurement keeps of one CPU for noise_match(), in its main thread
+ * (noise, and latency's --trace-all): the trace events and the steal-time
+ * samples, in time order, each list capped.
+ */
+struct noise_cpu_log {
+	struct trace_ev *ev;
+	size_t n_ev, cap_ev;
+	uint64_t lost;			/* events the kernel dropped, or past the cap */
+	struct noise_steal_sample *steal;
+	size_t n_steal, cap_steal;
+};
+
+/*
+ * Count the @missed events the kernel dropped before @ev (-1: some, counted
+ * as one); keep @ev when @keep, at most @max events (past that, it is lost).
+ */
+void noise_log_event(struct noise_cpu_log *log, const struct trace_ev *ev, long long missed,
+		     bool keep, size_t max);
+/* Keep a steal-time sample: the cumulative @ticks at @t_ns, at most @max samples. */
+void noise_log_steal(struct noise_cpu_log *log, int64_t t_ns, uint64_t ticks, size_t max);
+void noise_log_free(struct noise_cpu_log *log);
+
 struct noise_match_input {
 	const struct trace_ev *ev;	/* this CPU's events, in time order */
 	size_t n_ev;

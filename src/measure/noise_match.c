@@ -24,9 +24,39 @@
 
 #include "measure/noise.h"
 #include "measure/trace.h"
+#include "util/grow.h"
 
 /* Events before a window replayed to know the state at its start. */
 #define MATCH_LEAD_EVENTS 64
+
+void noise_log_event(struct noise_cpu_log *log, const struct trace_ev *ev, long long missed,
+		     bool keep, size_t max)
+{
+	if (missed)
+		log->lost += missed > 0 ? (uint64_t)missed : 1;
+	if (!keep)
+		return;
+	if (grow_array((void **)&log->ev, &log->cap_ev, log->n_ev, sizeof(*log->ev), max)) {
+		log->lost++;
+		return;
+	}
+	log->ev[log->n_ev++] = *ev;
+}
+
+void noise_log_steal(struct noise_cpu_log *log, int64_t t_ns, uint64_t ticks, size_t max)
+{
+	if (grow_array((void **)&log->steal, &log->cap_steal, log->n_steal, sizeof(*log->steal),
+		       max))
+		return;
+	log->steal[log->n_steal++] = (struct noise_steal_sample){ t_ns, ticks };
+}
+
+void noise_log_free(struct noise_cpu_log *log)
+{
+	free(log->ev);
+	free(log->steal);
+	memset(log, 0, sizeof(*log));
+}
 
 const char *noise_kind_name(enum noise_kind k)
 {

@@ -22,6 +22,7 @@
 #include "measure/trace.h"
 #include "probe/rootfs.h"
 #include "util/parse.h"
+#include "util/pid.h"
 
 /* Entries of instances/ looked at, at most. */
 #define STALE_SCAN_MAX 4096
@@ -183,10 +184,8 @@ int trace_remove_stale(void (*fn)(void *ctx, const char *name, int err), void *c
 		long pid = parse_pid_suffix(d->d_name, TRACE_INSTANCE_PREFIX);
 		int err;
 
-		if (pid < 0 || pid == (long)getpid())
-			continue;
 		/* Alive (or not ours to see): its rtready still uses it. */
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (!pid_ended(pid))
 			continue;
 		err = trace_instance_remove(d->d_name);
 		if (err == -ENOENT || err == -ENAMETOOLONG)

@@ -54,13 +54,6 @@ static int read_cpus(const struct rootfs *fs, int irq, const char *list_name,
 	return err ? err : rtr_cpuset_parse_mask(out, buf);
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The IRQ numbers under /proc/irq, sorted. */
 static int list_irqs(const struct rootfs *fs, struct irq_facts *out, int **nums, size_t *n)
 {
@@ -96,7 +89,7 @@ static int list_irqs(const struct rootfs *fs, struct irq_facts *out, int **nums,
 	}
 	closedir(d);
 	if (*n)
-		qsort(*nums, *n, sizeof(**nums), cmp_int);
+		qsort(*nums, *n, sizeof(**nums), sorted_cmp_int);
 	return 0;
 }
 

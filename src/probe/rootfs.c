@@ -687,41 +687,43 @@ out:
 	return err;
 }
 
-int rootfs_access(const struct rootfs *fs, const char *path, int mode)
+enum at_parent_op { AT_PARENT_ACCESS, AT_PARENT_MKDIR, AT_PARENT_RMDIR };
+
+/*
+ * One *at() call on the last name of @path, in its parent opened inside the
+ * root: faccessat() with @arg as the mode, mkdirat() with @arg as the
+ * permissions, or unlinkat() of a directory. Return: 0 or -errno.
+ */
+static int at_parent(const struct rootfs *fs, const char *path, enum at_parent_op op,
+		     unsigned int arg)
 {
 	const char *name;
-	int dir = open_parent(fs, path, &name), err = 0;
+	int dir = open_parent(fs, path, &name), rc;
 
 	if (dir < 0)
 		return dir;
-	if (faccessat(dir, name, mode, AT_SYMLINK_NOFOLLOW) < 0)
-		err = -errno;
+	if (op == AT_PARENT_ACCESS)
+		rc = faccessat(dir, name, (int)arg, AT_SYMLINK_NOFOLLOW);
+	else if (op == AT_PARENT_MKDIR)
+		rc = mkdirat(dir, name, (mode_t)arg);
+	else
+		rc = unlinkat(dir, name, AT_REMOVEDIR);
+	rc = rc < 0 ? -errno : 0;
 	close(dir);
-	return err;
+	return rc;
+}
+
+int rootfs_access(const struct rootfs *fs, const char *path, int mode)
+{
+	return at_parent(fs, path, AT_PARENT_ACCESS, (unsigned int)mode);
 }
 
 int rootfs_mkdir(const struct rootfs *fs, const char *path, mode_t mode)
 {
-	const char *name;
-	int dir = open_parent(fs, path, &name), err = 0;
-
-	if (dir < 0)
-		return dir;
-	if (mkdirat(dir, name, mode) < 0)
-		err = -errno;
-	close(dir);
-	return err;
+	return at_parent(fs, path, AT_PARENT_MKDIR, mode);
 }
 
 int rootfs_rmdir(const struct rootfs *fs, const char *path)
 {
-	const char *name;
-	int dir = open_parent(fs, path, &name), err = 0;
-
-	if (dir < 0)
-		return dir;
-	if (unlinkat(dir, name, AT_REMOVEDIR) < 0)
-		err = -errno;
-	close(dir);
-	return err;
+	return at_parent(fs, path, AT_PARENT_RMDIR, 0);
 }

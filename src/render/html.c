@@ -24,6 +24,7 @@
 #include "render/markup.h"
 #include "render/overview.h"
 #include "rtready/cpuset.h"
+#include "util/sorted.h"
 
 #define E(s) markup_escape(out, (s))
 
@@ -608,27 +609,16 @@ static void detail(FILE *out, const struct finding *c, const char *label)
 	}
 	fputs("<dl class=\"detail\">", out);
 	if (label) {
-		fputs("<dt>", out);
-		E(label);
-		fputs("</dt><dd>", out);
+		markup_put(out, "<dt>", label, "</dt><dd>");
 		badge(out, c->status);
 		fputs("</dd>", out);
 	}
-	if (c->evidence[0]) {
-		fputs("<dt>Evidence</dt><dd>", out);
-		E(c->evidence);
-		fputs("</dd>", out);
-	}
-	if (c->why[0]) {
-		fputs("<dt>Why it matters</dt><dd>", out);
-		E(c->why);
-		fputs("</dd>", out);
-	}
-	if (c->fix[0]) {
-		fputs("<dt>Fix</dt><dd><pre>", out);
-		E(c->fix);
-		fputs("</pre></dd>", out);
-	}
+	if (c->evidence[0])
+		markup_put(out, "<dt>Evidence</dt><dd>", c->evidence, "</dd>");
+	if (c->why[0])
+		markup_put(out, "<dt>Why it matters</dt><dd>", c->why, "</dd>");
+	if (c->fix[0])
+		markup_put(out, "<dt>Fix</dt><dd><pre>", c->fix, "</pre></dd>");
 	fputs("</dl>\n", out);
 }
 
@@ -674,9 +664,7 @@ static void write_areas(FILE *out, const struct row *rows, size_t nr, const stru
 		while (j < nr && strcmp(rows[j].area, rows[i].area) == 0) {
 			if ((rows[j].rank < 2) == attention) {
 				if (!head) {
-					fputs("<h3>", out);
-					E(rows[i].area);
-					fputs("</h3>\n", out);
+					markup_put(out, "<h3>", rows[i].area, "</h3>\n");
 					head = true;
 				}
 				write_row(out, &rows[j], rs, n);
@@ -778,11 +766,8 @@ static int write_verdicts(FILE *out, const struct result *const *rs, size_t n)
 		if (r->interrupted)
 			fputs("<p><strong>Interrupted:</strong> the run was stopped early; these "
 			      "results are partial.</p>\n", out);
-		if (r->verdict.present && r->verdict.reason) {
-			fputs("<p>", out);
-			E(r->verdict.reason);
-			fputs("</p>\n", out);
-		}
+		if (r->verdict.present && r->verdict.reason)
+			markup_put(out, "<p>", r->verdict.reason, "</p>\n");
 		/* Which CPUs are bad, in the first screen. */
 		if (has_latency(r))
 			err = err ?: overview_write_worst(out, r);
@@ -795,24 +780,9 @@ static int write_verdicts(FILE *out, const struct result *const *rs, size_t n)
 	return err;
 }
 
-static const struct result_thread *find_cpu(const struct result_latency *l, int cpu)
-{
-	for (size_t i = 0; i < l->n_threads; i++)
-		if (l->threads[i].cpu == cpu)
-			return &l->threads[i];
-	return NULL;
-}
-
 static bool has_latency(const struct result *r)
 {
 	return r->lat[PHASE_IDLE].present || r->lat[PHASE_LOAD].present;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* The sorted union of measured CPUs over all results. */
@@ -831,7 +801,7 @@ static int cpu_union(const struct result *const *rs, size_t n, int **cpus, size_
 		for (int p = 0; p < PHASE_COUNT; p++)
 			for (size_t t = 0; t < rs[i]->lat[p].n_threads; t++)
 				c[k++] = rs[i]->lat[p].threads[t].cpu;
-	qsort(c, total, sizeof(*c), cmp_int);
+	qsort(c, total, sizeof(*c), sorted_cmp_int);
 	for (size_t i = 0; i < total; i++)
 		if (u == 0 || c[u - 1] != c[i])
 			c[u++] = c[i];
@@ -843,8 +813,8 @@ static int cpu_union(const struct result *const *rs, size_t n, int **cpus, size_
 static void figure(FILE *out, const struct result *r, int cpu, bool label,
 		   const struct plot *shared, const struct exceed_scale *ex)
 {
-	const struct result_thread *idle = find_cpu(&r->lat[PHASE_IDLE], cpu);
-	const struct result_thread *load = find_cpu(&r->lat[PHASE_LOAD], cpu);
+	const struct result_thread *idle = result_thread_of(&r->lat[PHASE_IDLE], cpu);
+	const struct result_thread *load = result_thread_of(&r->lat[PHASE_LOAD], cpu);
 	char title[96];
 
 	fputs("<figure><figcaption>", out);
@@ -900,13 +870,13 @@ static struct plot shared_scale(const struct result *const *lr, size_t nl, const
 		end = fmax(end, lr[i]->verdict.max_latency_us * 1000.0);
 		for (size_t c = 0; c < nc; c++)
 			for (int ph = 0; ph < PHASE_COUNT; ph++)
-				cover_end(&end, find_cpu(&lr[i]->lat[ph], cpus[c]));
+				cover_end(&end, result_thread_of(&lr[i]->lat[ph], cpus[c]));
 	}
 	p = plot_scale(end);
 	for (size_t i = 0; i < nl; i++)
 		for (size_t c = 0; c < nc; c++)
 			for (int ph = 0; ph < PHASE_COUNT; ph++)
-				cover_count(&p, &maxc, find_cpu(&lr[i]->lat[ph], cpus[c]));
+				cover_count(&p, &maxc, result_thread_of(&lr[i]->lat[ph], cpus[c]));
 	plot_set_count(&p, maxc);
 	return p;
 }
@@ -920,7 +890,7 @@ static struct exceed_scale shared_exceed(const struct result *const *lr, size_t 
 	for (size_t i = 0; i < nl; i++)
 		for (size_t c = 0; c < nc; c++)
 			for (int ph = 0; ph < PHASE_COUNT; ph++)
-				exceed_scale_cover(&s, find_cpu(&lr[i]->lat[ph], cpus[c]),
+				exceed_scale_cover(&s, result_thread_of(&lr[i]->lat[ph], cpus[c]),
 						   lr[i]->verdict.max_latency_us * 1000.0);
 	return s;
 }
@@ -955,7 +925,7 @@ static void cpu_summary(FILE *out, const struct result *const *lr, size_t nl, in
 		fprintf(out, " <span class=\"muted\">(%s)</span>", role);
 	for (size_t i = 0; i < nl; i++) {
 		for (int p = 0; p < PHASE_COUNT; p++) {
-			const struct result_thread *t = find_cpu(&lr[i]->lat[p], cpu);
+			const struct result_thread *t = result_thread_of(&lr[i]->lat[p], cpu);
 			bool over;
 
 			if (!t)
@@ -1006,11 +976,8 @@ static int write_latency(FILE *out, const struct result *const *rs, size_t n)
 	      "CPU's maximum. The heat map gives each CPU a column: darker is later, on a "
 	      "logarithmic scale. Every CPU links to its own plots below.</p>\n", out);
 	for (size_t i = 0; i < nl && !err; i++) {
-		if (nl > 1) {
-			fputs("<h3>", out);
-			E(lr[i]->label);
-			fputs("</h3>\n", out);
-		}
+		if (nl > 1)
+			markup_put(out, "<h3>", lr[i]->label, "</h3>\n");
 		err = overview_write(out, lr[i], &ex, "ax-e");
 	}
 	fputs("</section>\n", out);
@@ -1088,9 +1055,7 @@ static void write_facts(FILE *out, const struct result *const *rs, size_t n)
 				fprintf(out, ", every %g \xc2\xb5s", l->interval_us);
 			if (l->duration_s > 0)
 				fprintf(out, ", %g s", l->duration_s);
-			fputs(", load: ", out);
-			E(l->load);
-			fputs("</td>", out);
+			markup_put(out, ", load: ", l->load, "</td>");
 		}
 		fputs("</tr>\n", out);
 	}
@@ -1173,9 +1138,7 @@ int html_write(FILE *out, const struct result *const *rs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			fputs(", ", out);
-		fputs("<code>", out);
-		E(rs[i]->label);
-		fputs("</code>", out);
+		markup_put(out, "<code>", rs[i]->label, "</code>");
 	}
 	fputs("</p></header>\n<main>\n", out);
 	fputs("<nav class=\"muted\"><a href=\"#verdict\">Verdict</a> \xc2\xb7 <a href=\"#checks\">"

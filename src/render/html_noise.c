@@ -98,9 +98,7 @@ static void cpu_causes(FILE *out, const struct result_noise *n, const struct res
 	for (size_t k = 0; k < c->n_causes; k++) {
 		const struct result_noise_cause *q = &c->causes[k];
 
-		fputs("<tr><td>", out);
-		E(q->kind);
-		fputs("</td><td>", out);
+		markup_put(out, "<tr><td>", q->kind, "</td><td>");
 		cause_name(out, q);
 		fprintf(out, "</td><td class=\"n\">%llu</td><td class=\"n\">",
 			(unsigned long long)q->count);
@@ -116,11 +114,8 @@ static void one(FILE *out, const struct result *r, size_t ri, bool label)
 {
 	const struct result_noise *n = &r->noise;
 
-	if (label) {
-		fputs("<h3>", out);
-		E(r->label);
-		fputs("</h3>\n", out);
-	}
+	if (label)
+		markup_put(out, "<h3>", r->label, "</h3>\n");
 	fputs("<p class=\"muted\">", out);
 	if (n->threshold_ns)
 		fprintf(out, "Gaps over %.1f \xc2\xb5s count. ", (double)n->threshold_ns / 1000.0);

@@ -56,18 +56,10 @@ static enum case_kind latency_case(uint64_t samples, enum rtr_status s,
 	return CASE_PASS;
 }
 
-static const struct result_thread *find_cpu(const struct result_latency *l, int cpu)
-{
-	for (size_t i = 0; i < l->n_threads; i++)
-		if (l->threads[i].cpu == cpu)
-			return &l->threads[i];
-	return NULL;
-}
-
 static enum case_kind threshold_kind(const struct result *r, const struct result_threshold *t,
 				     const struct junit_style *st)
 {
-	const struct result_thread *th = find_cpu(&r->lat[t->phase], t->cpu);
+	const struct result_thread *th = result_thread_of(&r->lat[t->phase], t->cpu);
 
 	/* A stored threshold without its thread: its own status decides. */
 	return latency_case(th ? th->samples : t->status != RTR_SKIP, t->status, st);
@@ -116,16 +108,10 @@ static void suite_open(FILE *out, const struct result *r, const char *kind, stru
 	E(r->label);
 	fprintf(out, ": %s\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"%u\" "
 		     "time=\"%.3f\"", kind, k.tests, k.failures, k.skipped, seconds);
-	if (st->timestamp && st->timestamp[0]) {
-		fputs(" timestamp=\"", out);
-		E(st->timestamp);
-		fputs("\"", out);
-	}
-	if (r->hostname[0]) {
-		fputs(" hostname=\"", out);
-		E(r->hostname);
-		fputs("\"", out);
-	}
+	if (st->timestamp && st->timestamp[0])
+		markup_put(out, " timestamp=\"", st->timestamp, "\"");
+	if (r->hostname[0])
+		markup_put(out, " hostname=\"", r->hostname, "\"");
 	fputs(">\n    <properties>\n", out);
 	{
 		const char *const props[][2] = {
@@ -145,9 +131,8 @@ static void suite_open(FILE *out, const struct result *r, const char *kind, stru
 	if (r->verdict.present) {
 		fprintf(out, "      <property name=\"verdict\" value=\"%s\"/>\n",
 			rtr_status_name(r->verdict.status));
-		fputs("      <property name=\"verdict_reason\" value=\"", out);
-		E(r->verdict.reason);
-		fputs("\"/>\n", out);
+		markup_put(out, "      <property name=\"verdict_reason\" value=\"",
+			   r->verdict.reason, "\"/>\n");
 	}
 	fputs("    </properties>\n", out);
 }
@@ -174,9 +159,7 @@ static void check_case(FILE *out, const struct finding *c, const struct junit_st
 		E(c->fix);
 		fputs("</failure>\n", out);
 	} else if (c->status == RTR_SKIP) {
-		fputs("      <skipped message=\"", out);
-		E(c->evidence);
-		fputs("\"/>\n", out);
+		markup_put(out, "      <skipped message=\"", c->evidence, "\"/>\n");
 	} else {
 		fprintf(out, "      <system-out>%s: ", rtr_status_name(c->status));
 		E(c->evidence);
@@ -202,7 +185,7 @@ static const char no_samples[] = "no samples: this CPU was not measured";
 static void threshold_case(FILE *out, const struct result *r, const struct result_threshold *t,
 			   const struct junit_style *st)
 {
-	const struct result_thread *th = find_cpu(&r->lat[t->phase], t->cpu);
+	const struct result_thread *th = result_thread_of(&r->lat[t->phase], t->cpu);
 	enum case_kind c = threshold_kind(r, t, st);
 
 	fprintf(out, "    <testcase classname=\"rtready.latency.%s\" name=\"", result_phase_name(t->phase));

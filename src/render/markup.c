@@ -93,3 +93,10 @@ void markup_escape(FILE *out, const char *s)
 		p += len;
 	}
 }
+
+void markup_put(FILE *out, const char *before, const char *s, const char *after)
+{
+	fputs(before, out);
+	markup_escape(out, s);
+	fputs(after, out);
+}

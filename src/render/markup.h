@@ -18,4 +18,7 @@
  */
 void markup_escape(FILE *out, const char *s);
 
+/* @before as it is, @s escaped (markup_escape()), then @after: a text inside its tags or quotes. */
+void markup_put(FILE *out, const char *before, const char *s, const char *after);
+
 #endif

@@ -50,14 +50,6 @@ static void checks(FILE *out, const struct result *r, bool color)
 		fputs("  (evidence, reasons and fixes: 'rtready check', or the HTML report)\n", out);
 }
 
-static const struct result_thread *find_cpu(const struct result_latency *l, int cpu)
-{
-	for (size_t i = 0; i < l->n_threads; i++)
-		if (l->threads[i].cpu == cpu)
-			return &l->threads[i];
-	return NULL;
-}
-
 static void cells(FILE *out, const struct result_thread *t)
 {
 	if (!t) {
@@ -92,14 +84,14 @@ static void latency(FILE *out, const struct result *r)
 		int cpu = rows->threads[i].cpu;
 
 		fprintf(out, "  %3d ", cpu);
-		cells(out, find_cpu(idle, cpu));
+		cells(out, result_thread_of(idle, cpu));
 		if (load->present)
-			cells(out, find_cpu(load, cpu));
+			cells(out, result_thread_of(load, cpu));
 		fputc('\n', out);
 	}
 	/* CPUs measured only under load (not expected, but never hidden). */
 	for (size_t i = 0; rows == idle && i < load->n_threads; i++) {
-		if (find_cpu(idle, load->threads[i].cpu))
+		if (result_thread_of(idle, load->threads[i].cpu))
 			continue;
 		fprintf(out, "  %3d ", load->threads[i].cpu);
 		cells(out, NULL);

@@ -29,6 +29,14 @@ const char *result_phase_name(enum result_phase p)
 	return p == PHASE_LOAD ? "load" : "idle";
 }
 
+const struct result_thread *result_thread_of(const struct result_latency *l, int cpu)
+{
+	for (size_t i = 0; i < l->n_threads; i++)
+		if (l->threads[i].cpu == cpu)
+			return &l->threads[i];
+	return NULL;
+}
+
 static int status_parse(const char *s, enum rtr_status *out)
 {
 	static const enum rtr_status all[] = { RTR_PASS, RTR_WARN, RTR_FAIL, RTR_INFO, RTR_SKIP };
@@ -933,9 +941,7 @@ void result_free(struct result *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->n_checks; i++)
-		finding_free(&r->checks[i]);
-	free(r->checks);
+	findings_free(r->checks, r->n_checks);
 	for (int p = 0; p < PHASE_COUNT; p++)
 		latency_free(&r->lat[p]);
 	result_verdict_free(&r->verdict);

@@ -71,6 +71,9 @@ struct result_latency {
 	bool has_summary;
 };
 
+/* The thread of @l that measured CPU @cpu, or NULL. */
+const struct result_thread *result_thread_of(const struct result_latency *l, int cpu);
+
 /* A line of a noise cause table: the gaps given one cause. */
 struct result_noise_cause {
 	char *kind;		/* "irq", "thread", ... (shown as given: a newer rtready may add kinds) */

@@ -14,7 +14,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,7 @@
 #include "probe/rootfs.h"
 #include "run/cgroup.h"
 #include "util/parse.h"
+#include "util/pid.h"
 
 #define CPU_PERIOD_US 100000u
 /* memory.events and memory.oom_control are a few hundred bytes. */
@@ -413,10 +413,8 @@ static int clean_dir(const struct rootfs *fs, const char *parent,
 		long pid = parse_pid_suffix(d->d_name, RUN_CGROUP_PREFIX);
 		int r = 0;
 
-		if (pid < 0 || pid == (long)getpid())
-			continue;
 		/* Alive (or not ours to see): its rtready still owns the group. */
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (!pid_ended(pid))
 			continue;
 		if (snprintf(dir, sizeof(dir), "%s/%s", parent, d->d_name) >= (int)sizeof(dir))
 			continue;

@@ -166,7 +166,7 @@ static long get_long(json_t *o, const char *key)
 	return (long)json_integer_value(json_object_get(o, key));
 }
 
-static struct app_process *find_proc(struct app_check *c, long pid)
+struct app_process *app_check_proc(const struct app_check *c, long pid)
 {
 	for (size_t i = 0; i < c->n_procs; i++)
 		if (c->procs[i].pid == pid)
@@ -177,7 +177,7 @@ static struct app_process *find_proc(struct app_check *c, long pid)
 static int add_hello(struct app_check *c, json_t *o)
 {
 	long pid = get_long(o, "pid");
-	struct app_process *p = find_proc(c, pid);
+	struct app_process *p = app_check_proc(c, pid);
 	char *exe = dup_str(o, "exe");
 
 	if (!exe)
@@ -221,7 +221,7 @@ static int add_hello(struct app_check *c, json_t *o)
 
 static int add_bye(struct app_check *c, json_t *o)
 {
-	struct app_process *p = find_proc(c, get_long(o, "pid"));
+	struct app_process *p = app_check_proc(c, get_long(o, "pid"));
 
 	if (!p)
 		return 0;	/* a bye without hello: a truncated file */
@@ -512,10 +512,7 @@ void app_check_symbolize(struct app_check *c)
 
 bool app_check_attached(const struct app_check *c, long pid)
 {
-	for (size_t i = 0; i < c->n_procs; i++)
-		if (c->procs[i].pid == pid)
-			return true;
-	return false;
+	return app_check_proc(c, pid) != NULL;
 }
 
 void app_frame_text(const json_t *f, char *buf, size_t len)

@@ -116,6 +116,9 @@ struct app_context {
 int app_check_to_report(const struct app_check *c, const struct app_context *ctx,
 			struct report *r, json_t *extras) __attribute__((warn_unused_result));
 
+/* The process @pid of @c, or NULL. */
+struct app_process *app_check_proc(const struct app_check *c, long pid);
+
 /* Whether the program itself sent its hello record. */
 bool app_check_attached(const struct app_check *c, long pid);
 

@@ -2,7 +2,6 @@
 /* The partition of `rtready run --isolate`; see isolate.h. */
 #include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "run/affinity.h"
 #include "run/isolate.h"
 #include "util/parse.h"
+#include "util/pid.h"
 
 #define SUBTREE_MARK "-sc"
 #define STALE_MAX    4096
@@ -362,7 +362,7 @@ static int put_back_orphans(const struct rootfs *fs, const char *root,
 	int found = 0;
 
 	for (size_t i = 0; i < count; i++) {
-		if (pids[i] == (long)getpid() || kill((pid_t)pids[i], 0) == 0 || errno != ESRCH)
+		if (!pid_ended(pids[i]))
 			continue;
 		if (rootfs_path(dir, sizeof(dir), "%s/" RUN_ISOLATE_PREFIX "%ld", root, pids[i]) ||
 		    rootfs_path(path, sizeof(path), "%s" SUBTREE_MARK, dir) ||
@@ -394,10 +394,8 @@ int run_isolate_clean_stale(const struct run_isolate_notes *n)
 		long pid = stale_pid(d->d_name);
 		int r;
 
-		if (pid < 0 || pid == (long)getpid())
-			continue;
 		/* Alive (or not ours to see): its rtready still owns the partition. */
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (!pid_ended(pid))
 			continue;
 		if (snprintf(dir, sizeof(dir), "%s/%s", root, d->d_name) >= (int)sizeof(dir))
 			continue;

@@ -11,7 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 
 #include "run/reportfile.h"
 #include "util/parse.h"
+#include "util/pid.h"
 
 #define PREFIX "rtready-check."
 #define STALE_MAX 4096	/* directory entries looked at, at most */
@@ -83,14 +83,15 @@ static long owner_pid(const char *name)
 	return (long)pid;
 }
 
-/* Is the file at @name in @dfd stale? Removes it when so. Return: 1, 0 or -errno. */
-static int clean_one(int dfd, const char *name, long pid)
+/*
+ * Is the file at @name in @dfd, of an rtready that has ended, stale? Removes
+ * it when so. Return: 1, 0 or -errno.
+ */
+static int clean_one(int dfd, const char *name)
 {
 	struct stat st;
 	int fd, rc = 0;
 
-	if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-		return 0;	/* its rtready (or a process with its PID) lives */
 	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return 0;
@@ -126,9 +127,10 @@ int run_report_file_clean_stale(const char *dir,
 		char path[4096];
 		int rc;
 
-		if (!pid || pid == (long)getpid())
+		/* Its rtready (or a process with its PID) lives. */
+		if (!pid_ended(pid))
 			continue;
-		rc = clean_one(dfd, de->d_name, pid);
+		rc = clean_one(dfd, de->d_name);
 		if (!rc)
 			continue;
 		found++;

@@ -54,14 +54,6 @@ static json_t *text_of(const char *s, size_t n)
 	return json_stringn_nocheck(s, strnlen(s, n));
 }
 
-static struct app_process *proc_of(struct app_check *c, long pid)
-{
-	for (size_t i = 0; i < c->n_procs; i++)
-		if (c->procs[i].pid == pid)
-			return &c->procs[i];
-	return NULL;
-}
-
 static json_t *finding_of(const struct rtr_wire_ent *e, size_t index)
 {
 	json_t *frames = json_array(), *o;
@@ -94,7 +86,7 @@ static json_t *finding_of(const struct rtr_wire_ent *e, size_t index)
 
 static int merge_one(struct app_check *c, const struct rtr_wire_ent *e, size_t index)
 {
-	struct app_process *p = proc_of(c, e->pid);
+	struct app_process *p = app_check_proc(c, e->pid);
 	json_t *o = NULL;
 	int rc = 0;
 

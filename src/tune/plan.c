@@ -16,6 +16,7 @@
 #include "tune/plan.h"
 #include "util/grow.h"
 #include "util/parse.h"
+#include "util/sorted.h"
 #include "util/utf8.h"
 
 /* Bounds on the walks: far above real machines, below a hostile tree's flood. */
@@ -255,13 +256,6 @@ static void irq_label(const struct rootfs *fs, int irq, char *buf, size_t len)
 	closedir(d);
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Every numbered directory of /proc/irq, in order. */
 static int list_irqs(const struct rootfs *fs, int **irqs, size_t *n)
 {
@@ -293,7 +287,7 @@ static int list_irqs(const struct rootfs *fs, int **irqs, size_t *n)
 	}
 	closedir(d);
 	if (*n)
-		qsort(*irqs, *n, sizeof(**irqs), cmp_int);
+		qsort(*irqs, *n, sizeof(**irqs), sorted_cmp_int);
 	return 0;
 }
 

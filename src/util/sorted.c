@@ -23,3 +23,10 @@ const void *sorted_find_int(const void *base, size_t n, size_t size, size_t key_
 	}
 	return NULL;
 }
+
+int sorted_cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}

@@ -11,4 +11,7 @@
  */
 const void *sorted_find_int(const void *base, size_t n, size_t size, size_t key_offset, int key);
 
+/* The qsort() order of ints, ascending. */
+int sorted_cmp_int(const void *a, const void *b);
+
 #endif

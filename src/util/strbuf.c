@@ -44,20 +44,27 @@ void strbuf_puts(struct strbuf *sb, const char *s)
 	strbuf_add(sb, s, strlen(s));
 }
 
+void strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	if (n >= 0 && !reserve(sb, (size_t)n)) {
+		vsnprintf(sb->s + sb->len, (size_t)n + 1, fmt, again);
+		sb->len += (size_t)n;
+	}
+	va_end(again);
+}
+
 void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	strbuf_vprintf(sb, fmt, ap);
 	va_end(ap);
-	if (n < 0 || reserve(sb, (size_t)n))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(sb->s + sb->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	sb->len += (size_t)n;
 }
 
 const char *strbuf_str(const struct strbuf *sb)

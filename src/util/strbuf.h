@@ -3,6 +3,7 @@
 #ifndef RTR_UTIL_STRBUF_H
 #define RTR_UTIL_STRBUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 struct strbuf {
@@ -16,6 +17,8 @@ struct strbuf {
 
 /* Append formatted text; on allocation failure sets sb->err and keeps what it had. */
 void strbuf_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 void strbuf_add(struct strbuf *sb, const char *s, size_t n);
 void strbuf_puts(struct strbuf *sb, const char *s);
 /* The text so far, "" when empty (never NULL). */

@@ -87,11 +87,33 @@ static void test_default_affinity(void **state)
 	       "Every online CPU is RT: leave at least one CPU for interrupts.");
 }
 
+/* check_set() and check_fix() replace what was there with the whole text, however long. */
+static void test_set_fix(void **state)
+{
+	struct check_out out = { RTR_PASS, STRBUF_INIT, STRBUF_INIT };
+	static char big[6000];
+
+	(void)state;
+	memset(big, 'y', sizeof(big) - 1);
+	strbuf_puts(&out.evidence, "old evidence");
+	strbuf_puts(&out.fix, "old fix");
+	check_set(&out, RTR_WARN, "%d: %s", 42, big);
+	check_fix(&out, "%s.", big);
+	assert_int_equal(out.status, RTR_WARN);
+	assert_int_equal(out.evidence.len, 4 + sizeof(big) - 1);
+	assert_true(strncmp(strbuf_str(&out.evidence), "42: yyy", 7) == 0);
+	assert_int_equal(out.fix.len, sizeof(big));
+	assert_string_equal(strbuf_str(&out.fix) + sizeof(big) - 2, "y.");
+	strbuf_free(&out.evidence);
+	strbuf_free(&out.fix);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_workqueue),
 		cmocka_unit_test(test_default_affinity),
+		cmocka_unit_test(test_set_fix),
 	};
 
 	return unit_run(tests, NULL, NULL);

@@ -356,6 +356,30 @@ static void test_wakeup_causes(void **state)
 	}
 }
 
+/* The per-CPU log of noise and latency --trace-all: kept events, losses, steal samples, caps. */
+static void test_cpu_log(void **state)
+{
+	struct noise_cpu_log log = { 0 };
+	struct trace_ev e = ev(100, TEV_IRQ_ENTRY, 24, 0, "eth0");
+
+	(void)state;
+	noise_log_event(&log, &e, 0, true, 2);
+	noise_log_event(&log, &e, 3, false, 2);	/* not kept; 3 dropped by the kernel */
+	noise_log_event(&log, &e, -1, true, 2);	/* some dropped: one */
+	noise_log_event(&log, &e, 0, true, 2);	/* past the cap of 2: lost */
+	assert_int_equal(log.n_ev, 2);
+	assert_int_equal(log.ev[1].ts_ns, 100);
+	assert_int_equal(log.lost, 3 + 1 + 1);
+	noise_log_steal(&log, 10, 5, 4);
+	noise_log_steal(&log, 20, 7, 4);
+	assert_int_equal(log.n_steal, 2);
+	assert_int_equal(log.steal[1].t_ns, 20);
+	assert_int_equal(log.steal[1].steal_ticks, 7);
+	noise_log_free(&log);
+	assert_null(log.ev);
+	assert_int_equal(log.n_steal, 0);
+}
+
 static void test_causes(void **state)
 {
 	struct noise_cause *c = NULL;
@@ -448,6 +472,11 @@ static void test_options(void **state)
 	assert_int_equal(parse("noise --policy other --no-trace", &o, err, sizeof(err)), 0);
 	assert_int_equal(o.cfg.policy, RTR_SCHED_OTHER);
 	assert_false(o.cfg.trace);
+	/* The names of rtr_policy_from_name(), as latency --policy takes them. */
+	assert_int_equal(parse("noise --policy SCHED_RR", &o, err, sizeof(err)), 0);
+	assert_int_equal(o.cfg.policy, RTR_SCHED_RR);
+	assert_int_equal(parse("noise --policy batch", &o, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--policy: 'batch' is not fifo, rr or other");
 	assert_int_equal(parse("noise", &o, err, sizeof(err)), 0);
 	assert_int_equal(o.cfg.threshold_ns, NOISE_DEFAULT_THRESHOLD_NS);
 	assert_int_equal(o.cfg.policy, RTR_SCHED_FIFO);
@@ -499,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_ran),
 		cmocka_unit_test(test_wakeup_vcpu_stall),
 		cmocka_unit_test(test_wakeup_causes),
+		cmocka_unit_test(test_cpu_log),
 		cmocka_unit_test(test_causes),
 		cmocka_unit_test(test_default_cpus),
 		cmocka_unit_test(test_options),

@@ -42,6 +42,25 @@ static void expect(const char *in, const char *want)
 	free(got);
 }
 
+static void put_dd(FILE *f, const char *in)
+{
+	markup_put(f, "<dd class=\"x\">", in, "</dd>");
+}
+
+/* markup_put(): the tags as they are, the text between them escaped, nothing for NULL. */
+static void test_put(void **state)
+{
+	char *got;
+
+	(void)state;
+	got = run(put_dd, "a<b & \"c\"");
+	assert_string_equal(got, "<dd class=\"x\">a&lt;b &amp; &quot;c&quot;</dd>");
+	free(got);
+	got = run(put_dd, NULL);
+	assert_string_equal(got, "<dd class=\"x\"></dd>");
+	free(got);
+}
+
 static void test_exact(void **state)
 {
 	(void)state;
@@ -160,6 +179,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact),
+		cmocka_unit_test(test_put),
 		cmocka_unit_test(test_random_bytes),
 		cmocka_unit_test(test_prom_label),
 	};

@@ -102,6 +102,17 @@ static void test_pid_suffix(void **state)
 	assert_int_equal(parse_pid_suffix("rtready", "rtready-"), -1);
 }
 
+/* sorted_cmp_int(): ascending, also at the ends of int where a subtraction would overflow. */
+static void test_sorted_cmp(void **state)
+{
+	int v[] = { 3, INT32_MIN, -1, INT32_MAX, 0, 3 };
+	const int want[] = { INT32_MIN, -1, 0, 3, 3, INT32_MAX };
+
+	(void)state;
+	qsort(v, sizeof(v) / sizeof(v[0]), sizeof(v[0]), sorted_cmp_int);
+	assert_memory_equal(v, want, sizeof(want));
+}
+
 static void test_sorted_find(void **state)
 {
 	static const struct {
@@ -159,6 +170,34 @@ static void test_strbuf(void **state)
 	strbuf_free(&sb);
 }
 
+__attribute__((format(printf, 2, 3)))
+static void vprintf_into(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vprintf(sb, fmt, ap);
+	va_end(ap);
+}
+
+/* strbuf_vprintf() appends the whole text, however long (check_set() and check_fix() use it). */
+static void test_strbuf_vprintf(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char big[10000];
+
+	(void)state;
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	vprintf_into(&sb, "%s=%d", "a", 1);
+	vprintf_into(&sb, "; %s", big);
+	assert_int_equal(sb.err, 0);
+	assert_int_equal(sb.len, 5 + sizeof(big) - 1);
+	assert_true(strncmp(strbuf_str(&sb), "a=1; xx", 7) == 0);
+	assert_int_equal(strbuf_str(&sb)[sb.len - 1], 'x');
+	strbuf_free(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,8 +206,10 @@ int main(void)
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_pid_suffix),
 		cmocka_unit_test(test_sorted_find),
+		cmocka_unit_test(test_sorted_cmp),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_strbuf_vprintf),
 	};
 
 	return unit_run(tests, NULL, NULL);
