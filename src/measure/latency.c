@@ -292,6 +292,25 @@ static inline __attribute__((always_inline)) bool record(struct worker *w, struc
 	return false;
 }
 
+/*
+ * Record a sample (record()) and say whether the worker ends with it: at
+ * the threshold (*own_stop), after its --loops (*looped), or because the
+ * run is being stopped. Both job loops end every job so.
+ */
+static inline __attribute__((always_inline)) bool record_last(struct worker *w, struct acc *acc,
+							       uint64_t v, int64_t expected_ns,
+							       int64_t woken_ns, int cpu,
+							       bool *own_stop, bool *looped)
+{
+	const uint64_t loops = w->run->cfg.loops;
+
+	if (record(w, acc, v, expected_ns, woken_ns, cpu))
+		return *own_stop = true;
+	if (loops && acc->cycle >= loops)
+		return *looped = true;
+	return atomic_load_explicit(&w->run->stop, memory_order_relaxed);
+}
+
 /* How a worker leaves: wake the main thread when it ends the run. */
 static void finish(struct worker *w, bool own_stop, bool looped)
 {
@@ -319,7 +338,6 @@ static void *worker_main(void *arg)
 	struct worker *w = arg;
 	struct latency_run *run = w->run;
 	const int64_t interval = (int64_t)run->cfg.interval_ns;
-	const uint64_t loops = run->cfg.loops;
 	struct timespec next = run->start, now;
 	struct acc acc = { .min = UINT64_MAX };
 	int64_t late;
@@ -365,15 +383,8 @@ static void *worker_main(void *arg)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		late = rtr_ts_diff_ns(now, next);
 		v = late > 0 ? (uint64_t)late : 0;
-		if (record(w, &acc, v, rtr_ts_to_ns(next), rtr_ts_to_ns(now), w->cpu)) {
-			own_stop = true;
-			break;
-		}
-		if (loops && acc.cycle >= loops) {
-			looped = true;
-			break;
-		}
-		if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+		if (record_last(w, &acc, v, rtr_ts_to_ns(next), rtr_ts_to_ns(now), w->cpu, &own_stop,
+				&looped))
 			break;
 		/* Keep the grid: periods that are already over are counted, not slept for. */
 		if (late >= interval) {
@@ -537,7 +548,6 @@ static void *worker_dl_main(void *arg)
 	struct latency_run *run = w->run;
 	const uint64_t period = run->cfg.dl_period_ns;
 	const int64_t runtime = (int64_t)run->cfg.dl_runtime_ns;
-	const uint64_t loops = run->cfg.loops;
 	const int64_t end = run->has_end ? rtr_ts_to_ns(run->end) : INT64_MAX;
 	struct acc acc = { .min = UINT64_MAX };
 	struct timespec now;
@@ -625,15 +635,7 @@ static void *worker_dl_main(void *arg)
 		cpu = sched_getcpu();
 		mark_cpu(w, cpu);
 		/* Against the period's start (the one it was measured from). */
-		if (record(w, &acc, v, start - (int64_t)v, start, cpu)) {
-			own_stop = true;
-			break;
-		}
-		if (loops && acc.cycle >= loops) {
-			looped = true;
-			break;
-		}
-		if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+		if (record_last(w, &acc, v, start - (int64_t)v, start, cpu, &own_stop, &looped))
 			break;
 		/*
 		 * A job a deadline or more late: the kernel began a new period
