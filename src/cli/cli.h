@@ -59,7 +59,7 @@ int cli_nonempty(const char *opt, const char *arg, char *err, size_t errlen);
  * it is printed as "rtready: CMD: line", a warning with "warning: ".
  */
 void cli_say_line(void *cmd, bool warning, const char *line);
-#define CLI_SAY(cmd) { cli_say_line, (cmd) }
+#define CLI_SAY(cmd) { cli_say_line, (void *)(cmd) }
 
 /* Colour on a terminal only, never with NO_COLOR set. */
 bool cli_use_color(FILE *fp);
@@ -81,10 +81,11 @@ const volatile sig_atomic_t *cli_stop_catch(struct cli_stop *saved);
 void cli_stop_release(const struct cli_stop *saved);
 
 /*
- * The services above, for a job of src/job (struct job_ui, src/job/job.h);
- * @saved: where cli_stop_catch() keeps the handlers it replaces.
+ * The services above, for a job of src/job (struct job_ui, src/job/job.h)
+ * of command @cmd; @saved: where cli_stop_catch() keeps the handlers it
+ * replaces.
  */
-#define CLI_JOB_UI(saved) { cli_error, cli_warn, cli_use_color, cli_stop_catch, cli_stop_release, \
+#define CLI_JOB_UI(cmd, saved) { CLI_SAY(cmd), cli_use_color, cli_stop_catch, cli_stop_release, \
 	(saved) }
 
 #endif

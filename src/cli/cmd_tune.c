@@ -244,7 +244,7 @@ static int tune_execute(const struct tune_opts *o, const struct target *t)
 static int tune_main(void *opts)
 {
 	const struct tune_opts *o = opts;
-	struct target *t = job_target(&(const struct job_ui)CLI_JOB_UI(NULL), "tune", o->root, &o->rt,
+	struct target *t = job_target(&(const struct job_ui)CLI_JOB_UI("tune", NULL), o->root, &o->rt,
 				      TARGET_HOST);
 	int rc = t ? tune_execute(o, t) : EXIT_USAGE;
 

@@ -77,7 +77,7 @@ int cli_main(const struct cli_cmd *c, int argc, char **argv)
 	} else if (c->job) {
 		struct cli_stop saved;
 
-		rc = c->job(o, &(const struct job_ui)CLI_JOB_UI(&saved));
+		rc = c->job(o, &(const struct job_ui)CLI_JOB_UI(c->name, &saved));
 	} else {
 		rc = c->run(o);
 	}

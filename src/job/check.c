@@ -38,7 +38,7 @@ static int check_write(FILE *fp, const void *ctx)
 static int check_execute(const struct check_opts *o, struct report *r, const struct job_ui *ui)
 {
 	struct check_filter flt = { o->only, o->n_only, o->skip, o->n_skip };
-	struct target *t = job_target(ui, "check", o->root, &o->rt, TARGET_FACTS);
+	struct target *t = job_target(ui, o->root, &o->rt, TARGET_FACTS);
 	struct check_ctx ctx;
 	int err;
 
@@ -48,7 +48,7 @@ static int check_execute(const struct check_opts *o, struct report *r, const str
 	err = checks_run(&ctx, &flt, r);
 	err = err ?: target_host_info(t, &r->host);
 	if (err)
-		ui->error("check", "%s", strerror(-err));
+		say(&ui->say, false, "%s", strerror(-err));
 	job_target_free(t);
 	return err;
 }
@@ -65,7 +65,7 @@ int check_job_run(void *opts, const struct job_ui *ui)
 	}
 	report_init(&r, "check");
 	if (check_execute(o, &r, ui) ||
-	    job_write(ui, "check", o->output, check_write, &(struct check_view){ o, &r, ui }))
+	    job_write(ui, o->output, check_write, &(struct check_view){ o, &r, ui }))
 		rc = JOB_FAILED;
 	else
 		rc = report_exit_code(&r, o->strict);

@@ -39,30 +39,30 @@ int inspect_job_run(void *opts, const struct job_ui *ui)
 
 	report_init(&r, "inspect");
 	/* Unread online CPUs leave the list empty; inspect can still judge threads. */
-	t = job_target(ui, "inspect", o->root, &o->rt, TARGET_HOST);
+	t = job_target(ui, o->root, &o->rt, TARGET_HOST);
 	if (!t || target_host_info(t, &r.host)) {
 		if (t)
-			ui->error("inspect", "%s", strerror(ENOMEM));
+			say(&ui->say, false, "%s", strerror(ENOMEM));
 		job_target_free(t);
 		report_free(&r);
 		return JOB_FAILED;
 	}
 	err = inspect_collect(&req, &res, stop, &bad);
 	if (err == -ENODATA && strcmp(o->root, "/") == 0)
-		ui->error("inspect", "no process found under /proc: /proc is unreadable (empty, "
+		say(&ui->say, false, "no process found under /proc: /proc is unreadable (empty, "
 				     "not procfs: is procfs mounted there?)");
 	else if (err == -ENODATA)
-		ui->error("inspect", "no process found under %s%sproc: it is empty or unreadable",
-			  o->root, o->root[strlen(o->root) - 1] == '/' ? "" : "/");
+		say(&ui->say, false, "no process found under %s%sproc: it is empty or unreadable",
+		    o->root, o->root[strlen(o->root) - 1] == '/' ? "" : "/");
 	else if (err == -ESRCH)
-		ui->error("inspect", "no process with PID %d", bad);
+		say(&ui->say, false, "no process with PID %d", bad);
 	else if (err == -ENOENT && o->name)
-		ui->error("inspect", "no process named '%s'", o->name);
+		say(&ui->say, false, "no process named '%s'", o->name);
 	else if (err == -ENOENT)
-		ui->error("inspect", "no process found under %s%sproc", o->root,
-			  o->root[strlen(o->root) - 1] == '/' ? "" : "/");
+		say(&ui->say, false, "no process found under %s%sproc", o->root,
+		    o->root[strlen(o->root) - 1] == '/' ? "" : "/");
 	else if (err)
-		ui->error("inspect", "cannot read the processes: %s", strerror(-err));
+		say(&ui->say, false, "cannot read the processes: %s", strerror(-err));
 	if (err) {
 		inspect_result_free(&res);
 		report_free(&r);
@@ -72,8 +72,8 @@ int inspect_job_run(void *opts, const struct job_ui *ui)
 	env = (struct inspect_env){ &t->rt.cpus, o->verbose || !o->all };
 	err = inspect_judge(&res, &env, &r);
 	if (err)
-		ui->error("inspect", "%s", strerror(-err));
-	else if (!job_write(ui, "inspect", o->output, inspect_write,
+		say(&ui->say, false, "%s", strerror(-err));
+	else if (!job_write(ui, o->output, inspect_write,
 			    &(struct inspect_view){ o, &res, &r, ui }))
 		rc = report_exit_code(&r, o->strict);
 	report_free(&r);

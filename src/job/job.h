@@ -17,16 +17,21 @@
 
 #include "target/target.h"
 #include "util/output.h"
+#include "util/say.h"
 
 /* The exit codes of docs/CONTRACTS.md (cli.h's EXIT_OK, EXIT_FINDINGS, EXIT_USAGE). */
 enum { JOB_OK = 0, JOB_FINDINGS = 1, JOB_FAILED = 2 };
 
 struct cli_stop;
 
-/* The command line's services, each as src/cli/cli.h describes its cli_* twin. */
+/*
+ * The command line's services, each as src/cli/cli.h describes its cli_*
+ * twin. A job says its errors and warnings through @say (util/say.h), as
+ * the steps of run, tune, plan and snapshot do: the printer adds
+ * "rtready: CMD: ".
+ */
 struct job_ui {
-	void (*error)(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-	void (*warn)(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+	struct say say;
 	bool (*use_color)(FILE *fp);
 	const volatile sig_atomic_t *(*stop_catch)(struct cli_stop *saved);
 	void (*stop_release)(const struct cli_stop *saved);
@@ -38,7 +43,7 @@ struct job_ui {
  * of KiB and rtready runs with ulimit -s 32. The planner's warning is said.
  * Return: the target (job_target_free() it), or NULL after saying why.
  */
-struct target *job_target(const struct job_ui *ui, const char *cmd, const char *root,
+struct target *job_target(const struct job_ui *ui, const char *root,
 			  const struct rt_request *rt, unsigned int want);
 void job_target_free(struct target *t);
 
@@ -46,7 +51,7 @@ void job_target_free(struct target *t);
  * Before anything is written: output_collisions() (src/util/output.h), its
  * refusal said as CMD's error. Return: 0 or -EINVAL.
  */
-int job_collisions(const struct job_ui *ui, const char *cmd, const struct output_file *outs,
+int job_collisions(const struct job_ui *ui, const struct output_file *outs,
 		   size_t n_outs, const struct output_file *ins, size_t n_ins);
 
 /*
@@ -54,9 +59,9 @@ int job_collisions(const struct job_ui *ui, const char *cmd, const struct output
  * that say "cannot write PATH: why" as CMD's error on failure. A failed
  * close of an output that was @written sets *@rc to JOB_FAILED.
  */
-int job_out_reserve(const struct job_ui *ui, const char *cmd, struct output *o, const char *path);
-int job_out_ready(const struct job_ui *ui, const char *cmd, struct output *o, const char *path);
-void job_out_close(const struct job_ui *ui, const char *cmd, struct output *o, const char *path,
+int job_out_reserve(const struct job_ui *ui, struct output *o, const char *path);
+int job_out_ready(const struct job_ui *ui, struct output *o, const char *path);
+void job_out_close(const struct job_ui *ui, struct output *o, const char *path,
 		   bool written, int *rc);
 
 /*
@@ -66,14 +71,14 @@ void job_out_close(const struct job_ui *ui, const char *cmd, struct output *o, c
  * Return: 0 or -errno.
  */
 typedef int job_write_fn(FILE *fp, const void *ctx);
-int job_write(const struct job_ui *ui, const char *cmd, const char *path, job_write_fn *fn,
+int job_write(const struct job_ui *ui, const char *path, job_write_fn *fn,
 	      const void *ctx);
 
 /*
  * Remove the tracing instances a killed rtready left (their tracing would
- * cost the measurement), with a warning line of @cmd for each.
+ * cost the measurement), with a warning for each.
  */
-void job_remove_stale_trace(const struct job_ui *ui, const char *cmd);
+void job_remove_stale_trace(const struct job_ui *ui);
 
 /*
  * The target of a command that measures on the CPUs of @cpus (-a): auto or
@@ -82,7 +87,7 @@ void job_remove_stale_trace(const struct job_ui *ui, const char *cmd);
  * host block (host_info_free() it). Return: the target (job_target_free()
  * it), or NULL after printing why.
  */
-struct target *job_target_measure(const struct job_ui *ui, const char *cmd,
-				  const struct rt_request *cpus, struct host_info *host);
+struct target *job_target_measure(const struct job_ui *ui, const struct rt_request *cpus,
+				  struct host_info *host);
 
 #endif

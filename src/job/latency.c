@@ -44,15 +44,15 @@ static int resolve_cpus(const struct latency_opts *o, const struct target *t,
 			snprintf(msg, sizeof(msg), "no CPU to measure on: %s", strerror(-err));
 	}
 	if (err) {
-		ui->error("latency", "%s", msg);
+		say(&ui->say, false, "%s", msg);
 		goto out;
 	}
 	if (o->threads) {
 		size_t have = rtr_cpuset_count(out);
 
 		if (o->threads > have) {
-			ui->error("latency", "--threads %u: only %zu CPU%s to measure on", o->threads,
-				  have, have == 1 ? "" : "s");
+			say(&ui->say, false, "--threads %u: only %zu CPU%s to measure on", o->threads,
+			    have, have == 1 ? "" : "s");
 			err = -EINVAL;
 			goto out;
 		}
@@ -74,13 +74,13 @@ static int write_histfile(const char *path, const struct latency_result *r,
 	int err = output_open(&out, path);
 
 	if (err) {
-		ui->error("latency", "cannot write %s: %s", path, strerror(-err));
+		say(&ui->say, false, "cannot write %s: %s", path, strerror(-err));
 		return err;
 	}
 	err = histfile_write(out.fp, r, NULL);
 	err = output_close(&out, err == 0) ?: err;
 	if (err)
-		ui->error("latency", "cannot write %s: %s", path, strerror(-err));
+		say(&ui->say, false, "cannot write %s: %s", path, strerror(-err));
 	return err;
 }
 
@@ -108,16 +108,16 @@ static int outcome(const struct latency_result *r, const struct job_ui *ui)
 		over += r->cpus[i].over_threshold;
 	switch (r->stop) {
 	case LATENCY_STOP_THRESHOLD:
-		ui->error("latency", "threshold %.1f us exceeded on CPU %d at wake-up %llu: %.1f us",
-			  (double)r->cfg.threshold_ns / 1000.0, r->hit_cpu,
-			  (unsigned long long)r->hit_cycle, (double)r->hit_ns / 1000.0);
+		say(&ui->say, false, "threshold %.1f us exceeded on CPU %d at wake-up %llu: %.1f us",
+		    (double)r->cfg.threshold_ns / 1000.0, r->hit_cpu,
+		    (unsigned long long)r->hit_cycle, (double)r->hit_ns / 1000.0);
 		return JOB_FINDINGS;
 	case LATENCY_STOP_RUNAWAY:
-		ui->error("latency", "a measuring thread ran without sleeping for %s (SIGXCPU from "
-			  "RLIMIT_RTTIME); the run was stopped", "2 s");
+		say(&ui->say, false, "a measuring thread ran without sleeping for %s (SIGXCPU from "
+		    "RLIMIT_RTTIME); the run was stopped", "2 s");
 		return JOB_FAILED;
 	case LATENCY_STOP_ERROR:
-		ui->error("latency", "a measuring thread failed: %s", strerror(-r->error));
+		say(&ui->say, false, "a measuring thread failed: %s", strerror(-r->error));
 		return JOB_FAILED;
 	case LATENCY_STOP_DURATION:
 	case LATENCY_STOP_SIGNAL:
@@ -126,9 +126,9 @@ static int outcome(const struct latency_result *r, const struct job_ui *ui)
 	}
 	/* --trace-all went on past the threshold: passing it still fails the run. */
 	if (over) {
-		ui->error("latency", "threshold %.1f us exceeded by %llu wake-up%s",
-			  (double)r->cfg.threshold_ns / 1000.0, (unsigned long long)over,
-			  over == 1 ? "" : "s");
+		say(&ui->say, false, "threshold %.1f us exceeded by %llu wake-up%s",
+		    (double)r->cfg.threshold_ns / 1000.0, (unsigned long long)over,
+		    over == 1 ? "" : "s");
 		return JOB_FINDINGS;
 	}
 	return JOB_OK;
@@ -155,7 +155,7 @@ static int measure(const struct latency_opts *o, const struct target *t,
 
 	if (s.trace && !o->trace_file) {
 		if (trace_default_file(o->output, file, sizeof(file))) {
-			ui->error("latency", "--trace: the --output name is too long for a trace file");
+			say(&ui->say, false, "--trace: the --output name is too long for a trace file");
 			return -ENAMETOOLONG;
 		}
 		s.trace_file = file;
@@ -169,18 +169,18 @@ static int measure(const struct latency_opts *o, const struct target *t,
 	live_free(&live);
 	*load_failed = so.failed == SESSION_LOAD_FAILED;
 	if (so.failed != SESSION_OK && so.failed != SESSION_STOPPED)
-		ui->error("latency", "%s", so.why);
+		say(&ui->say, false, "%s", so.why);
 	if (!so.measured)
 		return err;
 	if (live.out_err) {
-		ui->error("latency", "cannot write to standard output: %s; the run was stopped",
-			  strerror(-live.out_err));
+		say(&ui->say, false, "cannot write to standard output: %s; the run was stopped",
+		    strerror(-live.out_err));
 		return live.out_err;
 	}
 	if (live.show)
 		fputc('\n', stdout);
 	if (so.trace_note[0])
-		ui->error("latency", "%s", so.trace_note);
+		say(&ui->say, false, "%s", so.trace_note);
 	return 0;
 }
 
@@ -199,7 +199,7 @@ static int check_collisions(const struct latency_opts *o, const struct job_ui *u
 		if (trace_default_file(o->output, trace, sizeof(trace)) == 0)
 			outs[3] = (struct output_file){ "the trace file", trace };
 	}
-	return job_collisions(ui, "latency", outs, 4, NULL, 0);
+	return job_collisions(ui, outs, 4, NULL, 0);
 }
 
 int latency_job_run(void *opts, const struct job_ui *ui)
@@ -210,7 +210,7 @@ int latency_job_run(void *opts, const struct job_ui *ui)
 	struct output out = { 0 }, jout = { 0 };
 	bool written = false, jwritten = false, load_failed = false;
 	int rc = JOB_FAILED, err;
-	struct target *t = job_target_measure(ui, "latency", &o->affinity, &host);
+	struct target *t = job_target_measure(ui, &o->affinity, &host);
 
 	if (!t)
 		return JOB_FAILED;
@@ -225,35 +225,35 @@ int latency_job_run(void *opts, const struct job_ui *ui)
 	 * file's temporary twin is made only when the result is ready, so a
 	 * kill -9 during the run leaves nothing beside it.
 	 */
-	if (job_out_reserve(ui, "latency", &out, o->output) ||
-	    (o->json_file && job_out_reserve(ui, "latency", &jout, o->json_file)))
+	if (job_out_reserve(ui, &out, o->output) ||
+	    (o->json_file && job_out_reserve(ui, &jout, o->json_file)))
 		goto out;
 	err = o->histfile ? output_check(o->histfile) : 0;
 	if (err) {
-		ui->error("latency", "cannot write %s: %s", o->histfile, strerror(-err));
+		say(&ui->say, false, "cannot write %s: %s", o->histfile, strerror(-err));
 		goto out;
 	}
 	/* Its tracing would cost this measurement; --trace or not. */
-	job_remove_stale_trace(ui, "latency");
+	job_remove_stale_trace(ui);
 	err = measure(o, t, &res, &out, &load_failed, ui);
 	if (err)
 		goto out;
 	rc = load_failed ? JOB_FAILED : outcome(&res, ui);
-	if (job_out_ready(ui, "latency", &out, o->output) ||
-	    (o->json_file && job_out_ready(ui, "latency", &jout, o->json_file))) {
+	if (job_out_ready(ui, &out, o->output) ||
+	    (o->json_file && job_out_ready(ui, &jout, o->json_file))) {
 		rc = JOB_FAILED;
 		goto out;
 	}
 	err = render(o, &res, &out, &host, ui);
 	if (err) {
-		ui->error("latency", "cannot write the result: %s", strerror(-err));
+		say(&ui->say, false, "cannot write the result: %s", strerror(-err));
 		rc = JOB_FAILED;
 	}
 	written = err == 0;
 	if (o->json_file) {
 		err = latency_json_write(jout.fp, &res, &host, o->pretty);
 		if (err) {
-			ui->error("latency", "cannot write %s: %s", o->json_file, strerror(-err));
+			say(&ui->say, false, "cannot write %s: %s", o->json_file, strerror(-err));
 			rc = JOB_FAILED;
 		}
 		jwritten = err == 0;
@@ -262,8 +262,8 @@ int latency_job_run(void *opts, const struct job_ui *ui)
 		rc = JOB_FAILED;
 out:
 	if (o->json_file)
-		job_out_close(ui, "latency", &jout, o->json_file, jwritten, &rc);
-	job_out_close(ui, "latency", &out, o->output, written, &rc);
+		job_out_close(ui, &jout, o->json_file, jwritten, &rc);
+	job_out_close(ui, &out, o->output, written, &rc);
 	latency_result_free(&res);
 	host_info_free(&host);
 	job_target_free(t);

@@ -27,7 +27,7 @@ int load_job_run(void *opts, const struct job_ui *ui)
 
 	rc = output_open(&out, o->output);
 	if (rc) {
-		ui->error("load", "cannot write %s: %s", o->output, strerror(-rc));
+		say(&ui->say, false, "cannot write %s: %s", o->output, strerror(-rc));
 		return JOB_FAILED;
 	}
 	if (o->format == FORMAT_TEXT && !o->quiet) {
@@ -36,7 +36,7 @@ int load_job_run(void *opts, const struct job_ui *ui)
 	}
 	rc = run_load(&o->cfg, &st, &interrupted, ui);
 	if (rc) {
-		ui->error("load", "cannot start the load: %s", strerror(-rc));
+		say(&ui->say, false, "cannot start the load: %s", strerror(-rc));
 		output_close(&out, false);
 		return JOB_FAILED;
 	}
@@ -50,8 +50,8 @@ int load_job_run(void *opts, const struct job_ui *ui)
 	}
 	rc = output_close(&out, rc == 0) ?: rc;
 	if (rc)
-		ui->error("load", "cannot write the result: %s", strerror(-rc));
+		say(&ui->say, false, "cannot write the result: %s", strerror(-rc));
 	if (st.error)
-		ui->error("load", "%s", st.error_text);
+		say(&ui->say, false, "%s", st.error_text);
 	return rc || st.error ? JOB_FAILED : JOB_OK;
 }

@@ -21,7 +21,7 @@ static int resolve_cpus(struct noise_opts *o, const struct target *t, const stru
 	int err = target_need_online(t, msg, sizeof(msg));
 
 	if (err) {
-		ui->error("noise", "%s", msg);
+		say(&ui->say, false, "%s", msg);
 		return err;
 	}
 	if (o->affinity.kind == RT_REQUEST_LIST)
@@ -31,8 +31,8 @@ static int resolve_cpus(struct noise_opts *o, const struct target *t, const stru
 	err = rtr_cpuset_get_affinity(&allowed) ?:
 	      noise_default_cpus(&t->facts.cpu.online, &t->rt.cpus, &allowed, &o->cfg.cpus);
 	if (err)
-		ui->error("noise", "no CPU to measure: %s (one online CPU stays for housekeeping)",
-			  strerror(-err));
+		say(&ui->say, false, "no CPU to measure: %s (one online CPU stays for housekeeping)",
+		    strerror(-err));
 	rtr_cpuset_free(&allowed);
 	return err;
 }
@@ -50,15 +50,15 @@ static void note_stale(void *ctx, const char *dir, long pid, int err)
 	const struct job_ui *ui = ctx;
 
 	if (err)
-		ui->warn("noise", "cannot remove the partition %s, left by rtready pid %ld, which has "
-			 "ended: %s", dir, pid, strerror(-err));
+		say(&ui->say, true, "cannot remove the partition %s, left by rtready pid %ld, which has "
+		    "ended: %s", dir, pid, strerror(-err));
 }
 
 static void note_affinity(void *ctx, long pid, const char *why)
 {
 	const struct job_ui *ui = ctx;
 
-	ui->warn("noise", "the partition of rtready pid %ld, which has ended: %s", pid, why);
+	say(&ui->say, true, "the partition of rtready pid %ld, which has ended: %s", pid, why);
 }
 
 int noise_job_run(void *opts, const struct job_ui *ui)
@@ -73,7 +73,7 @@ int noise_job_run(void *opts, const struct job_ui *ui)
 	char why[512] = "";
 	bool written = false, gwritten = false, left = false;
 	int rc = JOB_FAILED, err;
-	struct target *t = job_target_measure(ui, "noise", &o->affinity, &host);
+	struct target *t = job_target_measure(ui, &o->affinity, &host);
 
 	if (!t)
 		return JOB_FAILED;
@@ -81,10 +81,10 @@ int noise_job_run(void *opts, const struct job_ui *ui)
 	memset(&cg, 0, sizeof(cg));
 	if (resolve_cpus(o, t, ui))
 		goto out;
-	if (job_collisions(ui, "noise", outs, 2, NULL, 0))
+	if (job_collisions(ui, outs, 2, NULL, 0))
 		goto out;
-	if (job_out_reserve(ui, "noise", &out, o->output) ||
-	    (o->gaps && job_out_reserve(ui, "noise", &gout, o->gaps)))
+	if (job_out_reserve(ui, &out, o->output) ||
+	    (o->gaps && job_out_reserve(ui, &gout, o->gaps)))
 		goto out;
 	/* A --trace instance left by a killed rtready would cost this measurement. */
 	trace_remove_stale(NULL, NULL);
@@ -93,7 +93,7 @@ int noise_job_run(void *opts, const struct job_ui *ui)
 		run_isolate_clean_stale(&(struct run_isolate_notes){ note_stale, note_affinity,
 								     (void *)ui });
 		if (run_isolate_create(&cg, &o->cfg.cpus, true, why, sizeof(why))) {
-			ui->error("noise", "--isolate: %s", why);
+			say(&ui->say, false, "--isolate: %s", why);
 			goto out;
 		}
 		snprintf(o->cfg.cgroup, sizeof(o->cfg.cgroup), "%s", cg.dirs[0]);
@@ -107,24 +107,24 @@ int noise_job_run(void *opts, const struct job_ui *ui)
 		/* Said, and exit 2, but the measurement is still written. */
 		left = run_isolate_remove(&cg, rmerr, sizeof(rmerr)) != 0;
 		if (left)
-			ui->error("noise", "--isolate: %s", rmerr);
+			say(&ui->say, false, "--isolate: %s", rmerr);
 	}
 	if (err) {
-		ui->error("noise", "%s", why[0] ? why : strerror(-err));
+		say(&ui->say, false, "%s", why[0] ? why : strerror(-err));
 		goto out;
 	}
 	if (res.stop == NOISE_STOP_RUNAWAY)
-		ui->error("noise", "RLIMIT_RTTIME stopped a spinner (SIGXCPU); the result is partial");
+		say(&ui->say, false, "RLIMIT_RTTIME stopped a spinner (SIGXCPU); the result is partial");
 	err = output_ready(&out) ?: render(o, &res, &out, &host);
 	if (err) {
-		ui->error("noise", "cannot write the result: %s", strerror(-err));
+		say(&ui->say, false, "cannot write the result: %s", strerror(-err));
 		goto out;
 	}
 	written = true;
 	if (o->gaps) {
 		err = output_ready(&gout) ?: noise_gaps_write(gout.fp, &res);
 		if (err) {
-			ui->error("noise", "cannot write %s: %s", o->gaps, strerror(-err));
+			say(&ui->say, false, "cannot write %s: %s", o->gaps, strerror(-err));
 			goto out;
 		}
 		gwritten = true;
@@ -132,8 +132,8 @@ int noise_job_run(void *opts, const struct job_ui *ui)
 	rc = res.stop == NOISE_STOP_RUNAWAY || left ? JOB_FAILED : JOB_OK;
 out:
 	if (o->gaps)
-		job_out_close(ui, "noise", &gout, o->gaps, gwritten, &rc);
-	job_out_close(ui, "noise", &out, o->output, written, &rc);
+		job_out_close(ui, &gout, o->gaps, gwritten, &rc);
+	job_out_close(ui, &out, o->output, written, &rc);
 	noise_result_free(&res);
 	host_info_free(&host);
 	job_target_free(t);

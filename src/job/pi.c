@@ -50,16 +50,16 @@ int pi_job_run(void *opts, const struct job_ui *ui)
 	stop = ui->stop_catch(NULL);
 	rc = pi_run(&o->config, &res, stop, err, sizeof(err));
 	if (rc) {
-		ui->error("pi", "%s", err);
+		say(&ui->say, false, "%s", err);
 		pi_result_free(&res);
 		return JOB_FAILED;
 	}
 	report_init(&r, "pi");
 	rc = target_host_live(&r.host) ?: pi_finding_add(&r, &res);
 	if (rc)
-		ui->error("pi", "%s", strerror(-rc));
+		say(&ui->say, false, "%s", strerror(-rc));
 	else
-		rc = job_write(ui, "pi", o->output, pi_write, &(struct pi_view){ o, &res, &r });
+		rc = job_write(ui, o->output, pi_write, &(struct pi_view){ o, &res, &r });
 	if (!rc)
 		rc = res.verdict == PI_WORKS ? JOB_OK : JOB_FINDINGS;
 	else

@@ -21,15 +21,15 @@ static int check_outputs(const struct report_opts *o, const struct job_ui *ui)
 			continue;
 		for (size_t i = 0; i < o->n_inputs; i++) {
 			if (output_is_input(outs[a], o->inputs[i])) {
-				ui->error("report", "'%s' is the result file '%s': the report "
-					  "would replace it; name another output", outs[a],
-					  o->inputs[i]);
+				say(&ui->say, false, "'%s' is the result file '%s': the report "
+				    "would replace it; name another output", outs[a],
+				    o->inputs[i]);
 				return -1;
 			}
 		}
 		err = output_check(outs[a]);
 		if (err) {
-			ui->error("report", "cannot write %s: %s", outs[a], strerror(-err));
+			say(&ui->say, false, "cannot write %s: %s", outs[a], strerror(-err));
 			return -1;
 		}
 	}
@@ -49,13 +49,13 @@ int report_job_run(void *opts, const struct job_ui *ui)
 		return JOB_FAILED;
 	n = result_load_all(o->inputs, o->n_inputs, o->max_latency_us, res, err, sizeof(err));
 	if (n < 0) {
-		ui->error("report", "%s", err);
+		say(&ui->say, false, "%s", err);
 		return JOB_FAILED;
 	}
 	for (int i = 0; i < n; i++)
 		rp[i] = &res[i];
 	if (render_result_files(&f, rp, (size_t)n, err, sizeof(err)))
-		ui->error("report", "%s", err);
+		say(&ui->say, false, "%s", err);
 	else
 		rc = result_exit_code(rp, (size_t)n, o->strict);
 	for (int i = 0; i < n; i++)

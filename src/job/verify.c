@@ -59,7 +59,7 @@ static void run_failed(struct verify_run *v, const char *fmt, ...)
 	va_end(ap);
 	if (!v->error[0])
 		snprintf(v->error, sizeof(v->error), "%.*s", (int)sizeof(v->error) - 1, msg);
-	v->ui->error("verify", "%s", msg);
+	say(&v->ui->say, false, "%s", msg);
 }
 
 /* The checklist on the target's facts. Return: 0 or -errno (printed). */
@@ -74,7 +74,7 @@ static int run_check(struct verify_run *v)
 	err = checks_run(&ctx, &flt, &v->check);
 	err = err ?: target_host_info(v->t, &v->check.host);
 	if (err)
-		v->ui->error("verify", "%s", strerror(-err));
+		say(&v->ui->say, false, "%s", strerror(-err));
 	else
 		report_sort(&v->check);
 	return err;
@@ -160,7 +160,7 @@ static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 	int err;
 
 	/* The facts once, with the RT CPUs resolved as check resolves them. */
-	v->t = job_target(ui, "verify", "/", &o->rt, TARGET_FACTS);
+	v->t = job_target(ui, "/", &o->rt, TARGET_FACTS);
 	if (!v->t)
 		return -EINVAL;
 	err = target_need_online(v->t, msg, sizeof(msg));
@@ -170,7 +170,7 @@ static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 	if (!err && o->rt.kind == RT_REQUEST_LIST)
 		err = target_check_online(v->t, "--rt-cpus", &o->rt.cpus, msg, sizeof(msg));
 	if (err) {
-		ui->error("verify", "%s", msg);
+		say(&ui->say, false, "%s", msg);
 		return err;
 	}
 	if (o->rt.kind != RT_REQUEST_NONE) {
@@ -180,7 +180,7 @@ static int measured_cpus(const struct verify_opts *o, struct verify_run *v)
 		err = err ?: latency_default_cpus(&v->t->facts.cpu.online, &v->t->rt.cpus,
 						  &allowed, &v->cpus);
 		if (err)
-			ui->error("verify", "no CPU to measure on: %s", strerror(-err));
+			say(&ui->say, false, "no CPU to measure on: %s", strerror(-err));
 	}
 	rtr_cpuset_free(&allowed);
 	return err;
@@ -222,7 +222,7 @@ static int run_latency(const struct verify_opts *o, struct verify_run *v, enum r
 	if (so.failed != SESSION_OK)
 		run_failed(v, "%s", so.why);
 	if (so.trace_note[0])
-		v->ui->error("verify", "%s", so.trace_note);
+		say(&v->ui->say, false, "%s", so.trace_note);
 	v->measured[ph] = so.measured;
 	if (so.measured && res->stop == LATENCY_STOP_SIGNAL)
 		v->interrupted = true;
@@ -250,7 +250,7 @@ static int write_json(const char *path, const json_t *j, const struct job_ui *ui
 		err = output_close(&out, err == 0) ?: err;
 	}
 	if (err)
-		ui->error("verify", "cannot write %s: %s", path, strerror(-err));
+		say(&ui->say, false, "cannot write %s: %s", path, strerror(-err));
 	return err;
 }
 
@@ -263,11 +263,11 @@ static int make_dir(const char *dir, const struct job_ui *ui)
 	if (errno != EEXIST) {
 		int err = -errno;
 
-		ui->error("verify", "cannot create %s: %s", dir, strerror(-err));
+		say(&ui->say, false, "cannot create %s: %s", dir, strerror(-err));
 		return err;
 	}
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		ui->error("verify", "%s exists and is not a directory", dir);
+		say(&ui->say, false, "%s exists and is not a directory", dir);
 		return -ENOTDIR;
 	}
 	return 0;
@@ -283,7 +283,7 @@ static int make_paths(const char *dir, struct paths *p, const struct job_ui *ui)
 	    (size_t)snprintf(p->html, sizeof(p->html), "%s/report.html", dir) >= sizeof(p->html) ||
 	    (size_t)snprintf(p->junit, sizeof(p->junit), "%s/junit.xml", dir) >= sizeof(p->junit) ||
 	    (size_t)snprintf(p->prom, sizeof(p->prom), "%s/metrics.prom", dir) >= sizeof(p->prom)) {
-		ui->error("verify", "--report: directory name too long");
+		say(&ui->say, false, "--report: directory name too long");
 		return -ENAMETOOLONG;
 	}
 	return 0;
@@ -312,19 +312,19 @@ static int finish(const struct verify_opts *o, struct verify_run *v, const struc
 
 	memset(&res, 0, sizeof(res));
 	if (!j) {
-		ui->error("verify", "out of memory");
+		say(&ui->say, false, "out of memory");
 		return JOB_FAILED;
 	}
 	/* Judge the model read back from the document, as `rtready report` would. */
 	e = result_from_json(j, "verify", &res, err, sizeof(err));
 	if (e) {
-		ui->error("verify", "internal error in the result: %s", e == -EINVAL ? err :
-			  strerror(-e));
+		say(&ui->say, false, "internal error in the result: %s", e == -EINVAL ? err :
+		    strerror(-e));
 		goto out;
 	}
 	if (result_judge(&res, o->max_latency_us, &res.verdict) ||
 	    json_object_set_new(j, "verdict", result_verdict_to_json(&res.verdict))) {
-		ui->error("verify", "out of memory");
+		say(&ui->say, false, "out of memory");
 		goto out;
 	}
 	if (res.hostname[0]) {
@@ -343,7 +343,7 @@ static int finish(const struct verify_opts *o, struct verify_run *v, const struc
 
 		if (render_result_files(&dir, rp, 1, err, sizeof(err)) ||
 		    render_result_files(&prom, rp, 1, err, sizeof(err))) {
-			ui->error("verify", "%s", err);
+			say(&ui->say, false, "%s", err);
 			goto out;
 		}
 	}
@@ -370,7 +370,7 @@ static int finish(const struct verify_opts *o, struct verify_run *v, const struc
 		abs);
 	rc = result_exit_code(rp, 1, o->strict);
 	if (v->interrupted) {
-		ui->error("verify", "interrupted: the results above are partial");
+		say(&ui->say, false, "interrupted: the results above are partial");
 		rc = JOB_FAILED;
 	} else if (v->failed_run) {
 		rc = JOB_FAILED;
@@ -412,7 +412,7 @@ static int check_collisions(const struct verify_opts *o, const struct paths *p,
 	for (size_t i = 1; o->prometheus && i < sizeof(outs) / sizeof(outs[0]); i++) {
 		struct output_file pair[2] = { outs[0], outs[i] };
 
-		if (job_collisions(ui, "verify", pair, 2, NULL, 0))
+		if (job_collisions(ui, pair, 2, NULL, 0))
 			return -EINVAL;
 	}
 	return 0;
@@ -439,7 +439,7 @@ int verify_job_run(void *opts, const struct job_ui *ui)
 		int err = output_check(o->prometheus);
 
 		if (err) {
-			ui->error("verify", "cannot write %s: %s", o->prometheus, strerror(-err));
+			say(&ui->say, false, "cannot write %s: %s", o->prometheus, strerror(-err));
 			return JOB_FAILED;
 		}
 	}
@@ -448,13 +448,13 @@ int verify_job_run(void *opts, const struct job_ui *ui)
 		return JOB_FAILED;
 	}
 	/* A dead rtready's tracing would cost both measurements, --trace or not. */
-	job_remove_stale_trace(ui, "verify");
+	job_remove_stale_trace(ui);
 
 	progress_begin(&pr, 1, "checking the system", 0);
 	if (run_check(&v))
 		goto out;
 	if (run_pi(o, &v)) {
-		ui->error("verify", "out of memory");
+		say(&ui->say, false, "out of memory");
 		goto out;
 	}
 	{
@@ -465,7 +465,7 @@ int verify_job_run(void *opts, const struct job_ui *ui)
 		progress_end(&pr, done);
 	}
 	if (host_fill(&host, &v)) {
-		ui->error("verify", "out of memory");
+		say(&ui->say, false, "out of memory");
 		goto out;
 	}
 
