@@ -422,6 +422,16 @@ static void check_rt_tasks(const struct check_ctx *ctx, struct check_out *out)
 
 /* ---- sched.deadline_mix ------------------------------------------------ */
 
+/* Why the task list is a child PID namespace's only (tasks_pidns_only()). */
+static void put_pidns(struct strbuf *sb, const struct tasks_facts *t)
+{
+	if (t->pidns_link[0] && strcmp(t->pidns_link, TASKS_PIDNS_INIT) != 0)
+		strbuf_printf(sb, "/proc/self/ns/pid is %s, not the initial namespace's "
+			      TASKS_PIDNS_INIT, t->pidns_link);
+	else
+		strbuf_printf(sb, "NSpid of /proc/self/status has %d ids", t->pidns_levels);
+}
+
 static void check_deadline_mix(const struct check_ctx *ctx, struct check_out *out)
 {
 	const struct tasks_facts *t = &ctx->facts->tasks;
@@ -443,11 +453,22 @@ static void check_deadline_mix(const struct check_ctx *ctx, struct check_out *ou
 			n_rt++;
 		}
 	}
-	if (n_dl && n_rt)
+	if (n_dl && n_rt) {
 		check_set(out, RTR_WARN, "%zu SCHED_DEADLINE tasks (%s) beside %zu user FIFO/RR "
 			  "tasks (%s): every deadline task runs before any FIFO/RR task, whatever "
 			  "its priority", n_dl, strbuf_str(&dl), n_rt, strbuf_str(&rt));
-	else if (n_dl)
+	} else if (tasks_pidns_only(t)) {
+		/* The host's tasks are not in this /proc: a mix may be there unseen. */
+		struct strbuf ns = STRBUF_INIT;
+
+		put_pidns(&ns, t);
+		check_set(out, RTR_SKIP, "%zu SCHED_DEADLINE and %zu user FIFO/RR tasks seen, but "
+			  "rtready runs in a child PID namespace (%s): its /proc lists only that "
+			  "namespace's tasks, not the host's", n_dl, n_rt, strbuf_str(&ns));
+		strbuf_free(&ns);
+		check_fix(out, "Run `rtready check --only sched.deadline_mix` on the host, outside "
+			  "the PID namespace, where every task is seen.");
+	} else if (n_dl)
 		check_set(out, RTR_PASS, "%zu SCHED_DEADLINE tasks (%s), no user FIFO/RR task",
 			  n_dl, strbuf_str(&dl));
 	else
@@ -504,7 +525,23 @@ static enum rtr_status dl_domain(const struct check_ctx *ctx, const struct rtr_c
 		      n == 1 ? "" : "s", u.used < u.limit ? pct(u.limit - u.used) : 0.0);
 	if (u.limit && u.used * 1000 > u.limit * DL_WARN_PERMILLE)
 		return RTR_WARN;
+	if (u.ns_only) {
+		/* A lower bound only: the host's tasks are not in this /proc. */
+		strbuf_puts(ev, "; but rtready runs in a child PID namespace (");
+		put_pidns(ev, &f->tasks);
+		strbuf_puts(ev, "): the sum covers only the DEADLINE threads of this namespace, "
+			    "not the host's");
+		return RTR_SKIP;
+	}
 	return RTR_PASS;
+}
+
+/* Two domains' statuses together: a warning stands even beside an unknown domain. */
+static enum rtr_status dl_worse(enum rtr_status a, enum rtr_status b)
+{
+	if (a == RTR_WARN || b == RTR_WARN)
+		return RTR_WARN;
+	return a > b ? a : b;
 }
 
 static void check_deadline_bandwidth(const struct check_ctx *ctx, struct check_out *out)
@@ -529,7 +566,9 @@ static void check_deadline_bandwidth(const struct check_ctx *ctx, struct check_o
 			  "off, the kernel admits every DEADLINE task whatever the sum of their "
 			  "runtime/period (%zu DEADLINE thread%s reserve %.1f%% of a CPU%s)",
 			  d->n_tasks, d->n_tasks == 1 ? "" : "s", pct(d->tasks_bw),
-			  d->tasks_err ? ", as far as the task list tells" : "");
+			  d->tasks_err ? ", as far as the task list tells" :
+			  tasks_pidns_only(&f->tasks) ? " in this PID namespace; the host's are "
+			  "not seen here" : "");
 		check_fix(out, "Nothing to do for admission; size the DEADLINE tasks yourself so "
 			  "their runtime/period sums stay below the CPUs' capacity.");
 		return;
@@ -543,13 +582,13 @@ static void check_deadline_bandwidth(const struct check_ctx *ctx, struct check_o
 	rtr_cpuset_andnot(&main_cpus, &iso);
 	if (!rtr_cpuset_is_empty(&main_cpus)) {
 		one = dl_domain(ctx, &main_cpus, "main", &ev);
-		st = one > st ? one : st;
+		st = dl_worse(st, one);
 	}
 	if (!rtr_cpuset_is_empty(&iso)) {
 		one = dl_domain(ctx, &iso, "isolcpus", &ev);
-		st = one > st ? one : st;
+		st = dl_worse(st, one);
 	}
-	if (st == RTR_SKIP) {
+	if (st == RTR_SKIP && !ev.len) {
 		check_set(out, RTR_SKIP, "cannot read %s: %s, and %s", d->debug_path,
 			  strerror(-d->debug_err), d->tasks_err == -ENOTSUP ?
 			  "a snapshot cannot tell the tasks' DEADLINE parameters (sched_getattr "
@@ -560,6 +599,11 @@ static void check_deadline_bandwidth(const struct check_ctx *ctx, struct check_o
 		strbuf_printf(&ev, "; %zu DEADLINE thread%s could not be read (exited?)", d->unread,
 			      d->unread == 1 ? "" : "s");
 	check_set(out, st, "%s", strbuf_str(&ev));
+	if (st == RTR_SKIP)
+		check_fix(out, "Run `rtready check --only sched.deadline_bandwidth` on the host, "
+			  "outside the PID namespace, where every DEADLINE task is seen; or make "
+			  "%s readable here (it gives the whole root domain's figure).",
+			  d->debug_path);
 	if (st == RTR_WARN)
 		check_fix(out, "The DEADLINE reservations are near the admission limit: the next "
 			  "task asking for more than what is left fails with EBUSY. Shrink the "

@@ -379,8 +379,10 @@ int dlbw_usage(const struct dlbw_facts *d, const struct sched_facts *s,
 		}
 		u->fair = fair_bw(s, k, cpus, &u->fair_assumed);
 		u->have_tasks = true;
-		if (!u->from_debug)
+		if (!u->from_debug) {
 			u->used = u->tasks + u->fair;
+			u->ns_only = tasks_pidns_only(t);
+		}
 	}
 	return u->from_debug || u->have_tasks ? 0 : -ENODATA;
 }

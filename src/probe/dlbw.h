@@ -103,7 +103,9 @@ void probe_dlbw_free(struct dlbw_facts *f);
  * dl_bw->total_bw (@from_debug, @debug_cpu) or else @tasks + @fair; @tasks:
  * the sched_getattr sum of the @n_tasks DEADLINE threads whose affinity
  * meets @cpus (@have_tasks); @fair: the fair servers, on kernels after 6.12
- * (their default when unreadable: @fair_assumed).
+ * (their default when unreadable: @fair_assumed). @ns_only: @used is the
+ * tasks' sum and /proc lists only a child PID namespace's tasks (a
+ * container): the host's DEADLINE tasks are missing from it.
  */
 struct dlbw_usage {
 	uint64_t limit;
@@ -115,6 +117,7 @@ struct dlbw_usage {
 	int debug_cpu;
 	bool have_tasks;
 	bool fair_assumed;
+	bool ns_only;
 };
 
 /*

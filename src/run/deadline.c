@@ -85,7 +85,7 @@ void run_deadline_admission(uint64_t runtime_ns, uint64_t period_ns, char *buf, 
 		snprintf(buf + n, len - (size_t)n, ", but its root domain (CPU %s) has %.1f%% left: "
 			 "its limit is sched_rt_runtime_us/sched_rt_period_us = %lld/%lld of each "
 			 "of its %zu CPU%s = %.1f%%, of which %.1f%% is in use (%s%zu DEADLINE "
-			 "thread%s %.1f%%%s%s); shrink the runtime, lengthen the period, stop "
+			 "thread%s %.1f%%%s%s%s); shrink the runtime, lengthen the period, stop "
 			 "another DEADLINE task, or raise sched_rt_runtime_us", cpus,
 			 u.used < u.limit ? pct(u.limit - u.used) : 0.0, (long long)s.rt_runtime_us,
 			 (long long)s.rt_period_us, rtr_cpuset_count(&dom),
@@ -94,7 +94,9 @@ void run_deadline_admission(uint64_t runtime_ns, uint64_t period_ns, char *buf, 
 			 u.n_tasks, u.n_tasks == 1 ? "" : "s", pct(u.tasks),
 			 u.fair ? ", the fair servers " : "",
 			 u.fair ? (u.fair_assumed ? "5% of each CPU (their default)" :
-				   "their reservations") : "");
+				   "their reservations") : "",
+			 u.ns_only ? "; only the threads of this PID namespace are seen, not the "
+			 "host's" : "");
 	}
 	rtr_cpuset_free(&dom);
 	probe_dlbw_free(&d);

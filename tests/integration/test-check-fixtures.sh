@@ -85,4 +85,10 @@ for want in "/process_api/7f3e is charged to /sys/fs/cgroup/process_api" \
 	"echo \$\$ > /sys/fs/cgroup/cgroup.procs" "rt_group_sched=0 (this kernel has"; do
 	grep -qF -- "$want" "$tmp/v2.flat" || { cat "$tmp/v2"; fail "v2-cpu: no '$want'"; }
 done
+
+# SCHED_DEADLINE admission on the trees of tests/fixtures/deadline/README.md.
+expect deadline/pidns "--only sched.deadline_bandwidth,sched.deadline_mix" <<'T'
+sched.deadline_bandwidth skip
+sched.deadline_mix skip
+T
 echo ok

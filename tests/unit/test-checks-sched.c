@@ -250,6 +250,14 @@ static void deadline_mix(void **state)
 	add_task(f, 800, 800, "dl", 6, 0, false, "3");
 	add_task(f, 15, 15, "migration/0", 1, 99, true, "0");	/* kernel: not counted */
 	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_PASS);
+	/* In a child PID namespace the host's FIFO/RR tasks are not listed: no pass. */
+	f->tasks.pidns_child = true;
+	snprintf(f->tasks.pidns_link, sizeof(f->tasks.pidns_link), "pid:[4026532174]");
+	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_SKIP);
+	assert_has(r.evidence, "child PID namespace (/proc/self/ns/pid is pid:[4026532174]");
+	assert_has(r.fix, "on the host");
+	add_task(f, 700, 700, "ctl", 1, 80, false, "2");	/* a mix seen is a mix */
+	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_WARN);
 	facts_blank_free(f);
 }
 
@@ -388,6 +396,18 @@ static void deadline_bandwidth(void **state)
 	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_PASS);
 	assert_has(r.evidence, "main root domain (CPU 0)");
 	assert_has(r.evidence, "isolcpus root domain (CPU 1)");
+	/* A child PID namespace's /proc: the sum misses the host's tasks, no pass. */
+	f->tasks.pidns_child = true;
+	f->tasks.pidns_levels = 2;
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_SKIP);
+	assert_has(r.evidence, "NSpid of /proc/self/status has 2 ids");
+	assert_has(r.evidence, "covers only the DEADLINE threads of this namespace");
+	assert_has(r.fix, "on the host");
+	/* ... unless what it sees is already near the limit. */
+	d->tasks->runtime_ns = 900000;
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_WARN);
+	d->tasks->runtime_ns = 300000;
+	f->tasks.pidns_child = false;
 	/* Throttling off: admission control off. */
 	s->rt_runtime_us = -1;
 	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_INFO);
