@@ -503,7 +503,7 @@ static enum rtr_status dl_domain(const struct check_ctx *ctx, const struct rtr_c
 	size_t n = rtr_cpuset_count(cpus);
 	struct dlbw_usage u;
 
-	if (dlbw_usage(&f->dlbw, s, &f->kernel, &f->tasks, cpus, &u))
+	if (dlbw_usage(&f->dlbw, s, &f->kernel, &f->tasks, &f->cpu, cpus, &u))
 		return RTR_SKIP;
 	strbuf_printf(ev, "%s%s root domain (CPU ", ev->len ? "; " : "", name);
 	check_put_cpus(ev, cpus);
@@ -520,9 +520,16 @@ static enum rtr_status dl_domain(const struct check_ctx *ctx, const struct rtr_c
 				      u.fair_assumed ? " (their default 50 ms per second, "
 				      "assumed: their settings are not readable)" : "");
 	}
-	strbuf_printf(ev, "; limit %.1f%% (%lld/%lld of each of %zu CPU%s), %.1f%% left",
-		      pct(u.limit), (long long)s->rt_runtime_us, (long long)s->rt_period_us, n,
-		      n == 1 ? "" : "s", u.used < u.limit ? pct(u.limit - u.used) : 0.0);
+	if (u.capacity)
+		strbuf_printf(ev, "; limit %.1f%% (%lld/%lld of the capacity of its %zu CPUs: "
+			      "unequal cores, so the kernel weighs each by its cpu_capacity, "
+			      "%llu/1024 in all)", pct(u.limit), (long long)s->rt_runtime_us,
+			      (long long)s->rt_period_us, n, (unsigned long long)u.capacity);
+	else
+		strbuf_printf(ev, "; limit %.1f%% (%lld/%lld of each of %zu CPU%s)", pct(u.limit),
+			      (long long)s->rt_runtime_us, (long long)s->rt_period_us, n,
+			      n == 1 ? "" : "s");
+	strbuf_printf(ev, ", %.1f%% left", u.used < u.limit ? pct(u.limit - u.used) : 0.0);
 	if (u.limit && u.used * 1000 > u.limit * DL_WARN_PERMILLE)
 		return RTR_WARN;
 	if (u.ns_only) {
@@ -677,7 +684,8 @@ const struct check sched_checks[] = {
 		"The kernel admits a SCHED_DEADLINE task only if the runtime/period of every "
 		"DEADLINE task of its root domain, with the new one, stays within "
 		"sched_rt_runtime_us/sched_rt_period_us of each of the domain's CPUs (95% by "
-		"default; after 6.12 the fair servers' 5% per CPU counts too); otherwise "
+		"default; on unequal cores each CPU counts as its cpu_capacity/1024; after 6.12 "
+		"the fair servers' 5% per CPU counts too); otherwise "
 		"sched_setattr fails with EBUSY. The RT throttling settings are thus also the "
 		"DEADLINE admission limit: lowering sched_rt_runtime_us shrinks it (the kernel "
 		"refuses to go below what is already admitted), and -1, which turns throttling "

@@ -344,21 +344,36 @@ static uint64_t fair_bw(const struct sched_facts *s, const struct kernel_facts *
 	return dlbw_ratio((uint64_t)s->fair_period_ns, (uint64_t)s->fair_runtime_max_ns) * n;
 }
 
+/*
+ * The kernel's limit for a root domain: the per-CPU bandwidth @bw times
+ * the CPUs, or on asymmetric CPUs cap_scale(bw, capacity) = bw * (sum of
+ * cpu_capacity) >> SCHED_CAPACITY_SHIFT (kernel/sched/deadline.c).
+ */
+static uint64_t domain_limit(uint64_t bw, size_t n, uint64_t capacity)
+{
+	if (capacity)
+		return bw * capacity / CPU_CAPACITY_SCALE;
+	return bw * n;
+}
+
 int dlbw_usage(const struct dlbw_facts *d, const struct sched_facts *s,
 	       const struct kernel_facts *k, const struct tasks_facts *t,
-	       const struct rtr_cpuset *cpus, struct dlbw_usage *u)
+	       const struct cpu_facts *c, const struct rtr_cpuset *cpus, struct dlbw_usage *u)
 {
 	size_t n = rtr_cpuset_count(cpus);
 
 	memset(u, 0, sizeof(*u));
 	u->debug_cpu = -1;
-	u->limit = dlbw_ratio((uint64_t)s->rt_period_us, (uint64_t)s->rt_runtime_us) * n;
+	if (cpu_capacity_sum(c, cpus, &u->capacity))
+		u->capacity = 0;
+	u->limit = domain_limit(dlbw_ratio((uint64_t)s->rt_period_us, (uint64_t)s->rt_runtime_us),
+				n, u->capacity);
 	for (size_t i = 0; !d->debug_err && i < d->n_cpus; i++) {
 		if (!rtr_cpuset_test(cpus, d->cpus[i].cpu))
 			continue;
 		u->used = (uint64_t)(d->cpus[i].total_bw > 0 ? d->cpus[i].total_bw : 0);
 		if (d->cpus[i].bw >= 0)
-			u->limit = (uint64_t)d->cpus[i].bw * n;
+			u->limit = domain_limit((uint64_t)d->cpus[i].bw, n, u->capacity);
 		u->from_debug = true;
 		u->debug_cpu = d->cpus[i].cpu;
 		break;

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "probe/cpu.h"
 #include "probe/kernel.h"
 #include "probe/rootfs.h"
 #include "probe/sched.h"
@@ -99,7 +100,10 @@ void probe_dlbw_free(struct dlbw_facts *f);
 /*
  * What one root domain (the CPUs @cpus) has of DEADLINE bandwidth, all in
  * BW_UNIT. @limit: sched_rt_runtime_us/sched_rt_period_us of each CPU (or
- * the debug file's dl_bw->bw) times the CPUs; @used: the debug file's
+ * the debug file's dl_bw->bw) times the CPUs, or on asymmetric CPUs
+ * (big.LITTLE) times the sum of their cpu_capacity over 1024, as the
+ * kernel's __dl_overflow() scales it (@capacity: that sum, 0 when the
+ * CPUs are counted); @used: the debug file's
  * dl_bw->total_bw (@from_debug, @debug_cpu) or else @tasks + @fair; @tasks:
  * the sched_getattr sum of the @n_tasks DEADLINE threads whose affinity
  * meets @cpus (@have_tasks); @fair: the fair servers, on kernels after 6.12
@@ -109,6 +113,7 @@ void probe_dlbw_free(struct dlbw_facts *f);
  */
 struct dlbw_usage {
 	uint64_t limit;
+	uint64_t capacity;
 	uint64_t used;
 	uint64_t tasks;
 	uint64_t fair;
@@ -122,12 +127,14 @@ struct dlbw_usage {
 
 /*
  * dlbw_usage() - fill @u for the root domain @cpus from the facts (pure;
- * @s->rt_runtime_us must be read and >= 0).
- * Return: 0, or -ENODATA when neither source tells the bandwidth in use.
+ * @s->rt_runtime_us must be read and >= 0; @c: probe_cpu()'s, for the
+ * capacities).
+ * Return: 0, or -ENODATA when neither source tells the bandwidth in use
+ * (@u->limit is filled all the same).
  */
 int dlbw_usage(const struct dlbw_facts *d, const struct sched_facts *s,
 	       const struct kernel_facts *k, const struct tasks_facts *t,
-	       const struct rtr_cpuset *cpus, struct dlbw_usage *u);
+	       const struct cpu_facts *c, const struct rtr_cpuset *cpus, struct dlbw_usage *u);
 
 /* The "dl.*" fields of /proc/PID/task/TID/sched, as the kernel prints them. */
 #define DLBW_SCHED_FIELDS 8

@@ -91,4 +91,9 @@ expect deadline/pidns "--only sched.deadline_bandwidth,sched.deadline_mix" <<'T'
 sched.deadline_bandwidth skip
 sched.deadline_mix skip
 T
+expect deadline/biglittle "--only sched.deadline_bandwidth" <<<"sched.deadline_bandwidth warn"
+"$RTREADY" check --root "$fx/deadline/biglittle" --only sched.deadline_bandwidth --verbose \
+	2>&1 | tr -d '\n' | tr -s ' ' >"$tmp/bl"
+grep -qF "limit 545.5% (950000/1000000 of the capacity of its 8 CPUs" "$tmp/bl" ||
+	{ cat "$tmp/bl"; fail "deadline/biglittle: no capacity limit"; }
 echo ok

@@ -408,6 +408,32 @@ static void deadline_bandwidth(void **state)
 	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_WARN);
 	d->tasks->runtime_ns = 300000;
 	f->tasks.pidns_child = false;
+	/* big.LITTLE: the limit is the capacity sum (2 x 446 here), not 2 CPUs. */
+	f->cpu.isolated_err = -ENOENT;
+	f->cpu.cpus = calloc(2, sizeof(*f->cpu.cpus));
+	assert_non_null(f->cpu.cpus);
+	f->cpu.n_cpus = 2;
+	f->cpu.cpus[0] = (struct cpu_info){ .cpu = 0, .capacity = 446 };
+	f->cpu.cpus[1] = (struct cpu_info){ .cpu = 1, .capacity = 446 };
+	d->tasks->runtime_ns = 600000;	/* 60%, and the fair servers' 10% */
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_PASS);
+	assert_has(r.evidence, "limit 190.0% (950000/1000000 of each of 2 CPUs)");
+	f->cpu.capacity_asym = true;	/* bigger cores elsewhere: the kernel weighs all */
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_WARN);
+	assert_has(r.evidence, "limit 82.8% (950000/1000000 of the capacity of its 2 CPUs");
+	assert_has(r.evidence, "892/1024 in all");
+	/* The same from the debug file's dl_bw->bw. */
+	d->debug_err = 0;
+	d->cpus = cpus;
+	d->n_cpus = 2;
+	cpus[0].total_bw = cpus[1].total_bw = 104857;
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_PASS);
+	assert_has(r.evidence, "limit 82.8%");
+	d->cpus = NULL;
+	d->n_cpus = 0;
+	d->debug_err = -EPERM;
+	f->cpu.capacity_asym = false;
+	d->tasks->runtime_ns = 300000;
 	/* Throttling off: admission control off. */
 	s->rt_runtime_us = -1;
 	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_INFO);
