@@ -443,7 +443,10 @@ static void check_deadline_mix(const struct check_ctx *ctx, struct check_out *ou
 	for (size_t i = 0; i < t->n; i++) {
 		const struct task_info *x = &t->tasks[i];
 
-		if (x->policy == 6) {
+		/* schedutil's sugov:N threads hold 1 ms in 10 for frequency changes only. */
+		if (x->policy == 6 && dlbw_task_is_sugov(x)) {
+			continue;
+		} else if (x->policy == 6) {
 			if (n_dl < LIST_MAX)
 				task_line(&dl, x, n_dl == 0);
 			n_dl++;
@@ -515,6 +518,10 @@ static enum rtr_status dl_domain(const struct check_ctx *ctx, const struct rtr_c
 		strbuf_printf(ev, "%s%zu DEADLINE thread%s %.1f%% of a CPU (sched_getattr)",
 			      u.from_debug ? "; " : "", u.n_tasks,
 			      u.n_tasks == 1 ? " reserves" : "s reserve", pct(u.tasks));
+		if (f->dlbw.sugov)
+			strbuf_printf(ev, " (%zu schedutil sugov:N thread%s left out: the kernel "
+				      "does not count them)", f->dlbw.sugov,
+				      f->dlbw.sugov == 1 ? "" : "s");
 		if (u.fair)
 			strbuf_printf(ev, " and the fair servers %.1f%%%s", pct(u.fair),
 				      u.fair_assumed ? " (their default 50 ms per second, "

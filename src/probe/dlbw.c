@@ -25,8 +25,8 @@ uint64_t dlbw_ratio(uint64_t period_ns, uint64_t runtime_ns)
 	return (runtime_ns << 20) / period_ns;
 }
 
-int dlbw_getattr(int tid, int *policy, uint64_t *runtime_ns, uint64_t *deadline_ns,
-		 uint64_t *period_ns)
+int dlbw_getattr(int tid, int *policy, uint64_t *flags, uint64_t *runtime_ns,
+		 uint64_t *deadline_ns, uint64_t *period_ns)
 {
 	struct rtr__sched_attr a;
 
@@ -34,6 +34,7 @@ int dlbw_getattr(int tid, int *policy, uint64_t *runtime_ns, uint64_t *deadline_
 	if (rtr__sched_getattr(tid, &a) != 0)
 		return -errno;
 	*policy = (int)a.sched_policy;
+	*flags = a.sched_flags;
 	*runtime_ns = a.sched_runtime;
 	*deadline_ns = a.sched_deadline;
 	*period_ns = a.sched_period;
@@ -210,13 +211,18 @@ static void probe_tasks_bw(const struct tasks_facts *t, struct dlbw_facts *f)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		const struct task_info *x = &t->tasks[i];
-		uint64_t rt, dl, per;
+		uint64_t rt, dl, per, flags;
 		int policy;
 
 		if (x->policy != 6)
 			continue;
-		if (dlbw_getattr(x->tid, &policy, &rt, &dl, &per) || policy != 6) {
+		if (dlbw_getattr(x->tid, &policy, &flags, &rt, &dl, &per) || policy != 6) {
 			f->unread++;	/* gone, or no longer DEADLINE */
+			continue;
+		}
+		/* schedutil's threads: not in the kernel's admission sums (nor recorded). */
+		if (flags & DLBW_FLAG_SUGOV) {
+			f->sugov++;
 			continue;
 		}
 		f->tasks_err = add_task(f, x->pid, x->tid, x->comm, rt, dl, per ? per : dl);
@@ -255,6 +261,26 @@ int dlbw_parse_snapshot(const char *text, struct dlbw_facts *f)
 		line = nl + 1;
 	}
 	return 0;
+}
+
+void dlbw_drop_sugov(struct dlbw_facts *f, const struct tasks_facts *t)
+{
+	size_t kept = 0, n = f->n_tasks < DLBW_TASKS_MAX ? f->n_tasks : DLBW_TASKS_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct dlbw_task *x = &f->tasks[i];
+		bool sugov = false;
+
+		for (size_t j = 0; j < t->n && !sugov; j++)
+			sugov = t->tasks[j].tid == x->tid && dlbw_task_is_sugov(&t->tasks[j]);
+		if (sugov) {
+			f->tasks_bw -= dlbw_ratio(x->period_ns, x->runtime_ns);
+			f->sugov++;
+			continue;
+		}
+		f->tasks[kept++] = *x;
+	}
+	f->n_tasks -= n - kept;
 }
 
 /* Keep the tasks' parameters in a snapshot being recorded. */
@@ -297,6 +323,8 @@ void probe_dlbw(const struct rootfs *fs, const struct tasks_facts *tasks, struct
 			out->tasks_err = -ENOTSUP;	/* not a snapshot of ours: nobody asked */
 		if (!out->tasks_err)
 			out->tasks_err = dlbw_parse_snapshot(text, out);
+		if (!out->tasks_err && !tasks->err)
+			dlbw_drop_sugov(out, tasks);
 		free(text);
 	} else if (tasks->err) {
 		out->tasks_err = tasks->err;
@@ -455,8 +483,10 @@ void probe_dlbw_thread(const struct rootfs *fs, int pid, int tid, struct dlbw_th
 	memset(out, 0, sizeof(*out));
 	out->attr_err = -ENOTSUP;
 	if (fs->host) {
-		out->attr_err = dlbw_getattr(tid, &policy, &out->runtime_ns, &out->deadline_ns,
-					     &out->period_ns);
+		uint64_t flags;
+
+		out->attr_err = dlbw_getattr(tid, &policy, &flags, &out->runtime_ns,
+					     &out->deadline_ns, &out->period_ns);
 		if (!out->attr_err && policy != 6)
 			out->attr_err = -ESRCH;	/* no longer DEADLINE */
 	}

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "probe/cpu.h"
 #include "probe/kernel.h"
@@ -28,6 +29,22 @@
 #define DLBW_UNIT (1u << 20)		/* the kernel's BW_UNIT: one whole CPU */
 #define DLBW_DEBUG_CAP (8u << 20)	/* the largest debug file read */
 #define DLBW_TASKS_MAX 4096		/* DEADLINE threads listed (all are summed) */
+
+/*
+ * SCHED_FLAG_SUGOV (kernel-internal, in sched_getattr's sched_flags): the
+ * schedutil governor's "sugov:N" kernel threads run SCHED_DEADLINE (1 ms
+ * every 10 ms) but the kernel keeps them out of the admission sums.
+ */
+#define DLBW_FLAG_SUGOV 0x10000000ULL
+
+/*
+ * Whether @t is one of schedutil's "sugov:N" kernel threads: where only
+ * /proc is read (a snapshot, the task list) their name tells them.
+ */
+static inline bool dlbw_task_is_sugov(const struct task_info *t)
+{
+	return t->kthread && strncmp(t->comm, "sugov:", 6) == 0;
+}
 
 /* One DEADLINE thread, from sched_getattr(2). */
 struct dlbw_task {
@@ -57,6 +74,7 @@ struct dlbw_facts {
 	struct dlbw_task *tasks;	/* the first DLBW_TASKS_MAX DEADLINE threads */
 	size_t n_tasks;			/* every DEADLINE thread read */
 	size_t unread;			/* DEADLINE threads whose sched_getattr failed */
+	size_t sugov;			/* schedutil's threads left out (DLBW_FLAG_SUGOV) */
 	uint64_t tasks_bw;		/* sum of runtime/period in BW_UNIT (rounded like the kernel) */
 };
 
@@ -87,6 +105,13 @@ uint64_t dlbw_ratio(uint64_t period_ns, uint64_t runtime_ns);
  * (comm left empty) and tasks_bw. Pure. Return: 0, -EINVAL, -ENOMEM.
  */
 int dlbw_parse_snapshot(const char *text, struct dlbw_facts *f);
+
+/*
+ * dlbw_drop_sugov() - take out of @f's tasks (and tasks_bw) those that
+ * @t lists as schedutil's sugov:N kernel threads (a snapshot made before
+ * the flag was read keeps them), counting them in @f->sugov. Pure.
+ */
+void dlbw_drop_sugov(struct dlbw_facts *f, const struct tasks_facts *t);
 
 /*
  * Fill @out: the debug file under @fs, and on the live root (@fs->host) the
@@ -169,10 +194,11 @@ void probe_dlbw_thread(const struct rootfs *fs, int pid, int tid, struct dlbw_th
 
 /*
  * dlbw_getattr() - sched_getattr(2) of thread @tid (the raw system call:
- * musl and older glibc have no wrapper). @policy gets the kernel policy.
+ * musl and older glibc have no wrapper). @policy gets the kernel policy,
+ * @flags its sched_flags (DLBW_FLAG_SUGOV among them).
  * Return: 0 or -errno.
  */
-int dlbw_getattr(int tid, int *policy, uint64_t *runtime_ns, uint64_t *deadline_ns,
-		 uint64_t *period_ns);
+int dlbw_getattr(int tid, int *policy, uint64_t *flags, uint64_t *runtime_ns,
+		 uint64_t *deadline_ns, uint64_t *period_ns);
 
 #endif

@@ -96,4 +96,12 @@ expect deadline/biglittle "--only sched.deadline_bandwidth" <<<"sched.deadline_b
 	2>&1 | tr -d '\n' | tr -s ' ' >"$tmp/bl"
 grep -qF "limit 545.5% (950000/1000000 of the capacity of its 8 CPUs" "$tmp/bl" ||
 	{ cat "$tmp/bl"; fail "deadline/biglittle: no capacity limit"; }
+expect deadline/sugov "--only sched.deadline_bandwidth,sched.deadline_mix" <<'T'
+sched.deadline_bandwidth pass
+sched.deadline_mix pass
+T
+"$RTREADY" check --root "$fx/deadline/sugov" --only sched.deadline_bandwidth --verbose \
+	2>&1 | tr -d '\n' | tr -s ' ' >"$tmp/sg"
+grep -qF "0 DEADLINE threads reserve 0.0% of a CPU (sched_getattr) (2 schedutil sugov:N" \
+	"$tmp/sg" || { cat "$tmp/sg"; fail "deadline/sugov: sugov threads counted"; }
 echo ok

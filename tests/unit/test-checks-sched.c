@@ -250,7 +250,16 @@ static void deadline_mix(void **state)
 	add_task(f, 800, 800, "dl", 6, 0, false, "3");
 	add_task(f, 15, 15, "migration/0", 1, 99, true, "0");	/* kernel: not counted */
 	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_PASS);
+	/* schedutil's sugov:N kthreads are DEADLINE, but no mix of the user's. */
+	probe_tasks_free(&f->tasks);
+	add_task(f, 700, 700, "ctl", 1, 80, false, "2");
+	add_task(f, 211, 211, "sugov:0", 6, 0, true, "0");
+	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_PASS);
+	add_task(f, 212, 212, "sugov:1", 6, 0, false, "1");	/* a user task of that name */
+	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_WARN);
 	/* In a child PID namespace the host's FIFO/RR tasks are not listed: no pass. */
+	probe_tasks_free(&f->tasks);
+	add_task(f, 800, 800, "dl", 6, 0, false, "3");
 	f->tasks.pidns_child = true;
 	snprintf(f->tasks.pidns_link, sizeof(f->tasks.pidns_link), "pid:[4026532174]");
 	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_SKIP);
@@ -301,6 +310,20 @@ static void dlbw_parsers(void **state)
 	assert_int_equal(f.n_tasks, 2);
 	assert_int_equal(f.tasks[1].tid, 14);
 	assert_int_equal(f.tasks_bw, 104857 + 262144);
+	/* A snapshot's sugov:N kthreads (named in its /proc) are left out. */
+	{
+		struct tasks_facts t = { 0 };
+		struct task_info k = { .pid = 12, .tid = 13, .policy = 6, .kthread = true };
+
+		snprintf(k.comm, sizeof(k.comm), "sugov:0");
+		assert_int_equal(tasks_append(&t, &k), 0);
+		dlbw_drop_sugov(&f, &t);
+		assert_int_equal(f.n_tasks, 1);
+		assert_int_equal(f.sugov, 1);
+		assert_int_equal(f.tasks[0].tid, 14);
+		assert_int_equal(f.tasks_bw, 262144);
+		probe_tasks_free(&t);
+	}
 	probe_dlbw_free(&f);
 	assert_int_equal(dlbw_parse_snapshot("12 13 100000\n", &f), -EINVAL);
 	probe_dlbw_free(&f);
