@@ -492,9 +492,9 @@ static double pct(uint64_t bw)
 /*
  * One root domain: the kernel's admission test compares the sum of the
  * runtime/period of its DEADLINE tasks (and fair servers) with the limit
- * per CPU times its CPUs. isolcpus CPUs share the default root domain, the
- * others form the main one (cpuset partitions, which split them further,
- * are not seen here). @used comes from the debug file (dl_bw->total_bw of
+ * per CPU times its CPUs (dlbw_domains(): the main one, the default one of
+ * the isolcpus CPUs and isolated partitions, each cgroup v2 root
+ * partition). @used comes from the debug file (dl_bw->total_bw of
  * the domain's first CPU) or from the tasks' sched_getattr and the fair
  * servers. Return: the status of this domain.
  */
@@ -563,7 +563,7 @@ static void check_deadline_bandwidth(const struct check_ctx *ctx, struct check_o
 	const struct facts *f = ctx->facts;
 	const struct sched_facts *s = &f->sched;
 	const struct dlbw_facts *d = &f->dlbw;
-	struct rtr_cpuset main_cpus = RTR_CPUSET_INIT, iso = RTR_CPUSET_INIT;
+	struct dlbw_domains doms = { 0 };
 	struct strbuf ev = STRBUF_INIT;
 	enum rtr_status st = RTR_PASS, one;
 
@@ -587,20 +587,22 @@ static void check_deadline_bandwidth(const struct check_ctx *ctx, struct check_o
 			  "their runtime/period sums stay below the CPUs' capacity.");
 		return;
 	}
-	if (rtr_cpuset_copy(&main_cpus, f->cpu.online_err ? &f->cpu.present : &f->cpu.online) ||
-	    (!f->cpu.isolated_err && rtr_cpuset_copy(&iso, &f->cpu.isolated))) {
+	if (dlbw_domains(&f->cpu, &f->partition, &doms)) {
 		check_set(out, RTR_SKIP, "out of memory");
 		goto out;
 	}
-	rtr_cpuset_and(&iso, &main_cpus);
-	rtr_cpuset_andnot(&main_cpus, &iso);
-	if (!rtr_cpuset_is_empty(&main_cpus)) {
-		one = dl_domain(ctx, &main_cpus, "main", &ev);
+	for (size_t i = 0; i < doms.n; i++) {
+		one = dl_domain(ctx, &doms.d[i].cpus, doms.d[i].name, &ev);
 		st = dl_worse(st, one);
 	}
-	if (!rtr_cpuset_is_empty(&iso)) {
-		one = dl_domain(ctx, &iso, "isolcpus", &ev);
-		st = dl_worse(st, one);
+	if (ev.len && doms.partitions)
+		strbuf_puts(&ev, "; cpuset partitions make root domains of their own, each "
+			    "figure is that of the domain named with its CPUs");
+	if (ev.len && doms.unmapped[0]) {
+		/* The limit may span domains the used figure does not: no pass. */
+		strbuf_printf(&ev, "; but %s: a figure above may mix root domains", doms.unmapped);
+		if (st == RTR_PASS)
+			st = RTR_SKIP;
 	}
 	if (st == RTR_SKIP && !ev.len) {
 		check_set(out, RTR_SKIP, "cannot read %s: %s, and %s", d->debug_path,
@@ -613,19 +615,23 @@ static void check_deadline_bandwidth(const struct check_ctx *ctx, struct check_o
 		strbuf_printf(&ev, "; %zu DEADLINE thread%s could not be read (exited?)", d->unread,
 			      d->unread == 1 ? "" : "s");
 	check_set(out, st, "%s", strbuf_str(&ev));
-	if (st == RTR_SKIP)
+	if (st == RTR_SKIP && tasks_pidns_only(&f->tasks))
 		check_fix(out, "Run `rtready check --only sched.deadline_bandwidth` on the host, "
 			  "outside the PID namespace, where every DEADLINE task is seen; or make "
 			  "%s readable here (it gives the whole root domain's figure).",
 			  d->debug_path);
+	else if (st == RTR_SKIP)
+		check_fix(out, "Read each CPU's dl_rq section in %s: its dl_bw->total_bw is what "
+			  "that CPU's root domain holds, and its dl_bw->bw times the domain's CPUs "
+			  "the limit; or make the cpuset layout readable (cgroup v2 partitions are "
+			  "mapped).", d->debug_path);
 	if (st == RTR_WARN)
 		check_fix(out, "The DEADLINE reservations are near the admission limit: the next "
 			  "task asking for more than what is left fails with EBUSY. Shrink the "
 			  "runtime/period of the tasks, spread them over more CPUs of the root "
 			  "domain, or raise sched_rt_runtime_us (closer to sched_rt_period_us).");
 out:
-	rtr_cpuset_free(&main_cpus);
-	rtr_cpuset_free(&iso);
+	dlbw_domains_free(&doms);
 	strbuf_free(&ev);
 }
 

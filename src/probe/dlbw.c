@@ -430,6 +430,105 @@ int dlbw_usage(const struct dlbw_facts *d, const struct sched_facts *s,
 	return u->from_debug || u->have_tasks ? 0 : -ENODATA;
 }
 
+/* Append a domain named @name of the CPUs @cpus (empty: none added). Return: 0, -ENOMEM. */
+static int add_domain(struct dlbw_domains *out, const char *name, const struct rtr_cpuset *cpus)
+{
+	struct dlbw_domain *d;
+
+	if (rtr_cpuset_is_empty(cpus))
+		return 0;
+	d = realloc(out->d, (out->n + 1) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	out->d = d;
+	d = &out->d[out->n];
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->cpus = (struct rtr_cpuset)RTR_CPUSET_INIT;
+	if (rtr_cpuset_copy(&d->cpus, cpus))
+		return -ENOMEM;
+	out->n++;
+	return 0;
+}
+
+/* A valid partition of @p whose CPUs are known, or NULL (noting why in @out). */
+static const struct partition_group *usable_group(const struct partition_facts *p, size_t i,
+						  struct dlbw_domains *out)
+{
+	const struct partition_group *g = &p->groups[i];
+
+	if (p->hier != PARTITION_HIER_V2 || !g->valid)
+		return NULL;	/* an invalid partition is a member again */
+	out->partitions = true;
+	if (rtr_cpuset_is_empty(&g->cpus)) {
+		snprintf(out->unmapped, sizeof(out->unmapped), "the CPUs of the cpuset partition "
+			 "%.200s (its cpuset.cpus.effective) could not be read", g->path);
+		return NULL;
+	}
+	return g;
+}
+
+int dlbw_domains(const struct cpu_facts *c, const struct partition_facts *p,
+		 struct dlbw_domains *out)
+{
+	struct rtr_cpuset main_cpus = RTR_CPUSET_INIT, def = RTR_CPUSET_INIT;
+	bool isolcpus, iso_parts = false;
+	char name[300];
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = rtr_cpuset_copy(&main_cpus, c->online_err ? &c->present : &c->online);
+	if (!err && !c->isolated_err)
+		err = rtr_cpuset_copy(&def, &c->isolated);
+	if (err)
+		goto out;
+	rtr_cpuset_and(&def, &main_cpus);
+	rtr_cpuset_andnot(&main_cpus, &def);
+	isolcpus = !rtr_cpuset_is_empty(&def);
+	if (p->hier == PARTITION_HIER_V1 && p->v1_balance == 0)
+		snprintf(out->unmapped, sizeof(out->unmapped), "the cpuset v1 root (%.100s) has "
+			 "sched_load_balance 0, so the root domains are those of its load-balanced "
+			 "cpu_exclusive groups, which rtready does not map", p->v1_cpuset);
+	else if (p->hier == PARTITION_HIER_V2 && p->truncated)
+		snprintf(out->unmapped, sizeof(out->unmapped), "the cgroup tree under %.100s was "
+			 "too large to look through for cpuset partitions", p->mount);
+	/* Partitions leave the main domain; isolated ones join the default domain. */
+	for (size_t i = 0; i < p->n_groups && !err; i++) {
+		const struct partition_group *g = usable_group(p, i, out);
+
+		if (!g)
+			continue;
+		rtr_cpuset_andnot(&main_cpus, &g->cpus);
+		if (strcmp(g->type, "isolated") == 0) {
+			iso_parts = true;
+			err = rtr_cpuset_or(&def, &g->cpus);
+		}
+	}
+	err = err ?: add_domain(out, "main", &main_cpus);
+	err = err ?: add_domain(out, isolcpus && iso_parts ? "default (isolcpus and isolated "
+				"partitions)" : iso_parts ? "default (isolated partitions)" :
+				"isolcpus", &def);
+	for (size_t i = 0; i < p->n_groups && !err; i++) {
+		const struct partition_group *g = usable_group(p, i, out);
+
+		if (!g || strcmp(g->type, "root") != 0)
+			continue;
+		snprintf(name, sizeof(name), "cpuset partition %.256s", g->path);
+		err = add_domain(out, name, &g->cpus);
+	}
+out:
+	rtr_cpuset_free(&main_cpus);
+	rtr_cpuset_free(&def);
+	return err;
+}
+
+void dlbw_domains_free(struct dlbw_domains *out)
+{
+	for (size_t i = 0; i < out->n; i++)
+		rtr_cpuset_free(&out->d[i].cpus);
+	free(out->d);
+	memset(out, 0, sizeof(*out));
+}
+
 int dlbw_parse_proc_sched(const char *text, struct dlbw_sched_fields *out)
 {
 	size_t lines = 0;

@@ -21,6 +21,7 @@
 
 #include "probe/cpu.h"
 #include "probe/kernel.h"
+#include "probe/partition.h"
 #include "probe/rootfs.h"
 #include "probe/sched.h"
 #include "probe/tasks.h"
@@ -160,6 +161,36 @@ struct dlbw_usage {
 int dlbw_usage(const struct dlbw_facts *d, const struct sched_facts *s,
 	       const struct kernel_facts *k, const struct tasks_facts *t,
 	       const struct cpu_facts *c, const struct rtr_cpuset *cpus, struct dlbw_usage *u);
+
+/*
+ * The scheduler's root domains, each with its own DEADLINE limit, as far
+ * as the facts tell: "main" (the online CPUs the others leave); the
+ * kernel's default root domain, holding the isolcpus= CPUs and those of
+ * cgroup v2 isolated partitions (no load balancing, so in no domain of
+ * their own); and each valid cgroup v2 "root" partition. @unmapped says
+ * why the split is not known when it is not (cpuset v1 with the root's
+ * sched_load_balance 0, a partition whose CPUs were not read, a cgroup
+ * walk cut short), else "".
+ */
+struct dlbw_domain {
+	char name[300];
+	struct rtr_cpuset cpus;
+};
+
+struct dlbw_domains {
+	struct dlbw_domain *d;
+	size_t n;
+	bool partitions;	/* cpuset partitions take CPUs out of the main domain */
+	char unmapped[320];
+};
+
+/*
+ * dlbw_domains() - fill @out from the CPU and partition facts (pure).
+ * Return: 0 or -ENOMEM. Free with dlbw_domains_free() either way.
+ */
+int dlbw_domains(const struct cpu_facts *c, const struct partition_facts *p,
+		 struct dlbw_domains *out) __attribute__((warn_unused_result));
+void dlbw_domains_free(struct dlbw_domains *out);
 
 /* The "dl.*" fields of /proc/PID/task/TID/sched, as the kernel prints them. */
 #define DLBW_SCHED_FIELDS 8

@@ -7,6 +7,7 @@
 #include "probe/cpu.h"
 #include "probe/dlbw.h"
 #include "probe/kernel.h"
+#include "probe/partition.h"
 #include "probe/rootfs.h"
 #include "probe/sched.h"
 #include "probe/tasks.h"
@@ -19,27 +20,30 @@ static double pct(uint64_t bw)
 
 /*
  * The program's root domain: the CPUs it may run on decide it (a DEADLINE
- * task spans its domain), so rtready's own: the isolcpus CPUs when it is
- * confined to them, else the other online CPUs.
+ * task spans its domain), so rtready's own: the domain (dlbw_domains():
+ * main, the default one of isolcpus and isolated partitions, a root
+ * partition) that holds all of them, else the first they meet.
  */
-static int own_domain(const struct cpu_facts *c, struct rtr_cpuset *out)
+static int own_domain(const struct cpu_facts *c, const struct partition_facts *p,
+		      struct rtr_cpuset *out)
 {
-	struct rtr_cpuset mine = RTR_CPUSET_INIT, iso = RTR_CPUSET_INIT;
-	int err = rtr_cpuset_copy(out, &c->online);
+	struct rtr_cpuset mine = RTR_CPUSET_INIT;
+	struct dlbw_domains doms;
+	const struct rtr_cpuset *pick = NULL;
+	int err = dlbw_domains(c, p, &doms);
 
-	if (!err && !c->isolated_err)
-		err = rtr_cpuset_copy(&iso, &c->isolated);
 	if (!err)
 		err = rtr_cpuset_get_affinity(&mine);
-	if (!err) {
-		rtr_cpuset_and(&iso, out);
-		if (!rtr_cpuset_is_empty(&iso) && rtr_cpuset_is_subset(&mine, &iso))
-			err = rtr_cpuset_copy(out, &iso);
-		else
-			rtr_cpuset_andnot(out, &iso);
-	}
+	for (size_t i = 0; !err && i < doms.n && !pick; i++)
+		if (rtr_cpuset_is_subset(&mine, &doms.d[i].cpus))
+			pick = &doms.d[i].cpus;
+	for (size_t i = 0; !err && i < doms.n && !pick; i++)
+		if (rtr_cpuset_intersects(&mine, &doms.d[i].cpus))
+			pick = &doms.d[i].cpus;
+	if (!err)
+		err = pick ? rtr_cpuset_copy(out, pick) : -ENOENT;
 	rtr_cpuset_free(&mine);
-	rtr_cpuset_free(&iso);
+	dlbw_domains_free(&doms);
 	return err;
 }
 
@@ -72,6 +76,7 @@ void run_deadline_admission(uint64_t runtime_ns, uint64_t period_ns, char *buf, 
 	struct sched_facts s;
 	struct tasks_facts t;
 	struct cpu_facts c;
+	struct partition_facts p;
 	struct dlbw_facts d;
 	struct dlbw_usage u;
 	struct rootfs fs;
@@ -86,10 +91,11 @@ void run_deadline_admission(uint64_t runtime_ns, uint64_t period_ns, char *buf, 
 	probe_kernel(&fs, &k);
 	probe_sched(&fs, &s);
 	probe_cpu(&fs, &c);	/* with cpu_capacity: big.LITTLE scales the limit */
+	probe_partition(&fs, &p);
 	probe_tasks(&fs, &t);
 	probe_dlbw(&fs, &t, &d);
 	rootfs_close(&fs);
-	if (s.rt_runtime_err || s.rt_period_err || c.online_err || own_domain(&c, &dom)) {
+	if (s.rt_runtime_err || s.rt_period_err || c.online_err || own_domain(&c, &p, &dom)) {
 		snprintf(buf + n, len - (size_t)n, ", more than the deadline bandwidth left in its "
 			 "root domain (the limit, sched_rt_runtime_us/sched_rt_period_us of each "
 			 "CPU, could not be read)");
@@ -119,6 +125,7 @@ void run_deadline_admission(uint64_t runtime_ns, uint64_t period_ns, char *buf, 
 	probe_dlbw_free(&d);
 	probe_tasks_free(&t);
 	probe_cpu_free(&c);
+	probe_partition_free(&p);
 	probe_sched_free(&s);
 	probe_kernel_free(&k);
 }

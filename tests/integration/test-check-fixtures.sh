@@ -104,4 +104,6 @@ T
 	2>&1 | tr -d '\n' | tr -s ' ' >"$tmp/sg"
 grep -qF "0 DEADLINE threads reserve 0.0% of a CPU (sched_getattr) (2 schedutil sugov:N" \
 	"$tmp/sg" || { cat "$tmp/sg"; fail "deadline/sugov: sugov threads counted"; }
+expect deadline/partition-root "--only sched.deadline_bandwidth" <<<"sched.deadline_bandwidth warn"
+expect deadline/v1-unbalanced "--only sched.deadline_bandwidth" <<<"sched.deadline_bandwidth skip"
 echo ok

@@ -464,6 +464,71 @@ static void deadline_bandwidth(void **state)
 	facts_blank_free(f);
 }
 
+/* The root domains that cpuset partitions and isolcpus make (dlbw_domains). */
+static void add_group(struct partition_facts *p, const char *path, const char *type, bool valid,
+		      const char *cpus)
+{
+	struct partition_group *g;
+
+	p->groups = realloc(p->groups, (p->n_groups + 1) * sizeof(*p->groups));
+	assert_non_null(p->groups);
+	g = &p->groups[p->n_groups++];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->path, sizeof(g->path), "%s", path);
+	snprintf(g->type, sizeof(g->type), "%s", type);
+	g->valid = valid;
+	assert_int_equal(rtr_cpuset_parse_list(&g->cpus, cpus), 0);
+}
+
+static void dlbw_domain_split(void **state)
+{
+	struct facts *f = facts_blank();
+	struct dlbw_domains d;
+	char list[64];
+
+	(void)state;
+	f->cpu.online_err = 0;
+	assert_int_equal(rtr_cpuset_parse_list(&f->cpu.online, "0-7"), 0);
+	f->cpu.isolated_err = 0;
+	assert_int_equal(rtr_cpuset_parse_list(&f->cpu.isolated, "7"), 0);
+	/* No partitions: main and isolcpus, as before. */
+	assert_int_equal(dlbw_domains(&f->cpu, &f->partition, &d), 0);
+	assert_int_equal(d.n, 2);
+	assert_string_equal(d.d[1].name, "isolcpus");
+	assert_false(d.partitions);
+	dlbw_domains_free(&d);
+	/* A root partition is a domain; an isolated one joins isolcpus; an invalid one is nothing. */
+	f->partition.hier = PARTITION_HIER_V2;
+	add_group(&f->partition, "/rt", "root", true, "2-3");
+	add_group(&f->partition, "/iso", "isolated", true, "5-6");
+	add_group(&f->partition, "/bad", "root", false, "4");
+	assert_int_equal(dlbw_domains(&f->cpu, &f->partition, &d), 0);
+	assert_int_equal(d.n, 3);
+	rtr_cpuset_format_list(&d.d[0].cpus, list, sizeof(list));
+	assert_string_equal(d.d[0].name, "main");
+	assert_string_equal(list, "0-1,4");
+	rtr_cpuset_format_list(&d.d[1].cpus, list, sizeof(list));
+	assert_string_equal(d.d[1].name, "default (isolcpus and isolated partitions)");
+	assert_string_equal(list, "5-7");
+	assert_string_equal(d.d[2].name, "cpuset partition /rt");
+	assert_true(d.partitions);
+	assert_string_equal(d.unmapped, "");
+	dlbw_domains_free(&d);
+	/* A partition whose CPUs were not read: the split is not known. */
+	add_group(&f->partition, "/lost", "root", true, "");
+	assert_int_equal(dlbw_domains(&f->cpu, &f->partition, &d), 0);
+	assert_non_null(strstr(d.unmapped, "/lost"));
+	dlbw_domains_free(&d);
+	/* cpuset v1 with a root that balances nothing. */
+	f->partition.hier = PARTITION_HIER_V1;
+	f->partition.v1_balance = 0;
+	assert_int_equal(dlbw_domains(&f->cpu, &f->partition, &d), 0);
+	assert_int_equal(d.n, 2);
+	assert_non_null(strstr(d.unmapped, "sched_load_balance 0"));
+	dlbw_domains_free(&d);
+	facts_blank_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +540,7 @@ int main(void)
 		cmocka_unit_test(dlbw_parsers),
 		cmocka_unit_test(dlbw_proc_sched),
 		cmocka_unit_test(deadline_bandwidth),
+		cmocka_unit_test(dlbw_domain_split),
 	};
 
 	return unit_run(tests, NULL, NULL);
