@@ -422,6 +422,16 @@ static void check_rt_tasks(const struct check_ctx *ctx, struct check_out *out)
 
 /* ---- sched.deadline_mix ------------------------------------------------ */
 
+/* Why the task list is a child PID namespace's only (tasks_pidns_only()). */
+static void put_pidns(struct strbuf *sb, const struct tasks_facts *t)
+{
+	if (t->pidns_link[0] && strcmp(t->pidns_link, TASKS_PIDNS_INIT) != 0)
+		strbuf_printf(sb, "/proc/self/ns/pid is %s, not the initial namespace's "
+			      TASKS_PIDNS_INIT, t->pidns_link);
+	else
+		strbuf_printf(sb, "NSpid of /proc/self/status has %d ids", t->pidns_levels);
+}
+
 static void check_deadline_mix(const struct check_ctx *ctx, struct check_out *out)
 {
 	const struct tasks_facts *t = &ctx->facts->tasks;
@@ -433,7 +443,10 @@ static void check_deadline_mix(const struct check_ctx *ctx, struct check_out *ou
 	for (size_t i = 0; i < t->n; i++) {
 		const struct task_info *x = &t->tasks[i];
 
-		if (x->policy == 6) {
+		/* schedutil's sugov:N threads hold 1 ms in 10 for frequency changes only. */
+		if (x->policy == 6 && dlbw_task_is_sugov(x)) {
+			continue;
+		} else if (x->policy == 6) {
 			if (n_dl < LIST_MAX)
 				task_line(&dl, x, n_dl == 0);
 			n_dl++;
@@ -443,11 +456,22 @@ static void check_deadline_mix(const struct check_ctx *ctx, struct check_out *ou
 			n_rt++;
 		}
 	}
-	if (n_dl && n_rt)
+	if (n_dl && n_rt) {
 		check_set(out, RTR_WARN, "%zu SCHED_DEADLINE tasks (%s) beside %zu user FIFO/RR "
 			  "tasks (%s): every deadline task runs before any FIFO/RR task, whatever "
 			  "its priority", n_dl, strbuf_str(&dl), n_rt, strbuf_str(&rt));
-	else if (n_dl)
+	} else if (tasks_pidns_only(t)) {
+		/* The host's tasks are not in this /proc: a mix may be there unseen. */
+		struct strbuf ns = STRBUF_INIT;
+
+		put_pidns(&ns, t);
+		check_set(out, RTR_SKIP, "%zu SCHED_DEADLINE and %zu user FIFO/RR tasks seen, but "
+			  "rtready runs in a child PID namespace (%s): its /proc lists only that "
+			  "namespace's tasks, not the host's", n_dl, n_rt, strbuf_str(&ns));
+		strbuf_free(&ns);
+		check_fix(out, "Run `rtready check --only sched.deadline_mix` on the host, outside "
+			  "the PID namespace, where every task is seen.");
+	} else if (n_dl)
 		check_set(out, RTR_PASS, "%zu SCHED_DEADLINE tasks (%s), no user FIFO/RR task",
 			  n_dl, strbuf_str(&dl));
 	else
@@ -468,9 +492,9 @@ static double pct(uint64_t bw)
 /*
  * One root domain: the kernel's admission test compares the sum of the
  * runtime/period of its DEADLINE tasks (and fair servers) with the limit
- * per CPU times its CPUs. isolcpus CPUs share the default root domain, the
- * others form the main one (cpuset partitions, which split them further,
- * are not seen here). @used comes from the debug file (dl_bw->total_bw of
+ * per CPU times its CPUs (dlbw_domains(): the main one, the default one of
+ * the isolcpus CPUs and isolated partitions, each cgroup v2 root
+ * partition). @used comes from the debug file (dl_bw->total_bw of
  * the domain's first CPU) or from the tasks' sched_getattr and the fair
  * servers. Return: the status of this domain.
  */
@@ -482,7 +506,7 @@ static enum rtr_status dl_domain(const struct check_ctx *ctx, const struct rtr_c
 	size_t n = rtr_cpuset_count(cpus);
 	struct dlbw_usage u;
 
-	if (dlbw_usage(&f->dlbw, s, &f->kernel, &f->tasks, cpus, &u))
+	if (dlbw_usage(&f->dlbw, s, &f->kernel, &f->tasks, &f->cpu, cpus, &u))
 		return RTR_SKIP;
 	strbuf_printf(ev, "%s%s root domain (CPU ", ev->len ? "; " : "", name);
 	check_put_cpus(ev, cpus);
@@ -494,17 +518,44 @@ static enum rtr_status dl_domain(const struct check_ctx *ctx, const struct rtr_c
 		strbuf_printf(ev, "%s%zu DEADLINE thread%s %.1f%% of a CPU (sched_getattr)",
 			      u.from_debug ? "; " : "", u.n_tasks,
 			      u.n_tasks == 1 ? " reserves" : "s reserve", pct(u.tasks));
+		if (f->dlbw.sugov)
+			strbuf_printf(ev, " (%zu schedutil sugov:N thread%s left out: the kernel "
+				      "does not count them)", f->dlbw.sugov,
+				      f->dlbw.sugov == 1 ? "" : "s");
 		if (u.fair)
 			strbuf_printf(ev, " and the fair servers %.1f%%%s", pct(u.fair),
 				      u.fair_assumed ? " (their default 50 ms per second, "
 				      "assumed: their settings are not readable)" : "");
 	}
-	strbuf_printf(ev, "; limit %.1f%% (%lld/%lld of each of %zu CPU%s), %.1f%% left",
-		      pct(u.limit), (long long)s->rt_runtime_us, (long long)s->rt_period_us, n,
-		      n == 1 ? "" : "s", u.used < u.limit ? pct(u.limit - u.used) : 0.0);
+	if (u.capacity)
+		strbuf_printf(ev, "; limit %.1f%% (%lld/%lld of the capacity of its %zu CPUs: "
+			      "unequal cores, so the kernel weighs each by its cpu_capacity, "
+			      "%llu/1024 in all)", pct(u.limit), (long long)s->rt_runtime_us,
+			      (long long)s->rt_period_us, n, (unsigned long long)u.capacity);
+	else
+		strbuf_printf(ev, "; limit %.1f%% (%lld/%lld of each of %zu CPU%s)", pct(u.limit),
+			      (long long)s->rt_runtime_us, (long long)s->rt_period_us, n,
+			      n == 1 ? "" : "s");
+	strbuf_printf(ev, ", %.1f%% left", u.used < u.limit ? pct(u.limit - u.used) : 0.0);
 	if (u.limit && u.used * 1000 > u.limit * DL_WARN_PERMILLE)
 		return RTR_WARN;
+	if (u.ns_only) {
+		/* A lower bound only: the host's tasks are not in this /proc. */
+		strbuf_puts(ev, "; but rtready runs in a child PID namespace (");
+		put_pidns(ev, &f->tasks);
+		strbuf_puts(ev, "): the sum covers only the DEADLINE threads of this namespace, "
+			    "not the host's");
+		return RTR_SKIP;
+	}
 	return RTR_PASS;
+}
+
+/* Two domains' statuses together: a warning stands even beside an unknown domain. */
+static enum rtr_status dl_worse(enum rtr_status a, enum rtr_status b)
+{
+	if (a == RTR_WARN || b == RTR_WARN)
+		return RTR_WARN;
+	return a > b ? a : b;
 }
 
 static void check_deadline_bandwidth(const struct check_ctx *ctx, struct check_out *out)
@@ -512,7 +563,7 @@ static void check_deadline_bandwidth(const struct check_ctx *ctx, struct check_o
 	const struct facts *f = ctx->facts;
 	const struct sched_facts *s = &f->sched;
 	const struct dlbw_facts *d = &f->dlbw;
-	struct rtr_cpuset main_cpus = RTR_CPUSET_INIT, iso = RTR_CPUSET_INIT;
+	struct dlbw_domains doms = { 0 };
 	struct strbuf ev = STRBUF_INIT;
 	enum rtr_status st = RTR_PASS, one;
 
@@ -529,27 +580,31 @@ static void check_deadline_bandwidth(const struct check_ctx *ctx, struct check_o
 			  "off, the kernel admits every DEADLINE task whatever the sum of their "
 			  "runtime/period (%zu DEADLINE thread%s reserve %.1f%% of a CPU%s)",
 			  d->n_tasks, d->n_tasks == 1 ? "" : "s", pct(d->tasks_bw),
-			  d->tasks_err ? ", as far as the task list tells" : "");
+			  d->tasks_err ? ", as far as the task list tells" :
+			  tasks_pidns_only(&f->tasks) ? " in this PID namespace; the host's are "
+			  "not seen here" : "");
 		check_fix(out, "Nothing to do for admission; size the DEADLINE tasks yourself so "
 			  "their runtime/period sums stay below the CPUs' capacity.");
 		return;
 	}
-	if (rtr_cpuset_copy(&main_cpus, f->cpu.online_err ? &f->cpu.present : &f->cpu.online) ||
-	    (!f->cpu.isolated_err && rtr_cpuset_copy(&iso, &f->cpu.isolated))) {
+	if (dlbw_domains(&f->cpu, &f->partition, &doms)) {
 		check_set(out, RTR_SKIP, "out of memory");
 		goto out;
 	}
-	rtr_cpuset_and(&iso, &main_cpus);
-	rtr_cpuset_andnot(&main_cpus, &iso);
-	if (!rtr_cpuset_is_empty(&main_cpus)) {
-		one = dl_domain(ctx, &main_cpus, "main", &ev);
-		st = one > st ? one : st;
+	for (size_t i = 0; i < doms.n; i++) {
+		one = dl_domain(ctx, &doms.d[i].cpus, doms.d[i].name, &ev);
+		st = dl_worse(st, one);
 	}
-	if (!rtr_cpuset_is_empty(&iso)) {
-		one = dl_domain(ctx, &iso, "isolcpus", &ev);
-		st = one > st ? one : st;
+	if (ev.len && doms.partitions)
+		strbuf_puts(&ev, "; cpuset partitions make root domains of their own, each "
+			    "figure is that of the domain named with its CPUs");
+	if (ev.len && doms.unmapped[0]) {
+		/* The limit may span domains the used figure does not: no pass. */
+		strbuf_printf(&ev, "; but %s: a figure above may mix root domains", doms.unmapped);
+		if (st == RTR_PASS)
+			st = RTR_SKIP;
 	}
-	if (st == RTR_SKIP) {
+	if (st == RTR_SKIP && !ev.len) {
 		check_set(out, RTR_SKIP, "cannot read %s: %s, and %s", d->debug_path,
 			  strerror(-d->debug_err), d->tasks_err == -ENOTSUP ?
 			  "a snapshot cannot tell the tasks' DEADLINE parameters (sched_getattr "
@@ -560,14 +615,23 @@ static void check_deadline_bandwidth(const struct check_ctx *ctx, struct check_o
 		strbuf_printf(&ev, "; %zu DEADLINE thread%s could not be read (exited?)", d->unread,
 			      d->unread == 1 ? "" : "s");
 	check_set(out, st, "%s", strbuf_str(&ev));
+	if (st == RTR_SKIP && tasks_pidns_only(&f->tasks))
+		check_fix(out, "Run `rtready check --only sched.deadline_bandwidth` on the host, "
+			  "outside the PID namespace, where every DEADLINE task is seen; or make "
+			  "%s readable here (it gives the whole root domain's figure).",
+			  d->debug_path);
+	else if (st == RTR_SKIP)
+		check_fix(out, "Read each CPU's dl_rq section in %s: its dl_bw->total_bw is what "
+			  "that CPU's root domain holds, and its dl_bw->bw times the domain's CPUs "
+			  "the limit; or make the cpuset layout readable (cgroup v2 partitions are "
+			  "mapped).", d->debug_path);
 	if (st == RTR_WARN)
 		check_fix(out, "The DEADLINE reservations are near the admission limit: the next "
 			  "task asking for more than what is left fails with EBUSY. Shrink the "
 			  "runtime/period of the tasks, spread them over more CPUs of the root "
 			  "domain, or raise sched_rt_runtime_us (closer to sched_rt_period_us).");
 out:
-	rtr_cpuset_free(&main_cpus);
-	rtr_cpuset_free(&iso);
+	dlbw_domains_free(&doms);
 	strbuf_free(&ev);
 }
 
@@ -633,7 +697,8 @@ const struct check sched_checks[] = {
 		"The kernel admits a SCHED_DEADLINE task only if the runtime/period of every "
 		"DEADLINE task of its root domain, with the new one, stays within "
 		"sched_rt_runtime_us/sched_rt_period_us of each of the domain's CPUs (95% by "
-		"default; after 6.12 the fair servers' 5% per CPU counts too); otherwise "
+		"default; on unequal cores each CPU counts as its cpu_capacity/1024; after 6.12 "
+		"the fair servers' 5% per CPU counts too); otherwise "
 		"sched_setattr fails with EBUSY. The RT throttling settings are thus also the "
 		"DEADLINE admission limit: lowering sched_rt_runtime_us shrinks it (the kernel "
 		"refuses to go below what is already admitted), and -1, which turns throttling "

@@ -233,9 +233,12 @@ static int validate(struct run_opts *o, bool prio_set, bool out_opts, char *err,
 				      "there (use 98 or below, or --allow-prio99)");
 		return -EINVAL;
 	}
-	if (rt && o->cpu_max_pct) {
+	/* cpu.max throttles the fair class only: DEADLINE's cap is its own runtime/period. */
+	if ((rt || o->policy == RUN_SCHED_DEADLINE) && o->cpu_max_pct) {
 		snprintf(err, errlen, "--cpu-max caps non-realtime programs only; a realtime "
-				      "policy is not limited by it");
+				      "policy is not limited by it%s", o->policy == RUN_SCHED_DEADLINE ?
+				      " (a SCHED_DEADLINE task is capped by its --runtime per "
+				      "--period)" : "");
 		return -EINVAL;
 	}
 	if (o->isolate && !o->cpus_set) {

@@ -184,7 +184,7 @@ static int judge_affinity(const struct inspect_result *res, const struct inspect
 		const struct task_info *t = th->t;
 		struct strbuf ev = STRBUF_INIT, irqs = STRBUF_INIT;
 		enum rtr_status st = RTR_PASS;
-		char cpus[256], fix[512];
+		char cpus[256], fix[640];
 		size_t ncpu, nirq;
 
 		if (!task_is_rt(t) || th->vanished)
@@ -229,7 +229,24 @@ static int judge_affinity(const struct inspect_result *res, const struct inspect
 				      nirq > 1 ? "s" : "", strbuf_str(&irqs),
 				      nirq > EXAMPLES ? ",..." : "");
 		}
-		if (ncpu > 1)
+		if (t->policy == 6) {
+			/*
+			 * sched_setaffinity() of a DEADLINE task fails (EBUSY, EPERM)
+			 * unless the mask spans its root domain while admission
+			 * control is on: only a domain of its own narrows it.
+			 */
+			strbuf_puts(&ev, "; a DEADLINE thread's affinity spans its root domain "
+				    "(the kernel refuses to narrow it)");
+			snprintf(fix, sizeof(fix),
+				 "not taskset (the kernel refuses a DEADLINE task an affinity "
+				 "narrower than its root domain, EBUSY/EPERM): give the RT CPUs a "
+				 "root domain of their own, an exclusive cpuset partition: "
+				 "rtready run --isolate --cpus LIST -- PROG (the program then "
+				 "switches itself to SCHED_DEADLINE), or rtready tune --rt-cpus "
+				 "LIST --isolate --apply and start the program in "
+				 "/sys/fs/cgroup/rtready-isolated before it switches; move IRQs "
+				 "away with rtready tune --rt-cpus LIST");
+		} else if (ncpu > 1)
 			snprintf(fix, sizeof(fix),
 				 "pin the thread to one RT CPU: taskset -p -c CPU %d (now), or "
 				 "pthread_setaffinity_np / rtr_thread_create with cpus set in the "

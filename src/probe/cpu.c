@@ -402,6 +402,34 @@ static void probe_cpus(const struct rootfs *fs, struct cpu_facts *out, char *buf
 		probe_one(fs, &out->cpus[out->n_cpus], buf);
 		out->n_cpus++;
 	}
+	out->capacity_asym = out->n_cpus > 0;
+	for (size_t i = 0; i < out->n_cpus && out->capacity_asym; i++)
+		if (out->cpus[i].capacity_err)
+			out->capacity_asym = false;
+	if (out->capacity_asym) {
+		bool differ = false;
+
+		for (size_t i = 1; i < out->n_cpus; i++)
+			differ |= out->cpus[i].capacity != out->cpus[0].capacity;
+		out->capacity_asym = differ;
+	}
+}
+
+int cpu_capacity_sum(const struct cpu_facts *f, const struct rtr_cpuset *cpus, uint64_t *sum)
+{
+	uint64_t total = 0;
+
+	if (!f->capacity_asym)
+		return -ENOENT;
+	for (int c = rtr_cpuset_next(cpus, -1); c >= 0; c = rtr_cpuset_next(cpus, c)) {
+		const struct cpu_info *ci = cpu_facts_find(f, c);
+
+		if (!ci || ci->capacity_err)
+			return -ENOENT;
+		total += (uint64_t)ci->capacity;
+	}
+	*sum = total;
+	return 0;
 }
 
 /* The partitions' isolated CPUs: from @part where probe_partition() read them, else read. */

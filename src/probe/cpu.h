@@ -124,6 +124,12 @@ struct cpu_facts {
 
 	struct cpu_info *cpus;		/* one per online CPU, ascending */
 	size_t n_cpus;
+	/*
+	 * Every CPU of @cpus has a cpu_capacity and they are not all equal
+	 * (big.LITTLE): the scheduler then weighs CPUs by capacity, DEADLINE
+	 * admission included (the kernel's sched_asym_cpucap_active()).
+	 */
+	bool capacity_asym;
 
 	/* Topology beyond one CPU (probe_cpu() only, not probe_cpu_sets()). */
 	int nodes_err;			/* -ENOENT: no /sys/devices/system/node (no NUMA) */
@@ -174,6 +180,17 @@ void probe_cpu_sets(const struct rootfs *fs, struct cpu_facts *out);
 /* Only the NUMA nodes (nodes, n_nodes, nodes_err) of probe_cpu(), into @out. */
 void probe_cpu_nodes(const struct rootfs *fs, struct cpu_facts *out);
 void probe_cpu_free(struct cpu_facts *out);
+
+/*
+ * cpu_capacity_sum() - what the kernel's DEADLINE admission counts for the
+ * CPUs @cpus (dl_bw_capacity()): on asymmetric CPUs (@f->capacity_asym)
+ * the sum of their cpu_capacity, in SCHED_CAPACITY_SCALE units (1024 is
+ * the biggest core); otherwise the kernel counts the CPUs. Pure.
+ * Return: 0 with *@sum, or -ENOENT when the CPUs count as 1024 each
+ * (symmetric, or a CPU of @cpus not among the probed ones).
+ */
+#define CPU_CAPACITY_SCALE 1024
+int cpu_capacity_sum(const struct cpu_facts *f, const struct rtr_cpuset *cpus, uint64_t *sum);
 
 /* The entry of online CPU @cpu, or NULL. */
 const struct cpu_info *cpu_facts_find(const struct cpu_facts *f, int cpu);

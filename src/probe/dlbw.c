@@ -25,8 +25,8 @@ uint64_t dlbw_ratio(uint64_t period_ns, uint64_t runtime_ns)
 	return (runtime_ns << 20) / period_ns;
 }
 
-int dlbw_getattr(int tid, int *policy, uint64_t *runtime_ns, uint64_t *deadline_ns,
-		 uint64_t *period_ns)
+int dlbw_getattr(int tid, int *policy, uint64_t *flags, uint64_t *runtime_ns,
+		 uint64_t *deadline_ns, uint64_t *period_ns)
 {
 	struct rtr__sched_attr a;
 
@@ -34,6 +34,7 @@ int dlbw_getattr(int tid, int *policy, uint64_t *runtime_ns, uint64_t *deadline_
 	if (rtr__sched_getattr(tid, &a) != 0)
 		return -errno;
 	*policy = (int)a.sched_policy;
+	*flags = a.sched_flags;
 	*runtime_ns = a.sched_runtime;
 	*deadline_ns = a.sched_deadline;
 	*period_ns = a.sched_period;
@@ -210,13 +211,18 @@ static void probe_tasks_bw(const struct tasks_facts *t, struct dlbw_facts *f)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		const struct task_info *x = &t->tasks[i];
-		uint64_t rt, dl, per;
+		uint64_t rt, dl, per, flags;
 		int policy;
 
 		if (x->policy != 6)
 			continue;
-		if (dlbw_getattr(x->tid, &policy, &rt, &dl, &per) || policy != 6) {
+		if (dlbw_getattr(x->tid, &policy, &flags, &rt, &dl, &per) || policy != 6) {
 			f->unread++;	/* gone, or no longer DEADLINE */
+			continue;
+		}
+		/* schedutil's threads: not in the kernel's admission sums (nor recorded). */
+		if (flags & DLBW_FLAG_SUGOV) {
+			f->sugov++;
 			continue;
 		}
 		f->tasks_err = add_task(f, x->pid, x->tid, x->comm, rt, dl, per ? per : dl);
@@ -255,6 +261,26 @@ int dlbw_parse_snapshot(const char *text, struct dlbw_facts *f)
 		line = nl + 1;
 	}
 	return 0;
+}
+
+void dlbw_drop_sugov(struct dlbw_facts *f, const struct tasks_facts *t)
+{
+	size_t kept = 0, n = f->n_tasks < DLBW_TASKS_MAX ? f->n_tasks : DLBW_TASKS_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct dlbw_task *x = &f->tasks[i];
+		bool sugov = false;
+
+		for (size_t j = 0; j < t->n && !sugov; j++)
+			sugov = t->tasks[j].tid == x->tid && dlbw_task_is_sugov(&t->tasks[j]);
+		if (sugov) {
+			f->tasks_bw -= dlbw_ratio(x->period_ns, x->runtime_ns);
+			f->sugov++;
+			continue;
+		}
+		f->tasks[kept++] = *x;
+	}
+	f->n_tasks -= n - kept;
 }
 
 /* Keep the tasks' parameters in a snapshot being recorded. */
@@ -297,6 +323,8 @@ void probe_dlbw(const struct rootfs *fs, const struct tasks_facts *tasks, struct
 			out->tasks_err = -ENOTSUP;	/* not a snapshot of ours: nobody asked */
 		if (!out->tasks_err)
 			out->tasks_err = dlbw_parse_snapshot(text, out);
+		if (!out->tasks_err && !tasks->err)
+			dlbw_drop_sugov(out, tasks);
 		free(text);
 	} else if (tasks->err) {
 		out->tasks_err = tasks->err;
@@ -344,21 +372,36 @@ static uint64_t fair_bw(const struct sched_facts *s, const struct kernel_facts *
 	return dlbw_ratio((uint64_t)s->fair_period_ns, (uint64_t)s->fair_runtime_max_ns) * n;
 }
 
+/*
+ * The kernel's limit for a root domain: the per-CPU bandwidth @bw times
+ * the CPUs, or on asymmetric CPUs cap_scale(bw, capacity) = bw * (sum of
+ * cpu_capacity) >> SCHED_CAPACITY_SHIFT (kernel/sched/deadline.c).
+ */
+static uint64_t domain_limit(uint64_t bw, size_t n, uint64_t capacity)
+{
+	if (capacity)
+		return bw * capacity / CPU_CAPACITY_SCALE;
+	return bw * n;
+}
+
 int dlbw_usage(const struct dlbw_facts *d, const struct sched_facts *s,
 	       const struct kernel_facts *k, const struct tasks_facts *t,
-	       const struct rtr_cpuset *cpus, struct dlbw_usage *u)
+	       const struct cpu_facts *c, const struct rtr_cpuset *cpus, struct dlbw_usage *u)
 {
 	size_t n = rtr_cpuset_count(cpus);
 
 	memset(u, 0, sizeof(*u));
 	u->debug_cpu = -1;
-	u->limit = dlbw_ratio((uint64_t)s->rt_period_us, (uint64_t)s->rt_runtime_us) * n;
+	if (cpu_capacity_sum(c, cpus, &u->capacity))
+		u->capacity = 0;
+	u->limit = domain_limit(dlbw_ratio((uint64_t)s->rt_period_us, (uint64_t)s->rt_runtime_us),
+				n, u->capacity);
 	for (size_t i = 0; !d->debug_err && i < d->n_cpus; i++) {
 		if (!rtr_cpuset_test(cpus, d->cpus[i].cpu))
 			continue;
 		u->used = (uint64_t)(d->cpus[i].total_bw > 0 ? d->cpus[i].total_bw : 0);
 		if (d->cpus[i].bw >= 0)
-			u->limit = (uint64_t)d->cpus[i].bw * n;
+			u->limit = domain_limit((uint64_t)d->cpus[i].bw, n, u->capacity);
 		u->from_debug = true;
 		u->debug_cpu = d->cpus[i].cpu;
 		break;
@@ -379,10 +422,111 @@ int dlbw_usage(const struct dlbw_facts *d, const struct sched_facts *s,
 		}
 		u->fair = fair_bw(s, k, cpus, &u->fair_assumed);
 		u->have_tasks = true;
-		if (!u->from_debug)
+		if (!u->from_debug) {
 			u->used = u->tasks + u->fair;
+			u->ns_only = tasks_pidns_only(t);
+		}
 	}
 	return u->from_debug || u->have_tasks ? 0 : -ENODATA;
+}
+
+/* Append a domain named @name of the CPUs @cpus (empty: none added). Return: 0, -ENOMEM. */
+static int add_domain(struct dlbw_domains *out, const char *name, const struct rtr_cpuset *cpus)
+{
+	struct dlbw_domain *d;
+
+	if (rtr_cpuset_is_empty(cpus))
+		return 0;
+	d = realloc(out->d, (out->n + 1) * sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	out->d = d;
+	d = &out->d[out->n];
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->cpus = (struct rtr_cpuset)RTR_CPUSET_INIT;
+	if (rtr_cpuset_copy(&d->cpus, cpus))
+		return -ENOMEM;
+	out->n++;
+	return 0;
+}
+
+/* A valid partition of @p whose CPUs are known, or NULL (noting why in @out). */
+static const struct partition_group *usable_group(const struct partition_facts *p, size_t i,
+						  struct dlbw_domains *out)
+{
+	const struct partition_group *g = &p->groups[i];
+
+	if (p->hier != PARTITION_HIER_V2 || !g->valid)
+		return NULL;	/* an invalid partition is a member again */
+	out->partitions = true;
+	if (rtr_cpuset_is_empty(&g->cpus)) {
+		snprintf(out->unmapped, sizeof(out->unmapped), "the CPUs of the cpuset partition "
+			 "%.200s (its cpuset.cpus.effective) could not be read", g->path);
+		return NULL;
+	}
+	return g;
+}
+
+int dlbw_domains(const struct cpu_facts *c, const struct partition_facts *p,
+		 struct dlbw_domains *out)
+{
+	struct rtr_cpuset main_cpus = RTR_CPUSET_INIT, def = RTR_CPUSET_INIT;
+	bool isolcpus, iso_parts = false;
+	char name[300];
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = rtr_cpuset_copy(&main_cpus, c->online_err ? &c->present : &c->online);
+	if (!err && !c->isolated_err)
+		err = rtr_cpuset_copy(&def, &c->isolated);
+	if (err)
+		goto out;
+	rtr_cpuset_and(&def, &main_cpus);
+	rtr_cpuset_andnot(&main_cpus, &def);
+	isolcpus = !rtr_cpuset_is_empty(&def);
+	if (p->hier == PARTITION_HIER_V1 && p->v1_balance == 0)
+		snprintf(out->unmapped, sizeof(out->unmapped), "the cpuset v1 root (%.100s) has "
+			 "sched_load_balance 0, so the root domains are those of its load-balanced "
+			 "cpu_exclusive groups, which rtready does not map", p->v1_cpuset);
+	else if (p->hier == PARTITION_HIER_V2 && p->truncated)
+		snprintf(out->unmapped, sizeof(out->unmapped), "the cgroup tree under %.100s was "
+			 "too large to look through for cpuset partitions", p->mount);
+	/* Partitions leave the main domain; isolated ones join the default domain. */
+	for (size_t i = 0; i < p->n_groups && !err; i++) {
+		const struct partition_group *g = usable_group(p, i, out);
+
+		if (!g)
+			continue;
+		rtr_cpuset_andnot(&main_cpus, &g->cpus);
+		if (strcmp(g->type, "isolated") == 0) {
+			iso_parts = true;
+			err = rtr_cpuset_or(&def, &g->cpus);
+		}
+	}
+	err = err ?: add_domain(out, "main", &main_cpus);
+	err = err ?: add_domain(out, isolcpus && iso_parts ? "default (isolcpus and isolated "
+				"partitions)" : iso_parts ? "default (isolated partitions)" :
+				"isolcpus", &def);
+	for (size_t i = 0; i < p->n_groups && !err; i++) {
+		const struct partition_group *g = usable_group(p, i, out);
+
+		if (!g || strcmp(g->type, "root") != 0)
+			continue;
+		snprintf(name, sizeof(name), "cpuset partition %.256s", g->path);
+		err = add_domain(out, name, &g->cpus);
+	}
+out:
+	rtr_cpuset_free(&main_cpus);
+	rtr_cpuset_free(&def);
+	return err;
+}
+
+void dlbw_domains_free(struct dlbw_domains *out)
+{
+	for (size_t i = 0; i < out->n; i++)
+		rtr_cpuset_free(&out->d[i].cpus);
+	free(out->d);
+	memset(out, 0, sizeof(*out));
 }
 
 int dlbw_parse_proc_sched(const char *text, struct dlbw_sched_fields *out)
@@ -438,8 +582,10 @@ void probe_dlbw_thread(const struct rootfs *fs, int pid, int tid, struct dlbw_th
 	memset(out, 0, sizeof(*out));
 	out->attr_err = -ENOTSUP;
 	if (fs->host) {
-		out->attr_err = dlbw_getattr(tid, &policy, &out->runtime_ns, &out->deadline_ns,
-					     &out->period_ns);
+		uint64_t flags;
+
+		out->attr_err = dlbw_getattr(tid, &policy, &flags, &out->runtime_ns,
+					     &out->deadline_ns, &out->period_ns);
 		if (!out->attr_err && policy != 6)
 			out->attr_err = -ESRCH;	/* no longer DEADLINE */
 	}

@@ -17,8 +17,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "probe/cpu.h"
 #include "probe/kernel.h"
+#include "probe/partition.h"
 #include "probe/rootfs.h"
 #include "probe/sched.h"
 #include "probe/tasks.h"
@@ -27,6 +30,22 @@
 #define DLBW_UNIT (1u << 20)		/* the kernel's BW_UNIT: one whole CPU */
 #define DLBW_DEBUG_CAP (8u << 20)	/* the largest debug file read */
 #define DLBW_TASKS_MAX 4096		/* DEADLINE threads listed (all are summed) */
+
+/*
+ * SCHED_FLAG_SUGOV (kernel-internal, in sched_getattr's sched_flags): the
+ * schedutil governor's "sugov:N" kernel threads run SCHED_DEADLINE (1 ms
+ * every 10 ms) but the kernel keeps them out of the admission sums.
+ */
+#define DLBW_FLAG_SUGOV 0x10000000ULL
+
+/*
+ * Whether @t is one of schedutil's "sugov:N" kernel threads: where only
+ * /proc is read (a snapshot, the task list) their name tells them.
+ */
+static inline bool dlbw_task_is_sugov(const struct task_info *t)
+{
+	return t->kthread && strncmp(t->comm, "sugov:", 6) == 0;
+}
 
 /* One DEADLINE thread, from sched_getattr(2). */
 struct dlbw_task {
@@ -56,6 +75,7 @@ struct dlbw_facts {
 	struct dlbw_task *tasks;	/* the first DLBW_TASKS_MAX DEADLINE threads */
 	size_t n_tasks;			/* every DEADLINE thread read */
 	size_t unread;			/* DEADLINE threads whose sched_getattr failed */
+	size_t sugov;			/* schedutil's threads left out (DLBW_FLAG_SUGOV) */
 	uint64_t tasks_bw;		/* sum of runtime/period in BW_UNIT (rounded like the kernel) */
 };
 
@@ -88,6 +108,13 @@ uint64_t dlbw_ratio(uint64_t period_ns, uint64_t runtime_ns);
 int dlbw_parse_snapshot(const char *text, struct dlbw_facts *f);
 
 /*
+ * dlbw_drop_sugov() - take out of @f's tasks (and tasks_bw) those that
+ * @t lists as schedutil's sugov:N kernel threads (a snapshot made before
+ * the flag was read keeps them), counting them in @f->sugov. Pure.
+ */
+void dlbw_drop_sugov(struct dlbw_facts *f, const struct tasks_facts *t);
+
+/*
  * Fill @out: the debug file under @fs, and on the live root (@fs->host) the
  * sched_getattr of each DEADLINE thread of @tasks (recorded for a snapshot
  * as DLBW_SNAPSHOT_FILE); under a snapshot root, that file. Never fails as
@@ -99,14 +126,20 @@ void probe_dlbw_free(struct dlbw_facts *f);
 /*
  * What one root domain (the CPUs @cpus) has of DEADLINE bandwidth, all in
  * BW_UNIT. @limit: sched_rt_runtime_us/sched_rt_period_us of each CPU (or
- * the debug file's dl_bw->bw) times the CPUs; @used: the debug file's
+ * the debug file's dl_bw->bw) times the CPUs, or on asymmetric CPUs
+ * (big.LITTLE) times the sum of their cpu_capacity over 1024, as the
+ * kernel's __dl_overflow() scales it (@capacity: that sum, 0 when the
+ * CPUs are counted); @used: the debug file's
  * dl_bw->total_bw (@from_debug, @debug_cpu) or else @tasks + @fair; @tasks:
  * the sched_getattr sum of the @n_tasks DEADLINE threads whose affinity
  * meets @cpus (@have_tasks); @fair: the fair servers, on kernels after 6.12
- * (their default when unreadable: @fair_assumed).
+ * (their default when unreadable: @fair_assumed). @ns_only: @used is the
+ * tasks' sum and /proc lists only a child PID namespace's tasks (a
+ * container): the host's DEADLINE tasks are missing from it.
  */
 struct dlbw_usage {
 	uint64_t limit;
+	uint64_t capacity;
 	uint64_t used;
 	uint64_t tasks;
 	uint64_t fair;
@@ -115,16 +148,49 @@ struct dlbw_usage {
 	int debug_cpu;
 	bool have_tasks;
 	bool fair_assumed;
+	bool ns_only;
 };
 
 /*
  * dlbw_usage() - fill @u for the root domain @cpus from the facts (pure;
- * @s->rt_runtime_us must be read and >= 0).
- * Return: 0, or -ENODATA when neither source tells the bandwidth in use.
+ * @s->rt_runtime_us must be read and >= 0; @c: probe_cpu()'s, for the
+ * capacities).
+ * Return: 0, or -ENODATA when neither source tells the bandwidth in use
+ * (@u->limit is filled all the same).
  */
 int dlbw_usage(const struct dlbw_facts *d, const struct sched_facts *s,
 	       const struct kernel_facts *k, const struct tasks_facts *t,
-	       const struct rtr_cpuset *cpus, struct dlbw_usage *u);
+	       const struct cpu_facts *c, const struct rtr_cpuset *cpus, struct dlbw_usage *u);
+
+/*
+ * The scheduler's root domains, each with its own DEADLINE limit, as far
+ * as the facts tell: "main" (the online CPUs the others leave); the
+ * kernel's default root domain, holding the isolcpus= CPUs and those of
+ * cgroup v2 isolated partitions (no load balancing, so in no domain of
+ * their own); and each valid cgroup v2 "root" partition. @unmapped says
+ * why the split is not known when it is not (cpuset v1 with the root's
+ * sched_load_balance 0, a partition whose CPUs were not read, a cgroup
+ * walk cut short), else "".
+ */
+struct dlbw_domain {
+	char name[300];
+	struct rtr_cpuset cpus;
+};
+
+struct dlbw_domains {
+	struct dlbw_domain *d;
+	size_t n;
+	bool partitions;	/* cpuset partitions take CPUs out of the main domain */
+	char unmapped[320];
+};
+
+/*
+ * dlbw_domains() - fill @out from the CPU and partition facts (pure).
+ * Return: 0 or -ENOMEM. Free with dlbw_domains_free() either way.
+ */
+int dlbw_domains(const struct cpu_facts *c, const struct partition_facts *p,
+		 struct dlbw_domains *out) __attribute__((warn_unused_result));
+void dlbw_domains_free(struct dlbw_domains *out);
 
 /* The "dl.*" fields of /proc/PID/task/TID/sched, as the kernel prints them. */
 #define DLBW_SCHED_FIELDS 8
@@ -159,10 +225,11 @@ void probe_dlbw_thread(const struct rootfs *fs, int pid, int tid, struct dlbw_th
 
 /*
  * dlbw_getattr() - sched_getattr(2) of thread @tid (the raw system call:
- * musl and older glibc have no wrapper). @policy gets the kernel policy.
+ * musl and older glibc have no wrapper). @policy gets the kernel policy,
+ * @flags its sched_flags (DLBW_FLAG_SUGOV among them).
  * Return: 0 or -errno.
  */
-int dlbw_getattr(int tid, int *policy, uint64_t *runtime_ns, uint64_t *deadline_ns,
-		 uint64_t *period_ns);
+int dlbw_getattr(int tid, int *policy, uint64_t *flags, uint64_t *runtime_ns,
+		 uint64_t *deadline_ns, uint64_t *period_ns);
 
 #endif

@@ -12,6 +12,7 @@
 #include "probe/partition.h"
 #include "probe/tasks.h"
 #include "util/grow.h"
+#include "util/parse.h"
 #include "util/strbuf.h"
 
 struct walk {
@@ -154,6 +155,20 @@ static void walk(struct walk *w, const char *dir, int depth)
 	closedir(d);
 }
 
+/* The v1 root's sched_load_balance, with or without the "cpuset." prefix. */
+static void probe_v1_balance(const struct rootfs *fs, const char *dir, struct partition_facts *p)
+{
+	char buf[32];
+	int64_t v;
+
+	p->v1_balance_err = cgroupfs_read(fs, dir, "cpuset.sched_load_balance", buf, sizeof(buf));
+	if (p->v1_balance_err == -ENOENT)
+		p->v1_balance_err = cgroupfs_read(fs, dir, "sched_load_balance", buf, sizeof(buf));
+	if (!p->v1_balance_err)
+		p->v1_balance_err = parse_int64(buf, 0, 1, &v);
+	p->v1_balance = p->v1_balance_err ? -1 : (int)v;
+}
+
 void probe_partition(const struct rootfs *fs, struct partition_facts *p)
 {
 	static const char *const cpuset[] = { "cpuset", NULL };
@@ -162,6 +177,8 @@ void probe_partition(const struct rootfs *fs, struct partition_facts *p)
 	int rc;
 
 	memset(p, 0, sizeof(*p));
+	p->v1_balance = -1;
+	p->v1_balance_err = -ENOENT;
 	p->isolated = (struct rtr_cpuset)RTR_CPUSET_INIT;
 	p->isolated_err = -ENOENT;
 	p->subtree_err = -ENOENT;
@@ -179,6 +196,7 @@ void probe_partition(const struct rootfs *fs, struct partition_facts *p)
 	if (m->v1_cpuset[0]) {
 		/* A cpuset mounted on v1 is unavailable to cgroup2, whatever else is there. */
 		p->hier = PARTITION_HIER_V1;
+		probe_v1_balance(fs, m->v1_cpuset, p);
 		goto out;
 	}
 	if (!m->v2[0]) {

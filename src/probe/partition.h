@@ -49,6 +49,14 @@ struct partition_facts {
 	enum partition_hier hier;
 	char mount[PATH_MAX];		/* the cgroup2 mount point, "" when none */
 	char v1_cpuset[PATH_MAX];	/* the v1 hierarchy holding cpuset, "" when none */
+	/*
+	 * cpuset on v1: the root's cpuset.sched_load_balance ("sched_load_balance"
+	 * when mounted with noprefix). 0 splits the scheduler's root domains
+	 * along the load-balanced (cpu_exclusive) groups below. -1 unread
+	 * (@v1_balance_err), or not v1.
+	 */
+	int v1_balance;
+	int v1_balance_err;
 	bool subtree_cpuset;		/* the root's cgroup.subtree_control has cpuset */
 	int subtree_err;		/* -errno reading it */
 	/* The root's cpuset.cpus.isolated: -ENOENT on kernels before 6.8 (or no cpuset). */

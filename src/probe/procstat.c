@@ -102,6 +102,33 @@ static int parse_cpus(const char *v, size_t n, struct rtr_cpuset *set)
 }
 
 /*
+ * "NSpid:\t4242\t1": the thread's id in its own PID namespace and in each
+ * one above it, outermost first. Return: 0 with *@n the count, -EINVAL.
+ */
+static int nspid_levels(const char *v, size_t vlen, int *n)
+{
+	const char *p = v, *end = v + vlen;
+	int count = 0, id;
+
+	while (p < end && count < 64) {
+		const char *q = p;
+
+		while (q < end && *q != '\t' && *q != ' ')
+			q++;
+		if (rtr__proc_to_int(p, (size_t)(q - p), 1, INT_MAX, &id))
+			return -EINVAL;
+		count++;
+		while (q < end && (*q == '\t' || *q == ' '))
+			q++;
+		p = q;
+	}
+	if (count == 0 || p < end)
+		return -EINVAL;
+	*n = count;
+	return 0;
+}
+
+/*
  * Sample lines:
  *   Name:\tcyclictest
  *   VmLck:\t   10240 kB
@@ -174,6 +201,9 @@ int parse_proc_status(const char *buf, size_t len, struct proc_status *out)
 				err = -EINVAL;
 			out->kthread = !err && i == 1;
 			bit = PROC_ST_KTHREAD;
+		} else if (KEY("NSpid")) {
+			err = nspid_levels(v, vlen, &out->nspid_levels);
+			bit = PROC_ST_NSPID;
 		} else if (KEY("voluntary_ctxt_switches")) {
 			err = rtr__proc_to_u64(v, vlen, &out->voluntary_ctxt_switches);
 			bit = PROC_ST_VCSW;

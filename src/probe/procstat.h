@@ -69,6 +69,7 @@ enum {
 	PROC_ST_CAPEFF = 1u << 12,
 	PROC_ST_KTHREAD = 1u << 13,
 	PROC_ST_VMSIZE = 1u << 14,
+	PROC_ST_NSPID = 1u << 15,
 };
 
 /* The lines of /proc/PID/status that rtready uses. */
@@ -84,6 +85,7 @@ struct proc_status {
 	uint64_t vm_swap_kb;		/* VmSwap */
 	uint64_t cap_eff;		/* CapEff, the effective capability mask */
 	bool kthread;			/* Kthread: 1 (kernels 6.8+) */
+	int nspid_levels;		/* NSpid: its ids, one per PID namespace it is seen from (4.1+) */
 	uint64_t voluntary_ctxt_switches;
 	uint64_t nonvoluntary_ctxt_switches;
 	int cpus_allowed_err;		/* 0, -ENOENT (no line), or the list's parse error */

@@ -228,6 +228,29 @@ static int by_pid_tid(const void *a, const void *b)
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
+/* Whether this process is in a child PID namespace; see tasks.h. */
+static void probe_pidns(const struct rootfs *fs, struct tasks_facts *out)
+{
+	struct proc_status st;
+	char *buf = NULL;
+	size_t len;
+	int err;
+
+	out->pidns_err = rootfs_readlink(fs, "/proc/self/ns/pid", out->pidns_link,
+					 sizeof(out->pidns_link));
+	if (out->pidns_err)
+		out->pidns_link[0] = '\0';
+	err = rootfs_read(fs, "/proc/self/status", ROOTFS_CAP_DEFAULT, &buf, &len);
+	if (!err) {
+		if (parse_proc_status(buf, len, &st) == 0 && (st.have & PROC_ST_NSPID))
+			out->pidns_levels = st.nspid_levels;
+		proc_status_free(&st);
+	}
+	free(buf);
+	out->pidns_child = out->pidns_levels > 1 ||
+			   (out->pidns_link[0] && strcmp(out->pidns_link, TASKS_PIDNS_INIT) != 0);
+}
+
 void probe_tasks(const struct rootfs *fs, struct tasks_facts *out)
 {
 	struct scratch sc = { NULL, 0 };
@@ -252,6 +275,7 @@ void probe_tasks(const struct rootfs *fs, struct tasks_facts *out)
 	if (out->n > 1)
 		qsort(out->tasks, out->n, sizeof(out->tasks[0]), by_pid_tid);
 	out->err = err;
+	probe_pidns(fs, out);
 }
 
 int probe_tasks_of(const struct rootfs *fs, int pid, struct tasks_facts *out)

@@ -62,7 +62,31 @@ struct tasks_facts {
 	int first_unreadable_err;	/* the error of the first of those */
 	char first_unreadable[64];	/* its path, for evidence */
 	bool truncated;		/* TASKS_MAX reached */
+	/*
+	 * Whether rtready runs in a child PID namespace (a container, unshare
+	 * -p): then /proc is normally that namespace's and lists only its
+	 * tasks, none of the host's (probe_tasks() only). Two signs, either
+	 * enough: /proc/self/ns/pid is not the initial namespace's
+	 * "pid:[4026531836]" (@pidns_link, "" when unread: @pidns_err), or the
+	 * NSpid line of /proc/self/status has more than one id
+	 * (@pidns_levels, 0 when unread; no such line before 4.1). NSpid
+	 * alone misses the usual case: a namespace's own /proc shows only
+	 * the ids from its level down.
+	 */
+	int pidns_err;
+	char pidns_link[32];
+	int pidns_levels;
+	bool pidns_child;
 };
+
+/* The initial PID namespace's inode (the kernel's PROC_PID_INIT_INO, 0xEFFFFFFC). */
+#define TASKS_PIDNS_INIT "pid:[4026531836]"
+
+/* Whether @t lists only the tasks of a child PID namespace (see pidns_levels). */
+static inline bool tasks_pidns_only(const struct tasks_facts *t)
+{
+	return t->pidns_child;
+}
 
 /* Whether @t runs with a realtime policy (FIFO, RR or DEADLINE). */
 static inline bool task_is_rt(const struct task_info *t)

@@ -85,4 +85,25 @@ for want in "/process_api/7f3e is charged to /sys/fs/cgroup/process_api" \
 	"echo \$\$ > /sys/fs/cgroup/cgroup.procs" "rt_group_sched=0 (this kernel has"; do
 	grep -qF -- "$want" "$tmp/v2.flat" || { cat "$tmp/v2"; fail "v2-cpu: no '$want'"; }
 done
+
+# SCHED_DEADLINE admission on the trees of tests/fixtures/deadline/README.md.
+expect deadline/pidns "--only sched.deadline_bandwidth,sched.deadline_mix" <<'T'
+sched.deadline_bandwidth skip
+sched.deadline_mix skip
+T
+expect deadline/biglittle "--only sched.deadline_bandwidth" <<<"sched.deadline_bandwidth warn"
+"$RTREADY" check --root "$fx/deadline/biglittle" --only sched.deadline_bandwidth --verbose \
+	2>&1 | tr -d '\n' | tr -s ' ' >"$tmp/bl"
+grep -qF "limit 545.5% (950000/1000000 of the capacity of its 8 CPUs" "$tmp/bl" ||
+	{ cat "$tmp/bl"; fail "deadline/biglittle: no capacity limit"; }
+expect deadline/sugov "--only sched.deadline_bandwidth,sched.deadline_mix" <<'T'
+sched.deadline_bandwidth pass
+sched.deadline_mix pass
+T
+"$RTREADY" check --root "$fx/deadline/sugov" --only sched.deadline_bandwidth --verbose \
+	2>&1 | tr -d '\n' | tr -s ' ' >"$tmp/sg"
+grep -qF "0 DEADLINE threads reserve 0.0% of a CPU (sched_getattr) (2 schedutil sugov:N" \
+	"$tmp/sg" || { cat "$tmp/sg"; fail "deadline/sugov: sugov threads counted"; }
+expect deadline/partition-root "--only sched.deadline_bandwidth" <<<"sched.deadline_bandwidth warn"
+expect deadline/v1-unbalanced "--only sched.deadline_bandwidth" <<<"sched.deadline_bandwidth skip"
 echo ok

@@ -250,6 +250,23 @@ static void deadline_mix(void **state)
 	add_task(f, 800, 800, "dl", 6, 0, false, "3");
 	add_task(f, 15, 15, "migration/0", 1, 99, true, "0");	/* kernel: not counted */
 	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_PASS);
+	/* schedutil's sugov:N kthreads are DEADLINE, but no mix of the user's. */
+	probe_tasks_free(&f->tasks);
+	add_task(f, 700, 700, "ctl", 1, 80, false, "2");
+	add_task(f, 211, 211, "sugov:0", 6, 0, true, "0");
+	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_PASS);
+	add_task(f, 212, 212, "sugov:1", 6, 0, false, "1");	/* a user task of that name */
+	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_WARN);
+	/* In a child PID namespace the host's FIFO/RR tasks are not listed: no pass. */
+	probe_tasks_free(&f->tasks);
+	add_task(f, 800, 800, "dl", 6, 0, false, "3");
+	f->tasks.pidns_child = true;
+	snprintf(f->tasks.pidns_link, sizeof(f->tasks.pidns_link), "pid:[4026532174]");
+	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_SKIP);
+	assert_has(r.evidence, "child PID namespace (/proc/self/ns/pid is pid:[4026532174]");
+	assert_has(r.fix, "on the host");
+	add_task(f, 700, 700, "ctl", 1, 80, false, "2");	/* a mix seen is a mix */
+	assert_int_equal(run_check(f, "", "sched.deadline_mix", &r), RTR_WARN);
 	facts_blank_free(f);
 }
 
@@ -293,6 +310,20 @@ static void dlbw_parsers(void **state)
 	assert_int_equal(f.n_tasks, 2);
 	assert_int_equal(f.tasks[1].tid, 14);
 	assert_int_equal(f.tasks_bw, 104857 + 262144);
+	/* A snapshot's sugov:N kthreads (named in its /proc) are left out. */
+	{
+		struct tasks_facts t = { 0 };
+		struct task_info k = { .pid = 12, .tid = 13, .policy = 6, .kthread = true };
+
+		snprintf(k.comm, sizeof(k.comm), "sugov:0");
+		assert_int_equal(tasks_append(&t, &k), 0);
+		dlbw_drop_sugov(&f, &t);
+		assert_int_equal(f.n_tasks, 1);
+		assert_int_equal(f.sugov, 1);
+		assert_int_equal(f.tasks[0].tid, 14);
+		assert_int_equal(f.tasks_bw, 262144);
+		probe_tasks_free(&t);
+	}
 	probe_dlbw_free(&f);
 	assert_int_equal(dlbw_parse_snapshot("12 13 100000\n", &f), -EINVAL);
 	probe_dlbw_free(&f);
@@ -388,10 +419,113 @@ static void deadline_bandwidth(void **state)
 	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_PASS);
 	assert_has(r.evidence, "main root domain (CPU 0)");
 	assert_has(r.evidence, "isolcpus root domain (CPU 1)");
+	/* A child PID namespace's /proc: the sum misses the host's tasks, no pass. */
+	f->tasks.pidns_child = true;
+	f->tasks.pidns_levels = 2;
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_SKIP);
+	assert_has(r.evidence, "NSpid of /proc/self/status has 2 ids");
+	assert_has(r.evidence, "covers only the DEADLINE threads of this namespace");
+	assert_has(r.fix, "on the host");
+	/* ... unless what it sees is already near the limit. */
+	d->tasks->runtime_ns = 900000;
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_WARN);
+	d->tasks->runtime_ns = 300000;
+	f->tasks.pidns_child = false;
+	/* big.LITTLE: the limit is the capacity sum (2 x 446 here), not 2 CPUs. */
+	f->cpu.isolated_err = -ENOENT;
+	f->cpu.cpus = calloc(2, sizeof(*f->cpu.cpus));
+	assert_non_null(f->cpu.cpus);
+	f->cpu.n_cpus = 2;
+	f->cpu.cpus[0] = (struct cpu_info){ .cpu = 0, .capacity = 446 };
+	f->cpu.cpus[1] = (struct cpu_info){ .cpu = 1, .capacity = 446 };
+	d->tasks->runtime_ns = 600000;	/* 60%, and the fair servers' 10% */
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_PASS);
+	assert_has(r.evidence, "limit 190.0% (950000/1000000 of each of 2 CPUs)");
+	f->cpu.capacity_asym = true;	/* bigger cores elsewhere: the kernel weighs all */
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_WARN);
+	assert_has(r.evidence, "limit 82.8% (950000/1000000 of the capacity of its 2 CPUs");
+	assert_has(r.evidence, "892/1024 in all");
+	/* The same from the debug file's dl_bw->bw. */
+	d->debug_err = 0;
+	d->cpus = cpus;
+	d->n_cpus = 2;
+	cpus[0].total_bw = cpus[1].total_bw = 104857;
+	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_PASS);
+	assert_has(r.evidence, "limit 82.8%");
+	d->cpus = NULL;
+	d->n_cpus = 0;
+	d->debug_err = -EPERM;
+	f->cpu.capacity_asym = false;
+	d->tasks->runtime_ns = 300000;
 	/* Throttling off: admission control off. */
 	s->rt_runtime_us = -1;
 	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_INFO);
 	assert_has(r.evidence, "admission control is off");
+	facts_blank_free(f);
+}
+
+/* The root domains that cpuset partitions and isolcpus make (dlbw_domains). */
+static void add_group(struct partition_facts *p, const char *path, const char *type, bool valid,
+		      const char *cpus)
+{
+	struct partition_group *g;
+
+	p->groups = realloc(p->groups, (p->n_groups + 1) * sizeof(*p->groups));
+	assert_non_null(p->groups);
+	g = &p->groups[p->n_groups++];
+	memset(g, 0, sizeof(*g));
+	snprintf(g->path, sizeof(g->path), "%s", path);
+	snprintf(g->type, sizeof(g->type), "%s", type);
+	g->valid = valid;
+	assert_int_equal(rtr_cpuset_parse_list(&g->cpus, cpus), 0);
+}
+
+static void dlbw_domain_split(void **state)
+{
+	struct facts *f = facts_blank();
+	struct dlbw_domains d;
+	char list[64];
+
+	(void)state;
+	f->cpu.online_err = 0;
+	assert_int_equal(rtr_cpuset_parse_list(&f->cpu.online, "0-7"), 0);
+	f->cpu.isolated_err = 0;
+	assert_int_equal(rtr_cpuset_parse_list(&f->cpu.isolated, "7"), 0);
+	/* No partitions: main and isolcpus, as before. */
+	assert_int_equal(dlbw_domains(&f->cpu, &f->partition, &d), 0);
+	assert_int_equal(d.n, 2);
+	assert_string_equal(d.d[1].name, "isolcpus");
+	assert_false(d.partitions);
+	dlbw_domains_free(&d);
+	/* A root partition is a domain; an isolated one joins isolcpus; an invalid one is nothing. */
+	f->partition.hier = PARTITION_HIER_V2;
+	add_group(&f->partition, "/rt", "root", true, "2-3");
+	add_group(&f->partition, "/iso", "isolated", true, "5-6");
+	add_group(&f->partition, "/bad", "root", false, "4");
+	assert_int_equal(dlbw_domains(&f->cpu, &f->partition, &d), 0);
+	assert_int_equal(d.n, 3);
+	rtr_cpuset_format_list(&d.d[0].cpus, list, sizeof(list));
+	assert_string_equal(d.d[0].name, "main");
+	assert_string_equal(list, "0-1,4");
+	rtr_cpuset_format_list(&d.d[1].cpus, list, sizeof(list));
+	assert_string_equal(d.d[1].name, "default (isolcpus and isolated partitions)");
+	assert_string_equal(list, "5-7");
+	assert_string_equal(d.d[2].name, "cpuset partition /rt");
+	assert_true(d.partitions);
+	assert_string_equal(d.unmapped, "");
+	dlbw_domains_free(&d);
+	/* A partition whose CPUs were not read: the split is not known. */
+	add_group(&f->partition, "/lost", "root", true, "");
+	assert_int_equal(dlbw_domains(&f->cpu, &f->partition, &d), 0);
+	assert_non_null(strstr(d.unmapped, "/lost"));
+	dlbw_domains_free(&d);
+	/* cpuset v1 with a root that balances nothing. */
+	f->partition.hier = PARTITION_HIER_V1;
+	f->partition.v1_balance = 0;
+	assert_int_equal(dlbw_domains(&f->cpu, &f->partition, &d), 0);
+	assert_int_equal(d.n, 2);
+	assert_non_null(strstr(d.unmapped, "sched_load_balance 0"));
+	dlbw_domains_free(&d);
 	facts_blank_free(f);
 }
 
@@ -406,6 +540,7 @@ int main(void)
 		cmocka_unit_test(dlbw_parsers),
 		cmocka_unit_test(dlbw_proc_sched),
 		cmocka_unit_test(deadline_bandwidth),
+		cmocka_unit_test(dlbw_domain_split),
 	};
 
 	return unit_run(tests, NULL, NULL);

@@ -107,6 +107,40 @@ static void test_good(void **state)
 	destroy(f);
 }
 
+/* The fix of finding @id for @tid, or "". */
+static const char *fix_of(const struct report *r, const char *id, long tid)
+{
+	for (size_t i = 0; i < r->n_findings; i++)
+		if (strcmp(r->findings[i].id, id) == 0 && r->findings[i].tid == tid)
+			return r->findings[i].fix ? r->findings[i].fix : "";
+	return "";
+}
+
+/* A DEADLINE thread cannot be pinned with taskset: its fix is a cpuset partition. */
+static void test_deadline_affinity(void **state)
+{
+	struct fixture *f = make();
+	struct report r;
+
+	(void)state;
+	f->tasks[1].policy = 6;
+	f->tasks[1].rt_priority = 0;
+	set_cpus(&f->tasks[1], "0-1");
+	judge(f, &r, false);
+	assert_int_equal(status_of(&r, "proc.affinity", 11), RTR_WARN);
+	assert_null(strstr(fix_of(&r, "proc.affinity", 11), "taskset -p"));
+	assert_non_null(strstr(fix_of(&r, "proc.affinity", 11), "rtready run --isolate"));
+	assert_non_null(strstr(fix_of(&r, "proc.affinity", 11), "--isolate --apply"));
+	report_free(&r);
+	/* FIFO keeps taskset. */
+	f->tasks[1].policy = 1;
+	f->tasks[1].rt_priority = 80;
+	judge(f, &r, false);
+	assert_non_null(strstr(fix_of(&r, "proc.affinity", 11), "taskset -p -c CPU 11"));
+	report_free(&r);
+	destroy(f);
+}
+
 static void test_each_rule(void **state)
 {
 	struct fixture *f = make();
@@ -330,6 +364,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_each_rule),
+		cmocka_unit_test(test_deadline_affinity),
 		cmocka_unit_test(test_partial_lock_and_rt_cpus),
 		cmocka_unit_test(test_pinned_with_irq),
 		cmocka_unit_test(test_no_delta_no_rt),

@@ -271,6 +271,20 @@ static void status_bad(void **state)
 					     "Name:\ta"), &st), 0);
 	assert_false(st.have & (PROC_ST_KTHREAD | PROC_ST_CAPEFF));
 	proc_status_free(&st);
+	/* NSpid: one id per PID namespace that sees the task; garbage is left out. */
+	assert_int_equal(parse_proc_status(S("NSpid:\t4242\t1\nName:\ta\n"), &st), 0);
+	assert_true(st.have & PROC_ST_NSPID);
+	assert_int_equal(st.nspid_levels, 2);
+	proc_status_free(&st);
+	assert_int_equal(parse_proc_status(S("NSpid:\t17\n"), &st), 0);
+	assert_int_equal(st.nspid_levels, 1);
+	proc_status_free(&st);
+	assert_int_equal(parse_proc_status(S("NSpid:\t17 x\nName:\ta\n"), &st), 0);
+	assert_false(st.have & PROC_ST_NSPID);
+	proc_status_free(&st);
+	assert_int_equal(parse_proc_status(S("NSpid:\t\nName:\ta\n"), &st), 0);
+	assert_false(st.have & PROC_ST_NSPID);
+	proc_status_free(&st);
 }
 
 static void limits_parse(void **state)
