@@ -24,7 +24,9 @@
 # after its barrier: the like-for-like run) and without (each thread's
 # periods from its creation). Prints every run, the medians, the ratios
 # rtready / cyclicdeadline on the ruler, and the goal (issue 29) judged on
-# the ruler with -A 0: p50 within 5%, p99 and max no worse.
+# the ruler with -A 0: p50 within 5% (the median of each round's ratio of
+# the two back-to-back runs; the ratio of the medians beside it), p99 and
+# max no worse.
 #
 #   bench/deadline.sh [BUILD_DIR]      (default: build)
 # Environment: DURATION (10, seconds), ROUNDS (3), INTERVAL (4000, us),
@@ -220,10 +222,17 @@ for name in ("rtready -A 0", "rtready"):
         print("  p50 ratio round by round: %s; their median x%.2f" % (
             " ".join("%.2f" % v for v in rr), statistics.median(rr)))
     if name == "rtready -A 0":
-        print("goal (issue 29, on the ruler, periods aligned on both sides): p50 within 5%% "
-              "(or 1 us): %s; p99 and max no worse (5%% or 1 us slack): %s; rtready's p50 "
-              "higher in %d of %d rounds" %
-              ("met" if ok50 else "NOT met", "met" if okt else "NOT met", higher, rounds))
+        # The p50 is judged on the paired ratio (each round's two runs saw
+        # one state of the host; the p50 moves by x1.4 to x2.4 from round
+        # to round here, which the ratio of the medians carries into the
+        # comparison). Both are printed.
+        pr = statistics.median(rr) if rr else nan
+        okp = abs(pr - 1) <= 0.05
+        print("goal (issue 29, on the ruler, periods aligned on both sides): p50 within 5%%, "
+              "round by round (median x%.2f): %s (ratio of the medians x%.2f: %s); p99 and max "
+              "no worse (5%% or 1 us slack): %s; rtready's p50 higher in %d of %d rounds" %
+              (pr, "met" if okp else "NOT met", ratio[0], "within 5%" if ok50 else "not within 5%",
+               "met" if okt else "NOT met", higher, rounds))
     else:
         print("(each rtready thread on its own grid, for reference: its p50 higher in %d of %d "
               "rounds)" % (higher, rounds))
