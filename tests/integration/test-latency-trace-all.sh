@@ -46,7 +46,27 @@ inject_run() {
 	pid=
 }
 
+# held_back JSON INJ: did the injector hold the measuring thread back (at
+# least half as many wake-ups over the threshold as injections)? Else this
+# run tells nothing of the attribution: the machine kept them apart (seen
+# once in CI: 17 wake-ups over 300 us for 200 injections).
+held_back() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+inj = open(sys.argv[2]).read().split()
+n_inj = int(inj[inj.index("injections") + 1])
+over = r["threads"][0]["over_threshold"]
+if over < n_inj // 2:
+    print("note: %d wake-ups over the threshold for %d injections: the injector did not "
+          "hold the measuring thread back; once more" % (over, n_inj))
+    sys.exit(1)
+PY
+}
 inject_run --trace-all "$tmp/all.json" json
+if [ "$rc" -le 1 ] && ! held_back "$tmp/all.json" "$tmp/inj.txt"; then
+	inject_run --trace-all "$tmp/all.json" json
+fi
 [ "$rc" -eq 1 ] || { cat "$tmp/err"; fail "--trace-all with hits exited $rc, want 1"; }
 grep -q "exceeded by [0-9]* wake-up" "$tmp/err" || fail "no summary of the hits on stderr"
 python3 - "$tmp/all.json" "$tmp/inj.txt" <<'PY' || fail "--trace-all"
