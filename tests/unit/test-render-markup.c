@@ -34,12 +34,18 @@ static char *run(void (*fn)(FILE *, const char *), const char *in)
 	return buf;
 }
 
-static void expect(const char *in, const char *want)
+/* What @fn writes for @in is exactly @want. */
+static void expect_fn(void (*fn)(FILE *, const char *), const char *in, const char *want)
 {
-	char *got = run(markup_escape, in);
+	char *got = run(fn, in);
 
 	assert_string_equal(got, want);
 	free(got);
+}
+
+static void expect(const char *in, const char *want)
+{
+	expect_fn(markup_escape, in, want);
 }
 
 static void put_dd(FILE *f, const char *in)
@@ -50,15 +56,9 @@ static void put_dd(FILE *f, const char *in)
 /* markup_put(): the tags as they are, the text between them escaped, nothing for NULL. */
 static void test_put(void **state)
 {
-	char *got;
-
 	(void)state;
-	got = run(put_dd, "a<b & \"c\"");
-	assert_string_equal(got, "<dd class=\"x\">a&lt;b &amp; &quot;c&quot;</dd>");
-	free(got);
-	got = run(put_dd, NULL);
-	assert_string_equal(got, "<dd class=\"x\"></dd>");
-	free(got);
+	expect_fn(put_dd, "a<b & \"c\"", "<dd class=\"x\">a&lt;b &amp; &quot;c&quot;</dd>");
+	expect_fn(put_dd, NULL, "<dd class=\"x\"></dd>");
 }
 
 static void test_exact(void **state)
@@ -164,15 +164,9 @@ static void test_random_bytes(void **state)
 
 static void test_prom_label(void **state)
 {
-	char *got;
-
 	(void)state;
-	got = run(prom_escape_label, "a\"b\\c\nd <e> \xc2\xb5");
-	assert_string_equal(got, "a\\\"b\\\\c\\nd <e> \xc2\xb5");
-	free(got);
-	got = run(prom_escape_label, NULL);
-	assert_string_equal(got, "");
-	free(got);
+	expect_fn(prom_escape_label, "a\"b\\c\nd <e> \xc2\xb5", "a\\\"b\\\\c\\nd <e> \xc2\xb5");
+	expect_fn(prom_escape_label, NULL, "");
 }
 
 int main(void)
