@@ -3,14 +3,7 @@
 #include <time.h>
 
 #include "job/progress.h"
-
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
+#include "util/clock.h"
 
 void progress_begin(struct progress *p, int step, const char *what, int64_t duration_ns)
 {

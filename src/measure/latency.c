@@ -31,6 +31,7 @@
 #include "rtready/error.h"
 #include "rtready/mem.h"
 #include "rtready/timespec.h"
+#include "util/clock.h"
 
 /*
  * The runaway guard. RLIMIT_RTTIME counts the CPU time a realtime thread
@@ -467,14 +468,6 @@ int64_t latency_dl_resync(int64_t rq_deadline_ns, int64_t rq_offset_ns, uint64_t
 	return rq_deadline_ns - (int64_t)deadline_ns + rq_offset_ns + (int64_t)period_ns;
 }
 
-static int64_t clock_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return rtr_ts_to_ns(ts);
-}
-
 /*
  * Make the calling worker SCHED_DEADLINE and tell start_workers() how it
  * went. The kernel begins the thread's first period inside sched_setattr,
@@ -496,7 +489,7 @@ static int64_t clock_ns(void)
 static int64_t become_deadline(struct worker *w, bool aligned)
 {
 	int err = rtr_thread_apply(&w->dl_attr);
-	int64_t origin = clock_ns();
+	int64_t origin = mono_ns();
 
 	if (aligned)
 		atomic_fetch_add_explicit(&w->run->dl_turn, 1, memory_order_release);
@@ -619,7 +612,7 @@ static void *worker_dl_main(void *arg)
 	/* Jobs until the run's start: each yield ends one. */
 	do {
 		sched_yield();
-		start = clock_ns();
+		start = mono_ns();
 	} while (start < rtr_ts_to_ns(run->start));
 	period_start = latency_dl_first(period_start, start, period);
 	for (;;) {
@@ -676,18 +669,6 @@ static void *worker_dl_main(void *arg)
 	return NULL;
 }
 
-static void say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
-
 void latency_explain_eperm(enum rtr_policy policy, int priority, const char *instead, char *why,
 			   size_t len)
 {
@@ -700,51 +681,43 @@ void latency_explain_eperm(enum rtr_policy policy, int priority, const char *ins
 		else
 			snprintf(lim, sizeof(lim), "%llu", (unsigned long long)rl.rlim_cur);
 	}
-	say(why, len,
-	    "SCHED_%s priority %d was refused: it needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d "
-	    "(RLIMIT_RTPRIO is %s; as root, RT group scheduling refuses it in a cgroup "
-	    "without an RT budget: see rtready check --only sched.rt_group)%s%s",
-	    rtr_policy_name(policy), priority, priority, lim, instead ? "; " : "",
-	    instead ? instead : "");
+	say_why(why, len, 0,
+		"SCHED_%s priority %d was refused: it needs CAP_SYS_NICE or RLIMIT_RTPRIO >= %d "
+		"(RLIMIT_RTPRIO is %s; as root, RT group scheduling refuses it in a cgroup "
+		"without an RT budget: see rtready check --only sched.rt_group)%s%s",
+		rtr_policy_name(policy), priority, priority, lim, instead ? "; " : "",
+		instead ? instead : "");
 }
 
 static int validate(const struct latency_config *cfg, char *why, size_t len)
 {
-	if (rtr_cpuset_is_empty(&cfg->cpus)) {
-		say(why, len, "no CPU to measure");
-		return -EINVAL;
-	}
+	if (rtr_cpuset_is_empty(&cfg->cpus))
+		return say_why(why, len, -EINVAL, "no CPU to measure");
 	if (cfg->policy == RTR_SCHED_DEADLINE) {
 		struct rtr_thread_attr a = { 0 };
 
 		if (rtr_thread_attr_set_deadline(&a, cfg->dl_runtime_ns, cfg->dl_deadline_ns,
-						 cfg->dl_period_ns)) {
-			say(why, len, "%s", rtr_last_error());
-			return -EINVAL;
-		}
-		if (cfg->interval_ns != cfg->dl_period_ns) {
-			say(why, len, "with SCHED_DEADLINE the interval is the period");
-			return -EINVAL;
-		}
+						 cfg->dl_period_ns))
+			return say_why(why, len, -EINVAL, "%s", rtr_last_error());
+		if (cfg->interval_ns != cfg->dl_period_ns)
+			return say_why(why, len, -EINVAL,
+				       "with SCHED_DEADLINE the interval is the period");
 	} else if (cfg->policy != RTR_SCHED_FIFO && cfg->policy != RTR_SCHED_RR) {
-		say(why, len, "the measuring threads run at SCHED_FIFO, SCHED_RR or SCHED_DEADLINE");
-		return -EINVAL;
+		return say_why(why, len, -EINVAL,
+			       "the measuring threads run at SCHED_FIFO, SCHED_RR or SCHED_DEADLINE");
 	}
 	if (cfg->policy != RTR_SCHED_DEADLINE &&
-	    (cfg->priority < 1 || cfg->priority > RTR_PRIO_MAX_SAFE)) {
-		say(why, len, "priority %d is outside 1..%d", cfg->priority, RTR_PRIO_MAX_SAFE);
-		return -EINVAL;
-	}
-	if (cfg->interval_ns < LATENCY_MIN_INTERVAL_NS || cfg->interval_ns > LATENCY_MAX_INTERVAL_NS) {
-		say(why, len, "interval out of range");
-		return -EINVAL;
-	}
+	    (cfg->priority < 1 || cfg->priority > RTR_PRIO_MAX_SAFE))
+		return say_why(why, len, -EINVAL, "priority %d is outside 1..%d", cfg->priority,
+			       RTR_PRIO_MAX_SAFE);
+	if (cfg->interval_ns < LATENCY_MIN_INTERVAL_NS ||
+	    cfg->interval_ns > LATENCY_MAX_INTERVAL_NS)
+		return say_why(why, len, -EINVAL, "interval out of range");
 	if (cfg->bucket_ns == 0 || cfg->range_ns < cfg->bucket_ns ||
-	    cfg->range_ns / cfg->bucket_ns > LATENCY_MAX_BUCKETS) {
-		say(why, len, "histogram range and bucket do not fit (at most %u buckets)",
-		    LATENCY_MAX_BUCKETS);
-		return -EINVAL;
-	}
+	    cfg->range_ns / cfg->bucket_ns > LATENCY_MAX_BUCKETS)
+		return say_why(why, len, -EINVAL,
+			       "histogram range and bucket do not fit (at most %u buckets)",
+			       LATENCY_MAX_BUCKETS);
 	return 0;
 }
 
@@ -783,7 +756,7 @@ static int setup_workers(struct latency_run *run, char *why, size_t len)
 	if (run->cfg.policy == RTR_SCHED_DEADLINE) {
 		err = dl_domains(&main_dom, &iso_dom);
 		if (err) {
-			say(why, len, "cannot read the online CPUs: %s", strerror(-err));
+			say_why(why, len, 0, "cannot read the online CPUs: %s", strerror(-err));
 			goto out;
 		}
 	}
@@ -810,7 +783,7 @@ static int setup_workers(struct latency_run *run, char *why, size_t len)
 		w->index = (int)i;
 		err = rtr_hist_init(&w->hist, run->cfg.bucket_ns, run->cfg.range_ns, LATENCY_OUTLIERS);
 		if (err) {
-			say(why, len, "cannot allocate the histogram: %s", strerror(-err));
+			say_why(why, len, 0, "cannot allocate the histogram: %s", strerror(-err));
 			goto out;
 		}
 		w->range_ns = rtr_hist_range_ns(&w->hist);
@@ -915,12 +888,14 @@ static int start_failed(struct latency_run *run, size_t i, int err, const char *
 	bool dl = run->cfg.policy == RTR_SCHED_DEADLINE;
 
 	if (err == -EPERM && lib && *lib)
-		say(why, len, "cannot start the measuring thread on CPU %d: %s", run->w[i].cpu, lib);
+		say_why(why, len, 0, "cannot start the measuring thread on CPU %d: %s",
+			run->w[i].cpu, lib);
 	else if (err == -EPERM)
 		latency_explain_eperm(run->cfg.policy, run->cfg.priority, NULL, why, len);
 	else
-		say(why, len, "cannot start the measuring thread %s%d: %s", dl ? "" : "on CPU ",
-		    dl ? (int)i + 1 : run->w[i].cpu, lib && *lib ? lib : strerror(-err));
+		say_why(why, len, 0, "cannot start the measuring thread %s%d: %s",
+			dl ? "" : "on CPU ", dl ? (int)i + 1 : run->w[i].cpu,
+			lib && *lib ? lib : strerror(-err));
 	return err;
 }
 
@@ -1042,8 +1017,9 @@ int latency_run_start(const struct latency_config *cfg, int32_t dma_us, struct l
 	if (dma_us >= 0) {
 		err = dma_latency_hold(DMA_LATENCY_DEV, dma_us, &run->dma_hold);
 		if (err) {
-			say(why, whylen, "cannot hold %s at %d us: %s%s", DMA_LATENCY_DEV, dma_us,
-			    strerror(-err), err == -EACCES || err == -EPERM ? " (needs root)" : "");
+			say_why(why, whylen, 0, "cannot hold %s at %d us: %s%s", DMA_LATENCY_DEV,
+				dma_us, strerror(-err),
+				err == -EACCES || err == -EPERM ? " (needs root)" : "");
 			goto fail;
 		}
 	}
@@ -1141,14 +1117,6 @@ void latency_run_drain(struct latency_run *run,
 	}
 }
 
-static int64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return rtr_ts_to_ns(t);
-}
-
 void latency_run_on_threshold(struct latency_run *run,
 			      void (*fn)(void *ctx, const struct latency_hit *hit), void *ctx)
 {
@@ -1198,7 +1166,7 @@ void latency_run_wait(struct latency_run *run, uint64_t tick_ns,
 {
 	struct latency_live_view *views = NULL;
 	int64_t end = run->has_end ? rtr_ts_to_ns(run->end) : INT64_MAX;
-	int64_t next_tick = now_ns() + (int64_t)tick_ns, next_poll = 0;
+	int64_t next_tick = mono_ns() + (int64_t)tick_ns, next_poll = 0;
 	sigset_t set;
 
 	if (tick && tick_ns)
@@ -1211,7 +1179,7 @@ void latency_run_wait(struct latency_run *run, uint64_t tick_ns,
 	sigaddset(&set, SIGUSR1);
 	run->reason = LATENCY_STOP_DURATION;
 	for (;;) {
-		int64_t now = now_ns(), wait = INT64_MAX;
+		int64_t now = mono_ns(), wait = INT64_MAX;
 		struct timespec to;
 		int sig;
 

@@ -42,6 +42,7 @@
 
 #include "measure/load.h"
 #include "measure/load_internal.h"
+#include "util/clock.h"
 
 /* How long load_stop() waits for the supervisor before SIGKILL. */
 #define STOP_TIMEOUT_NS (20LL * 1000000000)
@@ -59,14 +60,6 @@ struct load {
 };
 
 /* ---- shared helpers ---------------------------------------------------- */
-
-int64_t load_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 void load_fail(struct load_shared *sh, int err, const char *fmt, ...)
 {
@@ -93,7 +86,7 @@ static int arm_deadline(const struct load_shared *sh)
 
 	if (!sh->deadline_ns)
 		return 0;
-	if (load_now_ns() >= sh->deadline_ns)
+	if (mono_ns() >= sh->deadline_ns)
 		return -ETIME;
 	its.it_value.tv_sec = sh->deadline_ns / 1000000000;
 	its.it_value.tv_nsec = sh->deadline_ns % 1000000000;
@@ -509,7 +502,7 @@ static void run_ended(struct supervisor *sv, int status)
 
 static bool past_deadline(const struct supervisor *sv)
 {
-	return sv->sh->deadline_ns && load_now_ns() >= sv->sh->deadline_ns;
+	return sv->sh->deadline_ns && mono_ns() >= sv->sh->deadline_ns;
 }
 
 static void reap(struct supervisor *sv)
@@ -558,7 +551,7 @@ static bool start_interrupted(struct supervisor *sv, size_t started)
 {
 	static const int stop_sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	sigset_t pending;
-	int64_t now = load_now_ns();
+	int64_t now = mono_ns();
 
 	/* Left pending: wait_loop() takes them. A SIGCHLD is for reap(), later. */
 	if (sigpending(&pending) == 0)
@@ -620,7 +613,7 @@ static void wait_loop(struct supervisor *sv, const sigset_t *set)
 		int sig;
 
 		if (deadline) {
-			int64_t left = deadline - load_now_ns();
+			int64_t left = deadline - mono_ns();
 
 			if (left <= 0)
 				break;
@@ -639,7 +632,7 @@ static void wait_loop(struct supervisor *sv, const sigset_t *set)
 /* Kill every part's process group and reap until no child is left. */
 static void shutdown_parts(struct supervisor *sv, const sigset_t *set)
 {
-	int64_t end = load_now_ns() + REAP_TIMEOUT_NS;
+	int64_t end = mono_ns() + REAP_TIMEOUT_NS;
 	uint64_t kills;
 	int err;
 
@@ -654,7 +647,7 @@ static void shutdown_parts(struct supervisor *sv, const sigset_t *set)
 			;
 		if (pid < 0 && errno == ECHILD)
 			break;
-		if (load_now_ns() > end) {
+		if (mono_ns() > end) {
 			load_fail(sv->sh, -ETIMEDOUT, "some load tasks did not exit");
 			break;
 		}
@@ -710,7 +703,7 @@ supervisor_main(const struct load_config *c, struct load_shared *sh, pid_t paren
 		start_parts(&sv);
 	wait_loop(&sv, &set);
 	shutdown_parts(&sv, &set);
-	sh->end_ns = load_now_ns();
+	sh->end_ns = mono_ns();
 	atomic_store(&sh->finished, true);
 	_exit(0);
 }
@@ -748,7 +741,7 @@ int load_start(const struct load_config *c, struct load **out)
 		rc = -errno;
 		goto fail;
 	}
-	l->sh->start_ns = load_now_ns();
+	l->sh->start_ns = mono_ns();
 	if (c->duration_ns > 0)
 		l->sh->deadline_ns = l->sh->start_ns + c->duration_ns;
 	l->pid = fork();
@@ -787,7 +780,7 @@ static void reap_supervisor(struct load *l)
 		load_fail(l->sh, -EIO, "the load supervisor died (%s %d); load tasks may remain",
 			  WIFSIGNALED(status) ? "signal" : "status",
 			  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-		l->sh->end_ns = load_now_ns();
+		l->sh->end_ns = mono_ns();
 		atomic_store(&l->sh->finished, true);
 	}
 }
@@ -816,12 +809,12 @@ int load_wait(struct load *l, int64_t timeout_ns)
 
 int load_stop(struct load *l)
 {
-	int64_t end = load_now_ns() + STOP_TIMEOUT_NS;
+	int64_t end = mono_ns() + STOP_TIMEOUT_NS;
 
 	if (!l->reaped) {
 		kill(l->pid, SIGTERM);
 		while (!l->reaped) {
-			int64_t left = end - load_now_ns();
+			int64_t left = end - mono_ns();
 
 			if (left <= 0) {
 				/* Its tasks die with it (PR_SET_PDEATHSIG). */
@@ -846,7 +839,7 @@ void load_stats(const struct load *l, struct load_stats *st)
 	st->error = atomic_load(&sh->error);
 	if (st->error)
 		snprintf(st->error_text, sizeof(st->error_text), "%s", sh->error_text);
-	st->elapsed_ns = (finished ? sh->end_ns : load_now_ns()) - sh->start_ns;
+	st->elapsed_ns = (finished ? sh->end_ns : mono_ns()) - sh->start_ns;
 	st->runs = atomic_load(&sh->runs);
 	st->messages = atomic_load(&sh->messages);
 	st->run_ns = atomic_load(&sh->run_ns);

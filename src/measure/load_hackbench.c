@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "measure/load_internal.h"
+#include "util/clock.h"
 
 /* Workers use little stack: their buffer is on the heap. */
 #define WORKER_STACK (64u << 10)
@@ -342,10 +343,10 @@ int load_hackbench_run(const struct load_config *c, struct load_shared *sh)
 		kill(0, SIGKILL);
 		return err;
 	}
-	t0 = load_now_ns();
+	t0 = mono_ns();
 	close(r.go[1]);
 	err = wait_done(&r);
-	atomic_store(&sh->cur_ns, load_now_ns() - t0);
+	atomic_store(&sh->cur_ns, mono_ns() - t0);
 	if (err)
 		load_fail(sh, err, "messaging: a task ended abnormally");
 	for (size_t i = 0; c->threads && i < r.n_started; i++)

@@ -47,9 +47,6 @@ struct load_shared {
 void load_fail(struct load_shared *sh, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* CLOCK_MONOTONIC in ns. */
-int64_t load_now_ns(void);
-
 /*
  * Set-up of every task forked by the supervisor, right after fork(): the
  * part of load_child_bind(), then default signal dispositions, an empty

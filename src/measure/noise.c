@@ -41,6 +41,7 @@
 #include "rtready/error.h"
 #include "rtready/mem.h"
 #include "rtready/timespec.h"
+#include "util/clock.h"
 
 #define START_MARGIN_NS (20 * RTR_NSEC_PER_MSEC)
 #define SPIN_STACK_BYTES (64u << 10)
@@ -200,26 +201,6 @@ int noise_default_cpus(const struct rtr_cpuset *online, const struct rtr_cpuset 
 			rtr_cpuset_unset(out, first);
 	}
 	return rtr_cpuset_is_empty(out) ? -ENOENT : 0;
-}
-
-static void say(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!why || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return rtr_ts_to_ns(t);
 }
 
 /*
@@ -571,36 +552,29 @@ static int validate(const struct noise_config *cfg, const struct rtr_cpuset *onl
 	struct rtr_cpuset rest = RTR_CPUSET_INIT;
 	int cpu = -1, err = 0;
 
-	if (rtr_cpuset_is_empty(&cfg->cpus)) {
-		say(why, len, "no CPU to measure");
-		return -EINVAL;
-	}
+	if (rtr_cpuset_is_empty(&cfg->cpus))
+		return say_why(why, len, -EINVAL, "no CPU to measure");
 	while ((cpu = rtr_cpuset_next(&cfg->cpus, cpu)) >= 0) {
-		if (!rtr_cpuset_test(online, cpu)) {
-			say(why, len, "CPU %d is not online", cpu);
-			return -EINVAL;
-		}
+		if (!rtr_cpuset_test(online, cpu))
+			return say_why(why, len, -EINVAL, "CPU %d is not online", cpu);
 	}
 	if (cfg->policy != RTR_SCHED_FIFO && cfg->policy != RTR_SCHED_RR &&
-	    cfg->policy != RTR_SCHED_OTHER) {
-		say(why, len, "the spinning threads run at SCHED_FIFO, SCHED_RR or SCHED_OTHER");
-		return -EINVAL;
-	}
+	    cfg->policy != RTR_SCHED_OTHER)
+		return say_why(why, len, -EINVAL,
+			       "the spinning threads run at SCHED_FIFO, SCHED_RR or SCHED_OTHER");
 	if (cfg->policy != RTR_SCHED_OTHER &&
-	    (cfg->priority < 1 || cfg->priority > RTR_PRIO_MAX_SAFE)) {
-		say(why, len, "priority %d is outside 1..%d", cfg->priority, RTR_PRIO_MAX_SAFE);
-		return -EINVAL;
-	}
-	if (cfg->duration_ns == 0 || cfg->duration_ns > NOISE_MAX_DURATION_NS) {
-		say(why, len, "the duration must be from 1 ns to 24 h");
-		return -EINVAL;
-	}
+	    (cfg->priority < 1 || cfg->priority > RTR_PRIO_MAX_SAFE))
+		return say_why(why, len, -EINVAL, "priority %d is outside 1..%d", cfg->priority,
+			       RTR_PRIO_MAX_SAFE);
+	if (cfg->duration_ns == 0 || cfg->duration_ns > NOISE_MAX_DURATION_NS)
+		return say_why(why, len, -EINVAL, "the duration must be from 1 ns to 24 h");
 	err = rtr_cpuset_copy(&rest, online);
 	if (!err) {
 		rtr_cpuset_andnot(&rest, &cfg->cpus);
 		if (rtr_cpuset_is_empty(&rest)) {
-			say(why, len, "every online CPU would spin: leave at least one to "
-			    "housekeeping (the spinners never sleep)");
+			say_why(why, len, 0,
+				"every online CPU would spin: leave at least one to "
+				"housekeeping (the spinners never sleep)");
 			err = -EINVAL;
 		}
 	}
@@ -699,19 +673,20 @@ static int place_spinner(struct noise_run *run, struct spinner *w, char *why, si
 		;
 	tid = atomic_load(&w->tid);
 	err = cgroupfs_move_thread(&run->fs, run->cfg.cgroup, tid);
-	if (err) {
-		say(why, len, "cannot move the spinner of CPU %d (thread %ld) into %s "
-		    "(cgroup.threads): %s%s", w->cpu, tid, run->cfg.cgroup, strerror(-err),
-		    err == -EOPNOTSUPP ? "; only a threaded group of the process's own "
-		    "threaded domain takes single threads" : "");
-		return err;
-	}
+	if (err)
+		return say_why(why, len, err,
+			       "cannot move the spinner of CPU %d (thread %ld) into %s "
+			       "(cgroup.threads): %s%s",
+			       w->cpu, tid, run->cfg.cgroup, strerror(-err),
+			       err == -EOPNOTSUPP ? "; only a threaded group of the process's own "
+						    "threaded domain takes single threads"
+						  : "");
 	err = rtr_cpuset_to_sched(&w->pin, &cs, &size);
 	if (!err) {
 		err = -pthread_setaffinity_np(w->thread, size, cs);
 		if (err)
-			say(why, len, "cannot pin the spinner to CPU %d inside %s: %s", w->cpu,
-			    run->cfg.cgroup, strerror(-err));
+			say_why(why, len, 0, "cannot pin the spinner to CPU %d inside %s: %s",
+				w->cpu, run->cfg.cgroup, strerror(-err));
 	}
 	free(cs);
 	return err;
@@ -740,16 +715,17 @@ static int join_domain(struct noise_run *run, char *why, size_t len)
 
 	snprintf(parent, sizeof(parent), "%s", run->cfg.cgroup);
 	slash = strrchr(parent, '/');
-	if (!slash || slash == parent) {
-		say(why, len, "'%s' is not a group below a cgroup2 mount", run->cfg.cgroup);
-		return -EINVAL;
-	}
+	if (!slash || slash == parent)
+		return say_why(why, len, -EINVAL, "'%s' is not a group below a cgroup2 mount",
+			       run->cfg.cgroup);
 	*slash = '\0';
 	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
 	err = cgroupfs_write(&run->fs, parent, "cgroup.procs", pid);
 	if (err)
-		say(why, len, "cannot move rtready into %s (cgroup.procs), the threaded domain "
-		    "of %s: %s", parent, run->cfg.cgroup, strerror(-err));
+		say_why(why, len, 0,
+			"cannot move rtready into %s (cgroup.procs), the threaded domain "
+			"of %s: %s",
+			parent, run->cfg.cgroup, strerror(-err));
 	return err;
 }
 
@@ -781,8 +757,9 @@ static int start_spinners(struct noise_run *run, char *why, size_t len)
 				latency_explain_eperm(run->cfg.policy, run->cfg.priority,
 						      "or measure with --policy other", why, len);
 			else
-				say(why, len, "cannot start the spinning thread on CPU %d: %s",
-				    w->cpu, lib && *lib ? lib : strerror(-err));
+				say_why(why, len, 0,
+					"cannot start the spinning thread on CPU %d: %s", w->cpu,
+					lib && *lib ? lib : strerror(-err));
 			return err;
 		}
 		w->started = true;
@@ -849,9 +826,10 @@ static int set_rttime(const struct noise_run *run, struct rlimit *old, bool *set
 	}
 	if (old->rlim_cur == RLIM_INFINITY || old->rlim_cur >= rl.rlim_cur)
 		return 0;
-	say(why, len, "RLIMIT_RTTIME is %llu us, shorter than the run: the kernel would stop the "
-	    "spinners; raise it (as root) or shorten -D", (unsigned long long)old->rlim_cur);
-	return -EPERM;
+	return say_why(why, len, -EPERM,
+		       "RLIMIT_RTTIME is %llu us, shorter than the run: the kernel would stop the "
+		       "spinners; raise it (as root) or shorten -D",
+		       (unsigned long long)old->rlim_cur);
 }
 
 static void start_trace(struct noise_run *run, struct noise_result *out)
@@ -1126,7 +1104,7 @@ static void wait_run(struct noise_run *run, struct noise_result *out,
 	out->stop = NOISE_STOP_DURATION;
 	for (;;) {
 		struct timespec to = rtr_ts_from_ns(NOISE_STEAL_PERIOD_NS);
-		int64_t t = now_ns();
+		int64_t t = mono_ns();
 
 		if (stop && *stop) {
 			out->stop = NOISE_STOP_SIGNAL;
@@ -1191,7 +1169,7 @@ int noise_run(const struct noise_config *cfg, const volatile sig_atomic_t *stop,
 	run->fs_open = true;
 	err = read_online(&run->fs, &online);
 	if (err) {
-		say(why, whylen, "cannot read the online CPUs: %s", strerror(-err));
+		say_why(why, whylen, 0, "cannot read the online CPUs: %s", strerror(-err));
 		goto out;
 	}
 	err = validate(cfg, &online, why, whylen) ?: setup(run, why, whylen);
@@ -1226,16 +1204,16 @@ int noise_run(const struct noise_config *cfg, const volatile sig_atomic_t *stop,
 		run->w[i].smi_start = read_smi(run->w[i].cpu);
 	pin_main(run, &online, &old_aff, &old_aff_size);
 	if (!run->trace)
-		sample_window(run, now_ns());
+		sample_window(run, mono_ns());
 	/* Spinners block every signal (inherited); the main thread takes SIGXCPU by waiting. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &oldmask);
-	run->start_ns = now_ns() + START_MARGIN_NS;
+	run->start_ns = mono_ns() + START_MARGIN_NS;
 	run->end_ns = run->start_ns + (int64_t)cfg->duration_ns;
 	err = start_spinners(run, why, whylen);
 	if (!err && run->placed) {
 		/* Every spinner placed: the run starts now, for its whole duration. */
-		run->start_ns = now_ns() + START_MARGIN_NS;
+		run->start_ns = mono_ns() + START_MARGIN_NS;
 		run->end_ns = run->start_ns + (int64_t)cfg->duration_ns;
 		release_spinners(run);
 	}
@@ -1247,7 +1225,7 @@ int noise_run(const struct noise_config *cfg, const volatile sig_atomic_t *stop,
 		wait_run(run, out, stop);
 	}
 	join_spinners(run);
-	out->elapsed_ns = now_ns() - run->start_ns;
+	out->elapsed_ns = mono_ns() - run->start_ns;
 	if (run->trace) {
 		trace_session_stop(run->trace);
 		if (trace_session_drain(run->trace, on_event, run)) {
@@ -1258,7 +1236,7 @@ int noise_run(const struct noise_config *cfg, const volatile sig_atomic_t *stop,
 		trace_session_free(run->trace);
 		run->trace = NULL;
 	} else if (!err) {
-		sample_window(run, now_ns());
+		sample_window(run, mono_ns());
 	}
 	/* A SIGXCPU left pending is dropped before the old mask comes back. */
 	{
@@ -1280,7 +1258,7 @@ int noise_run(const struct noise_config *cfg, const volatile sig_atomic_t *stop,
 	collect(run, out);
 	err = attribute(run, out);
 	if (err)
-		say(why, whylen, "out of memory while attributing the gaps");
+		say_why(why, whylen, 0, "out of memory while attributing the gaps");
 out:
 	rtr_cpuset_free(&online);
 	free_run(run);

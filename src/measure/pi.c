@@ -18,6 +18,7 @@
 #include "rtready/sync.h"
 #include "rtready/thread.h"
 #include "rtready/timespec.h"
+#include "util/clock.h"
 
 #define HIST_RANGE_NS (100 * RTR_NSEC_PER_MSEC)
 #define HIST_BUCKET_NS (10 * RTR_NSEC_PER_USEC)
@@ -66,14 +67,6 @@ static void sleep_until(struct timespec t)
 		;
 }
 
-static int64_t now_ns(clockid_t clk)
-{
-	struct timespec t;
-
-	clock_gettime(clk, &t);
-	return rtr_ts_to_ns(t);
-}
-
 static bool stopping(struct pi_run *run)
 {
 	if (run->user_stop && *run->user_stop)
@@ -92,11 +85,11 @@ static void *low_fn(void *arg)
 		sleep_until(at(run, i, 0));
 		pthread_mutex_lock(&run->mutex);
 		atomic_store(&run->locked_round, i + 1);
-		cpu0 = now_ns(CLOCK_THREAD_CPUTIME_ID);
+		cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		/* The wall bound keeps a starved LOW from holding on forever. */
-		wall_end = now_ns(CLOCK_MONOTONIC) + run->period_ns;
-		while (now_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0 < run->c->cs_ns &&
-		       now_ns(CLOCK_MONOTONIC) < wall_end)
+		wall_end = clock_ns(CLOCK_MONOTONIC) + run->period_ns;
+		while (clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0 < run->c->cs_ns &&
+		       clock_ns(CLOCK_MONOTONIC) < wall_end)
 			;
 		atomic_store(&run->locked_round, 0);
 		pthread_mutex_unlock(&run->mutex);
@@ -113,8 +106,8 @@ static void *medium_fn(void *arg)
 		int64_t end;
 
 		sleep_until(at(run, i, run->medium_at_ns));
-		end = now_ns(CLOCK_MONOTONIC) + run->c->medium_ns;
-		while (now_ns(CLOCK_MONOTONIC) < end)
+		end = clock_ns(CLOCK_MONOTONIC) + run->c->medium_ns;
+		while (clock_ns(CLOCK_MONOTONIC) < end)
 			;
 	}
 	return NULL;
@@ -132,9 +125,9 @@ static void *high_fn(void *arg)
 		sleep_until(at(run, i, run->high_at_ns));
 		/* Only a round where LOW already holds the lock shows the scenario. */
 		valid = atomic_load(&run->locked_round) == i + 1;
-		t0 = now_ns(CLOCK_MONOTONIC);
+		t0 = clock_ns(CLOCK_MONOTONIC);
 		pthread_mutex_lock(&run->mutex);
-		waited = now_ns(CLOCK_MONOTONIC) - t0;
+		waited = clock_ns(CLOCK_MONOTONIC) - t0;
 		pthread_mutex_unlock(&run->mutex);
 		if (valid) {
 			rtr_hist_add(&run->res->wait, (uint64_t)(waited > 0 ? waited : 0));

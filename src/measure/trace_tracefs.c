@@ -37,6 +37,7 @@
 #include <event-parse.h>
 
 #include "measure/trace.h"
+#include "util/clock.h"
 
 #define DIR_LEN 64
 
@@ -110,20 +111,6 @@ bool trace_supported(void)
 	return true;
 }
 
-static int say(char *why, size_t len, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int say(char *why, size_t len, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why && len) {
-		va_start(ap, fmt);
-		vsnprintf(why, len, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
-
 static bool is_tracefs(const char *dir)
 {
 	struct statfs st;
@@ -140,20 +127,22 @@ static int ensure_mounted(struct trace_session *s, char *why, size_t len)
 	if (is_tracefs(s->dir))
 		return 0;
 	if (stat(s->dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return say(why, len, -ENOTSUP,
-			   "%s does not exist: this kernel has no tracefs (CONFIG_TRACING)", s->dir);
+		return say_why(why, len, -ENOTSUP,
+			       "%s does not exist: this kernel has no tracefs (CONFIG_TRACING)",
+			       s->dir);
 	if (mount("nodev", s->dir, "tracefs", 0, NULL) < 0) {
 		int err = -errno;
 
 		if (err == -EPERM || err == -EACCES)
-			return say(why, len, err,
-				   "tracefs is not mounted and mounting it at %s needs root "
-				   "(CAP_SYS_ADMIN)", s->dir);
+			return say_why(why, len, err,
+				       "tracefs is not mounted and mounting it at %s needs root "
+				       "(CAP_SYS_ADMIN)",
+				       s->dir);
 		if (err == -ENODEV)
-			return say(why, len, -ENOTSUP,
-				   "this kernel has no tracefs (CONFIG_TRACING is off)");
-		return say(why, len, err, "cannot mount tracefs at %s: %s", s->dir,
-			   strerror(-err));
+			return say_why(why, len, -ENOTSUP,
+				       "this kernel has no tracefs (CONFIG_TRACING is off)");
+		return say_why(why, len, err, "cannot mount tracefs at %s: %s", s->dir,
+			       strerror(-err));
 	}
 	s->mounted = true;
 	return 0;
@@ -181,15 +170,16 @@ static int enable_events(struct trace_session *s, char *why, size_t len)
 			continue;
 		}
 		if (e->required)
-			return say(why, len, -ENOTSUP, "cannot enable the %s:%s event in %s/instances/%s",
-				   e->sys, e->name, s->dir, s->name);
+			return say_why(why, len, -ENOTSUP,
+				       "cannot enable the %s:%s event in %s/instances/%s", e->sys,
+				       e->name, s->dir, s->name);
 		/* irq_vectors and nmi exist on x86 only: not missing elsewhere. */
 		if (strcmp(e->sys, "irq_vectors") && strcmp(e->sys, "nmi"))
 			note_missing(s, e->name);
 	}
 	if (!waking)
-		return say(why, len, -ENOTSUP,
-			   "this kernel has neither sched_waking nor sched_wakeup events");
+		return say_why(why, len, -ENOTSUP,
+			       "this kernel has neither sched_waking nor sched_wakeup events");
 	/*
 	 * The osnoise/timerlat tracers' own events (irq_noise, thread_noise, ...)
 	 * are recorded when the kernel has them; they only fire while such a
@@ -227,8 +217,8 @@ static int limit_cpus(struct trace_session *s, const struct trace_options *opt, 
 	need = rtr_cpuset_format_mask(opt->cpus, (size_t)last + 1, mask, sizeof(mask));
 	if (need >= sizeof(mask) ||
 	    tracefs_instance_file_write(s->inst, "tracing_cpumask", mask) < 0)
-		return say(why, len, -EIO, "cannot limit the trace of %s to the measured CPUs",
-			   s->name);
+		return say_why(why, len, -EIO, "cannot limit the trace of %s to the measured CPUs",
+			       s->name);
 	return 0;
 }
 
@@ -296,21 +286,24 @@ static int setup_instance(struct trace_session *s, const struct trace_options *o
 	s->inst = tracefs_instance_create(s->name);
 	if (!s->inst) {
 		err = errno ? -errno : -EIO;
-		return say(why, len, err, "cannot create the tracing instance %s/instances/%s: %s%s",
-			   s->dir, s->name, strerror(-err),
-			   err == -EACCES || err == -EPERM ? " (needs root)" : "");
+		return say_why(why, len, err,
+			       "cannot create the tracing instance %s/instances/%s: %s%s", s->dir,
+			       s->name, strerror(-err),
+			       err == -EACCES || err == -EPERM ? " (needs root)" : "");
 	}
 	/* Quiet while it is set up; nothing recorded yet. */
 	tracefs_trace_off(s->inst);
 	if (tracefs_instance_file_write(s->inst, "trace_clock", "mono") < 0)
-		return say(why, len, -ENOTSUP,
-			   "this kernel has no 'mono' trace clock: trace times could not be compared "
-			   "with CLOCK_MONOTONIC");
+		return say_why(
+		    why, len, -ENOTSUP,
+		    "this kernel has no 'mono' trace clock: trace times could not be compared "
+		    "with CLOCK_MONOTONIC");
 	clock = tracefs_get_clock(s->inst);
 	err = clock && !strcmp(clock, "mono") ? 0 : -ENOTSUP;
 	free(clock);
 	if (err)
-		return say(why, len, err, "the trace clock of %s did not switch to 'mono'", s->name);
+		return say_why(why, len, err, "the trace clock of %s did not switch to 'mono'",
+			       s->name);
 	err = limit_cpus(s, opt, why, len);
 	if (err)
 		return err;
@@ -321,11 +314,11 @@ static int setup_instance(struct trace_session *s, const struct trace_options *o
 		s->print_open = true;
 	s->on_fd = tracefs_trace_on_get_fd(s->inst);
 	if (s->on_fd < 0)
-		return say(why, len, -EIO, "cannot open tracing_on of %s: %s", s->name,
-			   strerror(errno));
+		return say_why(why, len, -EIO, "cannot open tracing_on of %s: %s", s->name,
+			       strerror(errno));
 	if (tracefs_trace_on(s->inst) < 0)
-		return say(why, len, -EIO, "cannot start tracing in %s: %s", s->name,
-			   strerror(errno));
+		return say_why(why, len, -EIO, "cannot start tracing in %s: %s", s->name,
+			       strerror(errno));
 	return 0;
 }
 
@@ -338,7 +331,7 @@ static int check_file(struct trace_session *s, const struct trace_options *opt, 
 
 	if (snprintf(s->file, sizeof(s->file), "%s", opt && opt->file ? opt->file :
 		     TRACE_DEFAULT_FILE) >= (int)sizeof(s->file))
-		return say(why, len, -ENAMETOOLONG, "--trace-file: the name is too long");
+		return say_why(why, len, -ENAMETOOLONG, "--trace-file: the name is too long");
 	slash = strrchr(s->file, '/');
 	if (slash == s->file)
 		snprintf(dir, sizeof(dir), "/");
@@ -347,8 +340,8 @@ static int check_file(struct trace_session *s, const struct trace_options *opt, 
 	else
 		snprintf(dir, sizeof(dir), ".");
 	if (access(dir, W_OK | X_OK) < 0)
-		return say(why, len, -errno, "--trace-file: cannot write in %s: %s", dir,
-			   strerror(errno));
+		return say_why(why, len, -errno, "--trace-file: cannot write in %s: %s", dir,
+			       strerror(errno));
 	return 0;
 }
 
@@ -370,15 +363,16 @@ static int start(const struct trace_options *opt, bool whole_run, unsigned int b
 	tep_set_loglevel(TEP_LOG_NONE);
 	err = whole_run ? 0 : check_file(s, opt, why, whylen);
 	if (!err && geteuid() != 0)
-		err = say(why, whylen, -EPERM,
-			  "--trace needs root: kernel tracing (tracefs at %s) is for "
-			  "CAP_SYS_ADMIN only", TRACE_TRACEFS_DIR);
+		err = say_why(why, whylen, -EPERM,
+			      "--trace needs root: kernel tracing (tracefs at %s) is for "
+			      "CAP_SYS_ADMIN only",
+			      TRACE_TRACEFS_DIR);
 	if (!err)
 		err = ensure_mounted(s, why, whylen);
 	if (!err) {
 		/* Point libtracefs at our mount: it would mount one of its own otherwise. */
 		if (tracefs_set_tracing_dir(s->dir) < 0)
-			err = say(why, whylen, -ENOMEM, "out of memory");
+			err = say_why(why, whylen, -ENOMEM, "out of memory");
 		else
 			s->dir_set = true;
 	}
@@ -412,14 +406,12 @@ int trace_session_start_run(const struct rtr_cpuset *cpus, unsigned int buffer_k
 void trace_session_hit(void *session, const struct latency_hit *hit)
 {
 	struct trace_session *s = session;
-	struct timespec now;
 
 	if (!s || s->hit)
 		return;
 	s->hit = true;
 	s->first = *hit;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	s->marker_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	s->marker_ns = mono_ns();
 	if (s->print_open)
 		tracefs_printf(s->inst,
 			       "rtready: threshold hit cpu=%d tid=%d late_ns=%llu expected_ns=%lld "

@@ -22,6 +22,7 @@
 #include "run/exec.h"
 #include "run/run-config.h"
 #include "run/symtab.h"
+#include "util/clock.h"
 #include "schedattr.h"	/* lib/: the kernel's struct sched_attr */
 
 #define PRELOAD_NAME "librtready-check.so"
@@ -497,14 +498,6 @@ bool spawn_wants_own_group(void)
 }
 
 /* Monotonic time in ns. */
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /*
  * Within this time, the same signal from the same sender is one event sent
  * twice: timeout(1) signals rtready itself and then its whole process group,
@@ -540,7 +533,7 @@ int spawn_wait(pid_t pid, bool own_group, int *status)
 		 * the program's too unless it has one of its own.
 		 */
 		if (sig > 0 && sig != SIGCHLD && (own_group || si.si_code != SI_KERNEL)) {
-			int64_t t = now_ns();
+			int64_t t = mono_ns();
 
 			if (sig == last_sig && si.si_pid == last_pid && t - last_ns < DUPLICATE_NS)
 				continue;

@@ -14,6 +14,7 @@
 #include "probe/cpuload.h"
 #include "probe/placement.h"
 #include "target/target.h"
+#include "util/clock.h"
 #include "util/parse.h"
 #include "util/strbuf.h"
 
@@ -91,20 +92,19 @@ static int measure_load(const struct rootfs *fs, const struct cpu_facts *cpu, in
 {
 	const struct rtr_cpuset *rt = !cpu->isolated_err && !rtr_cpuset_is_empty(&cpu->isolated) ?
 					      &cpu->isolated : NULL;
-	struct timespec ts = { window_ns / 1000000000, window_ns % 1000000000 }, t0, t1;
+	struct timespec ts = {window_ns / 1000000000, window_ns % 1000000000};
+	int64_t t0;
 	struct cpuload_sample a, b;
 	struct cpuload l;
 	char irqs[64] = "";
 	int e = cpuload_sample(fs, rt, &a);
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = mono_ns();
 	while (!e && nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 	e = e ?: cpuload_sample(fs, rt, &b);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	/* The rate over the time that passed between the samples, not the one asked for. */
-	e = e ?: cpuload_between(&a, &b, (t1.tv_sec - t0.tv_sec) * 1000000000LL +
-						 (t1.tv_nsec - t0.tv_nsec), &l);
+	e = e ?: cpuload_between(&a, &b, mono_ns() - t0, &l);
 	if (e == -ENOMEM)
 		return e;
 	if (e) {

@@ -254,19 +254,6 @@ int journal_save(int dirfd, const struct journal *j)
 	return err;
 }
 
-static int bad(char *why, size_t len, int err, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int bad(char *why, size_t len, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return err;
-}
-
 static const char *get_str(json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
@@ -287,20 +274,20 @@ static int change_from_json(json_t *o, size_t i, struct tune_change *c, bool *le
 
 	memset(c, 0, sizeof(*c));
 	if (!json_is_object(o) || !t)
-		return bad(why, len, -EINVAL, "change %zu: unknown tunable", i);
+		return say_why(why, len, -EINVAL, "change %zu: unknown tunable", i);
 	c->id = t->id;
 	if (t->kind == TUNE_VAL_AFFINITY) {
 		if (!json_is_integer(tid) || json_integer_value(tid) <= 0 ||
 		    json_integer_value(tid) > INT_MAX || !json_is_integer(start) ||
 		    json_integer_value(start) < 0)
-			return bad(why, len, -EINVAL,
-				   "change %zu: a task without tid or start time", i);
+			return say_why(why, len, -EINVAL,
+				       "change %zu: a task without tid or start time", i);
 		c->tid = (int)json_integer_value(tid);
 		c->start_ticks = (uint64_t)json_integer_value(start);
 	} else if (!path || !tunable_path_allowed(t, path)) {
-		return bad(why, len, -EINVAL,
-			   "change %zu: '%.200s' is not a file rtready writes for %s", i,
-			   path ? path : "(none)", t->name);
+		return say_why(why, len, -EINVAL,
+			       "change %zu: '%.200s' is not a file rtready writes for %s", i,
+			       path ? path : "(none)", t->name);
 	}
 	c->path = t->kind == TUNE_VAL_AFFINITY ? NULL : (char *)path;
 	c->label = (char *)get_str(o, "label");
@@ -310,12 +297,12 @@ static int change_from_json(json_t *o, size_t i, struct tune_change *c, bool *le
 	max = t->kind == TUNE_VAL_FILE ? 2 * TUNE_FILE_MAX : TUNE_VALUE_MAX;
 	if (!c->old_value || !c->new_value || strlen(c->old_value) >= max ||
 	    strlen(c->new_value) >= max)
-		return bad(why, len, -EINVAL, "change %zu: old or new value missing", i);
+		return say_why(why, len, -EINVAL, "change %zu: old or new value missing", i);
 	text = get_str(o, "text");
 	*legacy_text = t->kind == TUNE_VAL_FILE && !(text && strcmp(text, "exact") == 0);
 	st = state ? change_state_parse(state) : -EINVAL;
 	if (st < 0)
-		return bad(why, len, -EINVAL, "change %zu: unknown state", i);
+		return say_why(why, len, -EINVAL, "change %zu: unknown state", i);
 	c->state = (enum change_state)st;
 	if (json_is_integer(e))
 		c->err = (int)json_integer_value(e);
@@ -356,13 +343,14 @@ int journal_load(int dirfd, struct journal *j, char *why, size_t whylen)
 	fd = openat(dirfd, JOURNAL_NAME, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	/* O_NOFOLLOW on a link gives ELOOP, whose text (too many levels of links) misleads. */
 	if (fd < 0 && errno == ELOOP)
-		return bad(why, whylen, -EINVAL, "is a symbolic link; the journal must be a "
-			   "regular file that only rtready writes");
+		return say_why(why, whylen, -EINVAL,
+			       "is a symbolic link; the journal must be a "
+			       "regular file that only rtready writes");
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return bad(why, whylen, -EINVAL, "not a regular file");
+		return say_why(why, whylen, -EINVAL, "not a regular file");
 	}
 	err = fileio_read_all(fd, JOURNAL_CAP, 0, &data, &len);
 	close(fd);
@@ -371,18 +359,18 @@ int journal_load(int dirfd, struct journal *j, char *why, size_t whylen)
 	root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(data);
 	if (!root)
-		return bad(why, whylen, -EINVAL, "line %d: %s", jerr.line, jerr.text);
+		return say_why(why, whylen, -EINVAL, "line %d: %s", jerr.line, jerr.text);
 	s = get_str(root, "format");
 	v = json_object_get(root, "version");
 	if (!s || strcmp(s, "rtready-tune-journal") || !json_is_integer(v) ||
 	    json_integer_value(v) != JOURNAL_VERSION) {
-		err = bad(why, whylen, -EINVAL, "not an rtready tune journal of version %d",
-			  JOURNAL_VERSION);
+		err = say_why(why, whylen, -EINVAL, "not an rtready tune journal of version %d",
+			      JOURNAL_VERSION);
 		goto out;
 	}
 	s = get_str(root, "boot_id");
 	if (!s || !*s || strlen(s) >= sizeof(j->boot_id)) {
-		err = bad(why, whylen, -EINVAL, "no boot_id");
+		err = say_why(why, whylen, -EINVAL, "no boot_id");
 		goto out;
 	}
 	strcpy(j->boot_id, s);
@@ -393,13 +381,13 @@ int journal_load(int dirfd, struct journal *j, char *why, size_t whylen)
 	s = get_str(root, "state");
 	js = s ? journal_state_parse(s) : -EINVAL;
 	if (js < 0) {
-		err = bad(why, whylen, -EINVAL, "unknown journal state");
+		err = say_why(why, whylen, -EINVAL, "unknown journal state");
 		goto out;
 	}
 	j->state = (enum journal_state)js;
 	arr = json_object_get(root, "changes");
 	if (!json_is_array(arr)) {
-		err = bad(why, whylen, -EINVAL, "no list of changes");
+		err = say_why(why, whylen, -EINVAL, "no list of changes");
 		goto out;
 	}
 	for (size_t i = 0; i < json_array_size(arr) && err == 0; i++) {

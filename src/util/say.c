@@ -22,3 +22,15 @@ void say(const struct say *to, bool warning, const char *fmt, ...)
 	if (n >= 0)
 		free(line);
 }
+
+int say_why(char *why, size_t len, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why || !len)
+		return err;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return err;
+}

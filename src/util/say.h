@@ -10,6 +10,7 @@
 #define RTR_UTIL_SAY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct say {
 	/* One line without its newline: a @warning, or an error. */
@@ -20,5 +21,14 @@ struct say {
 /* Format one line and hand it to @to ("Cannot allocate memory" when it cannot be). */
 void say(const struct say *to, bool warning, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * say_why() - the older way, for a step that reports one error into its
+ * caller's buffer: format into @why (@len bytes) when there is one (NULL or
+ * 0: nothing). Return: @err, so that a step can end with
+ * `return say_why(why, len, -EINVAL, ...)`.
+ */
+int say_why(char *why, size_t len, int err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 #endif
