@@ -32,6 +32,7 @@
 #include "rtready/mem.h"
 #include "rtready/timespec.h"
 #include "util/clock.h"
+#include "util/say.h"
 
 /*
  * The runaway guard. RLIMIT_RTTIME counts the CPU time a realtime thread

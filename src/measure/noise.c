@@ -42,6 +42,7 @@
 #include "rtready/mem.h"
 #include "rtready/timespec.h"
 #include "util/clock.h"
+#include "util/say.h"
 
 #define START_MARGIN_NS (20 * RTR_NSEC_PER_MSEC)
 #define SPIN_STACK_BYTES (64u << 10)
@@ -203,36 +204,58 @@ int noise_default_cpus(const struct rtr_cpuset *online, const struct rtr_cpuset 
 	return rtr_cpuset_is_empty(out) ? -ENOENT : 0;
 }
 
+/* What one spin loop counted, in its clock's units (ns or TSC cycles). */
+struct spin_count {
+	uint64_t loops, noise, events, unkept;
+	int64_t max, last;
+	size_t n_gaps;
+};
+
+/* One clock read of the loop: the TSC, or CLOCK_MONOTONIC in ns. */
+static inline __attribute__((always_inline)) int64_t spin_read(bool tsc)
+{
+	struct timespec t;
+
+#if defined(__x86_64__) || defined(__i386__)
+	if (tsc)
+		return (int64_t)__rdtsc();
+#endif
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * RTR_NSEC_PER_SEC + t.tv_nsec;
+}
+
 /*
  * The loop. A gap is the time between two clock reads; the loop's own
  * cost is the smallest one. Only the stop flag and the end are looked at
  * besides, so the loop stops at its end even if the main thread never runs.
+ * @tsc is a constant at each caller, so each gets a loop of its own with
+ * no test of it inside; @prev, @threshold and @end are in that clock's
+ * units, @us_mult maps TSC cycles to 1 us buckets ((d * mult) >> 32,
+ * no division).
  */
-static void spin_clock(struct spinner *w)
+static inline __attribute__((always_inline)) void spin_loop(struct spinner *w, bool tsc,
+							    int64_t prev, int64_t threshold,
+							    int64_t end, uint64_t us_mult,
+							    struct spin_count *out)
 {
-	const struct noise_run *run = w->run;
-	const int64_t threshold = (int64_t)run->cfg.threshold_ns, end = run->end_ns;
 	const int64_t last_bucket = NOISE_HIST_BUCKETS - 1;
 	uint64_t *const hist = w->hist;
 	struct noise_gap *const gaps = w->gaps;
 	const size_t cap = w->cap_gaps;
 	uint64_t loops = 0, noise = 0, events = 0, unkept = 0;
-	int64_t prev, now, d, max = 0;
+	int64_t now, d, max = 0;
 	size_t n = 0;
-	struct timespec t;
 
-	do {
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		prev = rtr_ts_to_ns(t);
-	} while (prev < run->start_ns && !atomic_load_explicit(&w->run->stop, memory_order_relaxed));
-	w->first_ns = prev;
 	for (;;) {
 		int64_t b;
 
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		now = (int64_t)t.tv_sec * RTR_NSEC_PER_SEC + t.tv_nsec;
+		now = spin_read(tsc);
 		d = now - prev;
-		b = d / (int64_t)NOISE_HIST_BUCKET_NS;
+		if (tsc)
+			b = d < (INT64_C(1) << 31) ? (int64_t)(((uint64_t)d * us_mult) >> 32)
+						   : last_bucket;
+		else
+			b = d / (int64_t)NOISE_HIST_BUCKET_NS;
 		hist[b < last_bucket ? b : last_bucket]++;
 		if (d > threshold) {
 			events++;
@@ -252,13 +275,27 @@ static void spin_clock(struct spinner *w)
 		if (now >= end || atomic_load_explicit(&w->run->stop, memory_order_relaxed))
 			break;
 	}
-	w->last_ns = now;
-	w->n_gaps = n;
-	w->loops = loops;
-	w->noise_ns = noise;
-	w->events = events;
-	w->max_ns = (uint64_t)max;
-	w->unkept = unkept;
+	*out = (struct spin_count){ loops, noise, events, unkept, max, now, n };
+}
+
+static void spin_clock(struct spinner *w)
+{
+	const struct noise_run *run = w->run;
+	struct spin_count c;
+	int64_t prev;
+
+	do
+		prev = spin_read(false);
+	while (prev < run->start_ns && !atomic_load_explicit(&w->run->stop, memory_order_relaxed));
+	w->first_ns = prev;
+	spin_loop(w, false, prev, (int64_t)run->cfg.threshold_ns, run->end_ns, 0, &c);
+	w->last_ns = c.last;
+	w->n_gaps = c.n_gaps;
+	w->loops = c.loops;
+	w->noise_ns = c.noise;
+	w->events = c.events;
+	w->max_ns = (uint64_t)c.max;
+	w->unkept = c.unkept;
 }
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -285,14 +322,11 @@ static void pair(int64_t *ns, int64_t *tsc)
 static void spin_tsc(struct spinner *w)
 {
 	const struct noise_run *run = w->run;
-	const int64_t last_bucket = NOISE_HIST_BUCKETS - 1;
-	uint64_t *const hist = w->hist;
 	struct noise_gap *const gaps = w->gaps;
-	const size_t cap = w->cap_gaps;
-	uint64_t loops = 0, noise = 0, events = 0, unkept = 0, us_mult;
-	int64_t ns0, tsc0, ns1, tsc1, prev, now, d, max = 0, threshold, end;
+	int64_t ns0, tsc0, ns1, tsc1, threshold, end;
+	struct spin_count c;
+	uint64_t us_mult;
 	double per_ns;
-	size_t n = 0;
 
 	pair(&ns0, &tsc0);
 	do
@@ -306,51 +340,25 @@ static void spin_tsc(struct spinner *w)
 	per_ns = (double)(tsc1 - tsc0) / (double)(ns1 - ns0);
 	threshold = (int64_t)((double)run->cfg.threshold_ns * per_ns);
 	end = tsc1 + (int64_t)((double)(run->end_ns - ns1) * per_ns);
-	/* Cycles to us buckets without a division: (d * mult) >> 32. */
 	us_mult = (uint64_t)(4294967296.0 / (per_ns * 1000.0));
 	ns0 = ns1;
 	tsc0 = tsc1;
-	prev = (int64_t)__rdtsc();
-	for (;;) {
-		int64_t b;
-
-		now = (int64_t)__rdtsc();
-		d = now - prev;
-		b = d < (INT64_C(1) << 31) ? (int64_t)(((uint64_t)d * us_mult) >> 32) : last_bucket;
-		hist[b < last_bucket ? b : last_bucket]++;
-		if (d > threshold) {
-			events++;
-			noise += (uint64_t)d;
-			if (n < cap) {
-				gaps[n].start_ns = prev;
-				gaps[n].end_ns = now;
-				n++;
-			} else {
-				unkept++;
-			}
-		}
-		if (d > max)
-			max = d;
-		loops++;
-		prev = now;
-		if (now >= end || atomic_load_explicit(&w->run->stop, memory_order_relaxed))
-			break;
-	}
+	spin_loop(w, true, spin_read(true), threshold, end, us_mult, &c);
 	pair(&ns1, &tsc1);
 	/* The line through the two anchors, for every time and length. */
 	per_ns = tsc1 > tsc0 ? (double)(tsc1 - tsc0) / (double)(ns1 - ns0) : per_ns;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < c.n_gaps; i++) {
 		gaps[i].start_ns = ns0 + (int64_t)((double)(gaps[i].start_ns - tsc0) / per_ns);
 		gaps[i].end_ns = ns0 + (int64_t)((double)(gaps[i].end_ns - tsc0) / per_ns);
 	}
 	w->first_ns = ns0;
-	w->last_ns = ns0 + (int64_t)((double)(now - tsc0) / per_ns);
-	w->n_gaps = n;
-	w->loops = loops;
-	w->noise_ns = (uint64_t)((double)noise / per_ns);
-	w->events = events;
-	w->max_ns = (uint64_t)((double)max / per_ns);
-	w->unkept = unkept;
+	w->last_ns = ns0 + (int64_t)((double)(c.last - tsc0) / per_ns);
+	w->n_gaps = c.n_gaps;
+	w->loops = c.loops;
+	w->noise_ns = (uint64_t)((double)c.noise / per_ns);
+	w->events = c.events;
+	w->max_ns = (uint64_t)((double)c.max / per_ns);
+	w->unkept = c.unkept;
 }
 #else
 static void spin_tsc(struct spinner *w)

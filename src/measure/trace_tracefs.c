@@ -38,6 +38,7 @@
 
 #include "measure/trace.h"
 #include "util/clock.h"
+#include "util/say.h"
 
 #define DIR_LEN 64
 

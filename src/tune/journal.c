@@ -20,6 +20,7 @@
 #include "tune/journal.h"
 #include "tune/plan.h"
 #include "util/fileio.h"
+#include "util/say.h"
 
 #define JOURNAL_TMP JOURNAL_NAME ".tmp"
 
