@@ -128,6 +128,82 @@ static int nspid_levels(const char *v, size_t vlen, int *n)
 	return 0;
 }
 
+/* How the value of a line of /proc/PID/status is read. */
+enum st_kind { ST_NAME, ST_INT, ST_I64, ST_U64, ST_KB, ST_HEX, ST_FLAG, ST_NSPID, ST_CPUS };
+
+/* The lines rtready uses: each one's key, kind, bit in ->have and field. */
+static const struct st_key {
+	const char *key;
+	size_t len;
+	enum st_kind kind;
+	unsigned int bit;
+	size_t at;
+} st_keys[] = {
+#define K(key, kind, bit, field) \
+	{ key, sizeof(key) - 1, kind, bit, offsetof(struct proc_status, field) }
+	K("Name", ST_NAME, PROC_ST_NAME, name),
+	K("Tgid", ST_INT, PROC_ST_TGID, tgid),
+	K("Pid", ST_INT, PROC_ST_PID, pid),
+	K("PPid", ST_INT, PROC_ST_PPID, ppid),
+	K("Threads", ST_I64, PROC_ST_THREADS, threads),
+	K("VmSize", ST_KB, PROC_ST_VMSIZE, vm_size_kb),
+	K("VmLck", ST_KB, PROC_ST_VMLCK, vm_lck_kb),
+	K("VmPin", ST_KB, PROC_ST_VMPIN, vm_pin_kb),
+	K("VmRSS", ST_KB, PROC_ST_VMRSS, vm_rss_kb),
+	K("VmSwap", ST_KB, PROC_ST_VMSWAP, vm_swap_kb),
+	K("CapEff", ST_HEX, PROC_ST_CAPEFF, cap_eff),
+	K("Kthread", ST_FLAG, PROC_ST_KTHREAD, kthread),
+	K("NSpid", ST_NSPID, PROC_ST_NSPID, nspid_levels),
+	K("voluntary_ctxt_switches", ST_U64, PROC_ST_VCSW, voluntary_ctxt_switches),
+	K("nonvoluntary_ctxt_switches", ST_U64, PROC_ST_NVCSW, nonvoluntary_ctxt_switches),
+	K("Cpus_allowed_list", ST_CPUS, PROC_ST_CPUS, cpus_allowed),
+#undef K
+};
+
+/* Store the value @v of the line @k into @out. Return: 0, -EINVAL (garbage), -ENOMEM. */
+static int st_value(const struct st_key *k, const char *v, size_t vlen, struct proc_status *out)
+{
+	void *f = (char *)out + k->at;
+	int64_t i;
+	int err;
+
+	switch (k->kind) {
+	case ST_NAME:
+		copy_name(f, sizeof(out->name), v, vlen);
+		return 0;
+	case ST_INT:
+		return rtr__proc_to_int(v, vlen, 0, INT_MAX, f);
+	case ST_I64:
+		return rtr__proc_to_i64(v, vlen, f);
+	case ST_U64:
+		return rtr__proc_to_u64(v, vlen, f);
+	case ST_KB:
+		return kb_value(v, vlen, f);
+	case ST_HEX:
+		return hex_value(v, vlen, f);
+	case ST_FLAG:
+		err = rtr__proc_to_i64(v, vlen, &i);
+		if (!err && i != 0 && i != 1)
+			err = -EINVAL;
+		*(bool *)f = !err && i == 1;
+		return err;
+	case ST_NSPID:
+		return nspid_levels(v, vlen, f);
+	case ST_CPUS:
+		err = parse_cpus(v, vlen, f);
+		out->cpus_allowed_err = err;
+		return err;
+	}
+	return -EINVAL;
+}
+
+/*
+ * Sample lines:
+ *   Name:\tcyclictest
+ *   VmLck:\t   10240 kB
+ *   Cpus_allowed_list:\t2-3
+ *   voluntary_ctxt_switches:\t150
+ */
 /*
  * Sample lines:
  *   Name:\tcyclictest
@@ -148,7 +224,6 @@ int parse_proc_status(const char *buf, size_t len, struct proc_status *out)
 		size_t klen, vlen;
 		unsigned int bit = 0;
 		int err = 0;
-		int64_t i;
 
 		colon = memchr(p, ':', (size_t)(eol - p));
 		if (!colon)
@@ -160,64 +235,15 @@ int parse_proc_status(const char *buf, size_t len, struct proc_status *out)
 		vlen = (size_t)(eol - v);
 		while (vlen && (v[vlen - 1] == ' ' || v[vlen - 1] == '\t' || v[vlen - 1] == '\r'))
 			vlen--;
-
-#define KEY(k) (klen == sizeof(k) - 1 && memcmp(p, k, klen) == 0)
-		if (KEY("Name")) {
-			copy_name(out->name, sizeof(out->name), v, vlen);
-			bit = PROC_ST_NAME;
-		} else if (KEY("Tgid")) {
-			err = rtr__proc_to_int(v, vlen, 0, INT_MAX, &out->tgid);
-			bit = PROC_ST_TGID;
-		} else if (KEY("Pid")) {
-			err = rtr__proc_to_int(v, vlen, 0, INT_MAX, &out->pid);
-			bit = PROC_ST_PID;
-		} else if (KEY("PPid")) {
-			err = rtr__proc_to_int(v, vlen, 0, INT_MAX, &out->ppid);
-			bit = PROC_ST_PPID;
-		} else if (KEY("Threads")) {
-			err = rtr__proc_to_i64(v, vlen, &out->threads);
-			bit = PROC_ST_THREADS;
-		} else if (KEY("VmSize")) {
-			err = kb_value(v, vlen, &out->vm_size_kb);
-			bit = PROC_ST_VMSIZE;
-		} else if (KEY("VmLck")) {
-			err = kb_value(v, vlen, &out->vm_lck_kb);
-			bit = PROC_ST_VMLCK;
-		} else if (KEY("VmPin")) {
-			err = kb_value(v, vlen, &out->vm_pin_kb);
-			bit = PROC_ST_VMPIN;
-		} else if (KEY("VmRSS")) {
-			err = kb_value(v, vlen, &out->vm_rss_kb);
-			bit = PROC_ST_VMRSS;
-		} else if (KEY("VmSwap")) {
-			err = kb_value(v, vlen, &out->vm_swap_kb);
-			bit = PROC_ST_VMSWAP;
-		} else if (KEY("CapEff")) {
-			err = hex_value(v, vlen, &out->cap_eff);
-			bit = PROC_ST_CAPEFF;
-		} else if (KEY("Kthread")) {
-			err = rtr__proc_to_i64(v, vlen, &i);
-			if (!err && i != 0 && i != 1)
-				err = -EINVAL;
-			out->kthread = !err && i == 1;
-			bit = PROC_ST_KTHREAD;
-		} else if (KEY("NSpid")) {
-			err = nspid_levels(v, vlen, &out->nspid_levels);
-			bit = PROC_ST_NSPID;
-		} else if (KEY("voluntary_ctxt_switches")) {
-			err = rtr__proc_to_u64(v, vlen, &out->voluntary_ctxt_switches);
-			bit = PROC_ST_VCSW;
-		} else if (KEY("nonvoluntary_ctxt_switches")) {
-			err = rtr__proc_to_u64(v, vlen, &out->nonvoluntary_ctxt_switches);
-			bit = PROC_ST_NVCSW;
-		} else if (KEY("Cpus_allowed_list")) {
-			err = parse_cpus(v, vlen, &out->cpus_allowed);
-			out->cpus_allowed_err = err;
+		for (size_t k = 0; k < sizeof(st_keys) / sizeof(st_keys[0]); k++) {
+			if (st_keys[k].len != klen || memcmp(p, st_keys[k].key, klen))
+				continue;
+			err = st_value(&st_keys[k], v, vlen, out);
 			if (err == -ENOMEM)
 				return err;
-			bit = PROC_ST_CPUS;
+			bit = st_keys[k].bit;
+			break;
 		}
-#undef KEY
 		/* A repeated line wins over an earlier one, garbage included. */
 		if (bit && !err) {
 			out->have |= bit;
