@@ -265,10 +265,10 @@ int rootfs_read(const struct rootfs *fs, const char *path, size_t cap, char **bu
 
 int rootfs_read_kmsg(const struct rootfs *fs, size_t cap, char **bufp, size_t *lenp)
 {
-	size_t len = 0, size = 65536;
-	char *buf, *nbuf;
+	size_t len = 0;
+	char *buf;
 	struct stat st;
-	int fd, err = 0;
+	int fd, err;
 
 	if (!fs->host)
 		return rootfs_read(fs, "/dev/kmsg", cap, bufp, lenp);
@@ -281,47 +281,10 @@ int rootfs_read_kmsg(const struct rootfs *fs, size_t cap, char **bufp, size_t *l
 		close(fd);
 		return -EINVAL;
 	}
-	buf = malloc(size);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	/* One record per read(); a record is at most 8 KiB (CONSOLE_EXT_LOG_MAX). */
-	for (size_t guard = 0; guard < 1000000; guard++) {
-		ssize_t n;
-
-		if (size - len < 8192 + 1) {
-			if (size >= cap)
-				break;
-			size *= 2;
-			nbuf = realloc(buf, size);
-			if (!nbuf) {
-				err = -ENOMEM;
-				break;
-			}
-			buf = nbuf;
-		}
-		n = read(fd, buf + len, size - len - 2);
-		if (n < 0 && (errno == EINTR || errno == EPIPE))
-			continue;	/* EPIPE: a record was overwritten before we read it */
-		if (n < 0 && errno == EAGAIN)
-			break;		/* the end of the log */
-		if (n < 0) {
-			err = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (buf[len - 1] != '\n')
-			buf[len++] = '\n';
-	}
+	err = fileio_read_all(fd, cap, FILEIO_RECORDS, &buf, &len);
 	close(fd);
-	if (err) {
-		free(buf);
+	if (err)
 		return err;
-	}
-	buf[len] = '\0';
 	if (fs->rec && fs->rec->on_file)
 		fs->rec->on_file(fs->rec->ctx, "/dev/kmsg", buf, len);
 	*bufp = buf;

@@ -45,7 +45,7 @@ static int grow(char **bufp, size_t *sizep, size_t size)
 int fileio_read_fd(int fd, size_t cap, size_t expect, unsigned flags, char **bufp, size_t *sizep,
 		   size_t *lenp)
 {
-	size_t len = 0, size = *sizep;
+	size_t len = 0, size = *sizep, need = (flags & FILEIO_RECORDS) ? FILEIO_RECORD_MAX + 1 : 1;
 	int err = 0;
 
 	if (!*bufp || size < FIRST_BUF)
@@ -58,7 +58,9 @@ int fileio_read_fd(int fd, size_t cap, size_t expect, unsigned flags, char **buf
 		size_t room;
 		ssize_t n;
 
-		if (len + 1 >= *sizep) {
+		if (len + need >= *sizep) {
+			if ((flags & FILEIO_RECORDS) && *sizep >= cap)
+				break;
 			if (*sizep > ((size_t)-1) / 2) {
 				err = -EFBIG;
 				break;
@@ -66,13 +68,17 @@ int fileio_read_fd(int fd, size_t cap, size_t expect, unsigned flags, char **buf
 			err = grow(bufp, sizep, *sizep * 2);
 			if (err)
 				break;
+			continue;
 		}
-		room = *sizep - len - 1;
+		/* A record leaves a byte for its newline, and every read one for the NUL. */
+		room = *sizep - len - ((flags & FILEIO_RECORDS) ? 2 : 1);
 		if ((flags & FILEIO_HEAD) && room > cap - len)
 			room = cap - len;
 		n = read(fd, *bufp + len, room);
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && (errno == EINTR || ((flags & FILEIO_RECORDS) && errno == EPIPE)))
 			continue;
+		if (n < 0 && (flags & FILEIO_RECORDS) && errno == EAGAIN)
+			break;
 		if (n < 0) {
 			err = -errno;
 			break;
@@ -80,7 +86,9 @@ int fileio_read_fd(int fd, size_t cap, size_t expect, unsigned flags, char **buf
 		if (n == 0)
 			break;
 		len += (size_t)n;
-		if (len > cap) {
+		if ((flags & FILEIO_RECORDS) && (*bufp)[len - 1] != '\n')
+			(*bufp)[len++] = '\n';
+		if (len > cap && !(flags & FILEIO_RECORDS)) {
 			err = -EFBIG;
 			break;
 		}

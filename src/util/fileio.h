@@ -27,6 +27,17 @@ int fileio_write_all(int fd, const void *data, size_t len) __attribute__((warn_u
 #define FILEIO_ONE_RECORD 1u
 /* Past @cap, keep the first @cap bytes and succeed instead of -EFBIG. */
 #define FILEIO_HEAD 2u
+/*
+ * A device that gives one record per read (/dev/kmsg): every read has room
+ * for a whole record (FILEIO_RECORD_MAX bytes), a record that was
+ * overwritten before it was read (EPIPE) is skipped, the end of the data
+ * of an O_NONBLOCK descriptor (EAGAIN) is the end, each record ends in a
+ * newline (one is added where it has none), and once the buffer has grown
+ * to @cap the read stops with the whole records it has.
+ */
+#define FILEIO_RECORDS 4u
+/* The longest record of FILEIO_RECORDS: the kernel's CONSOLE_EXT_LOG_MAX. */
+#define FILEIO_RECORD_MAX 8192
 
 /*
  * Read @fd to its end into *@buf of *@size bytes (NULL and 0 at first; it

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of src/util/fileio.c: write-all, the capped whole-file read
- * (cap, head, expected size, one record), and the atomic replace (a failure
+ * (cap, head, expected size, one record, records as /dev/kmsg gives them), and the atomic replace (a failure
  * leaves the old file and no temporary file; success leaves the new one).
  */
 #include <errno.h>
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -121,6 +122,44 @@ static void test_read_one_record(void **state)
 	free(buf);
 }
 
+/*
+ * Records as /dev/kmsg gives them, from a non-blocking SOCK_SEQPACKET pair
+ * (one record per read, EAGAIN at the end): each ends in a newline, the
+ * end of the data is the end, and at the cap only whole records are kept.
+ */
+static void test_read_records(void **state)
+{
+	static char rec[8000];
+	char *buf = NULL;
+	size_t len = 0;
+	int sv[2];
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK, 0, sv), 0);
+	assert_int_equal(write(sv[1], "6,1,2,-;one", 11), 11);
+	assert_int_equal(write(sv[1], "6,2,3,-;two\n", 12), 12);
+	assert_int_equal(write(sv[1], "6,3,4,-;three", 13), 13);
+	/* The writer stays: without the flag the read would end in -EAGAIN. */
+	assert_int_equal(fileio_read_all(sv[0], 1u << 20, FILEIO_RECORDS, &buf, &len), 0);
+	assert_string_equal(buf, "6,1,2,-;one\n6,2,3,-;two\n6,3,4,-;three\n");
+	assert_int_equal(len, 38);
+	free(buf);
+	buf = NULL;
+	assert_int_equal(fileio_read_all(sv[0], 1u << 20, 0, &buf, &len), -EAGAIN);
+	/* Five records of 8000 bytes under a cap of 16 KiB: the first two, whole. */
+	memset(rec, 'x', sizeof(rec));
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(write(sv[1], rec, sizeof(rec)), (ssize_t)sizeof(rec));
+	assert_int_equal(fileio_read_all(sv[0], 16384, FILEIO_RECORDS, &buf, &len), 0);
+	assert_int_equal(len, 2 * (sizeof(rec) + 1));
+	assert_int_equal(buf[sizeof(rec)], '\n');
+	assert_int_equal(buf[len - 1], '\n');
+	assert_int_equal(buf[len], '\0');
+	free(buf);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static void test_replace(void **state)
 {
 	struct stat st;
@@ -172,6 +211,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_cap),
 		cmocka_unit_test(test_read_one_record),
+		cmocka_unit_test(test_read_records),
 		cmocka_unit_test(test_replace),
 	};
 
