@@ -19,32 +19,34 @@
  */
 int rtcpus_resolve(const struct cpu_facts *c, const struct rtr_cpuset *given, struct rtcpus *out)
 {
-	const struct rtr_cpuset *pick = NULL;
+	/* Each source: whether it was read (a boot parameter: only where its file is missing). */
+	const struct {
+		bool read;
+		const struct rtr_cpuset *cpus;
+		enum rtcpus_source source;
+	} order[] = {
+		{ !c->isolated_err, &c->isolated, RTCPUS_ISOLATED },
+		{ c->isolated_err && c->isolcpus.given && !c->isolcpus.err, &c->isolcpus.cpus,
+		  RTCPUS_ISOLCPUS },
+		{ !c->partitioned_err, &c->partitioned, RTCPUS_PARTITION },
+		{ !c->nohz_full_err, &c->nohz_full, RTCPUS_NOHZ_FULL },
+		{ c->nohz_full_err && c->nohz_full_param.given && !c->nohz_full_param.err,
+		  &c->nohz_full_param.cpus, RTCPUS_NOHZ_FULL_PARAM },
+	};
 
 	rtr_cpuset_clear(&out->cpus);
 	out->source = RTCPUS_NONE;
 	if (given) {
-		pick = given;
 		out->source = RTCPUS_GIVEN;
-	} else if (!c->isolated_err && !rtr_cpuset_is_empty(&c->isolated)) {
-		pick = &c->isolated;
-		out->source = RTCPUS_ISOLATED;
-	} else if (c->isolated_err && c->isolcpus.given && !c->isolcpus.err &&
-		   !rtr_cpuset_is_empty(&c->isolcpus.cpus)) {
-		pick = &c->isolcpus.cpus;
-		out->source = RTCPUS_ISOLCPUS;
-	} else if (!c->partitioned_err && !rtr_cpuset_is_empty(&c->partitioned)) {
-		pick = &c->partitioned;
-		out->source = RTCPUS_PARTITION;
-	} else if (!c->nohz_full_err && !rtr_cpuset_is_empty(&c->nohz_full)) {
-		pick = &c->nohz_full;
-		out->source = RTCPUS_NOHZ_FULL;
-	} else if (c->nohz_full_err && c->nohz_full_param.given && !c->nohz_full_param.err &&
-		   !rtr_cpuset_is_empty(&c->nohz_full_param.cpus)) {
-		pick = &c->nohz_full_param.cpus;
-		out->source = RTCPUS_NOHZ_FULL_PARAM;
+		return rtr_cpuset_copy(&out->cpus, given);
 	}
-	return pick ? rtr_cpuset_copy(&out->cpus, pick) : 0;
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (order[i].read && !rtr_cpuset_is_empty(order[i].cpus)) {
+			out->source = order[i].source;
+			return rtr_cpuset_copy(&out->cpus, order[i].cpus);
+		}
+	}
+	return 0;
 }
 
 int rtcpus_resolve_planned(const struct cpu_facts *c, const struct rtr_cpuset *given, bool planned,

@@ -189,6 +189,52 @@ static void test_partition_order(void **state)
 	rtr_cpuset_free(&c.partitioned);
 }
 
+/*
+ * The boot parameters count only where their sysfs file is missing, and
+ * --rt-cpus wins over everything, empty or not.
+ */
+static void test_boot_param_order(void **state)
+{
+	struct rtcpus rt = RTCPUS_INIT;
+	struct rtr_cpuset given = RTR_CPUSET_INIT;
+	struct cpu_facts c;
+	char buf[64];
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.isolated_err = c.nohz_full_err = c.partitioned_err = -ENOENT;
+	c.isolcpus.given = c.nohz_full_param.given = true;
+	assert_int_equal(rtr_cpuset_parse_list(&c.isolcpus.cpus, "2"), 0);
+	assert_int_equal(rtr_cpuset_parse_list(&c.nohz_full_param.cpus, "3"), 0);
+	assert_int_equal(rtcpus_resolve(&c, NULL, &rt), 0);
+	assert_int_equal(rt.source, RTCPUS_ISOLCPUS);
+	rtr_cpuset_format_list(&rt.cpus, buf, sizeof(buf));
+	assert_string_equal(buf, "2");
+	/* A garbled isolcpus=: the next source, nohz_full=. */
+	c.isolcpus.err = -EINVAL;
+	assert_int_equal(rtcpus_resolve(&c, NULL, &rt), 0);
+	assert_int_equal(rt.source, RTCPUS_NOHZ_FULL_PARAM);
+	rtr_cpuset_format_list(&rt.cpus, buf, sizeof(buf));
+	assert_string_equal(buf, "3");
+	/* The nohz_full file read (empty): the parameter no longer counts. */
+	c.nohz_full_err = 0;
+	assert_int_equal(rtcpus_resolve(&c, NULL, &rt), 0);
+	assert_int_equal(rt.source, RTCPUS_NONE);
+	assert_true(rtr_cpuset_is_empty(&rt.cpus));
+	/* Likewise the isolated file read and empty: isolcpus= no longer counts. */
+	c.isolcpus.err = 0;
+	c.isolated_err = 0;
+	assert_int_equal(rtcpus_resolve(&c, NULL, &rt), 0);
+	assert_int_equal(rt.source, RTCPUS_NONE);
+	/* --rt-cpus, even empty, is what the user declared. */
+	assert_int_equal(rtcpus_resolve(&c, &given, &rt), 0);
+	assert_int_equal(rt.source, RTCPUS_GIVEN);
+	assert_true(rtr_cpuset_is_empty(&rt.cpus));
+	rtcpus_free(&rt);
+	rtr_cpuset_free(&c.isolcpus.cpus);
+	rtr_cpuset_free(&c.nohz_full_param.cpus);
+}
+
 static void test_list(void **state)
 {
 	struct rt_request r = RT_REQUEST_INIT;
@@ -286,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_none_nothing),
 		cmocka_unit_test(test_none_partition),
 		cmocka_unit_test(test_partition_order),
+		cmocka_unit_test(test_boot_param_order),
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_list_offline),
 		cmocka_unit_test(test_auto),
