@@ -61,7 +61,6 @@ static int add_pid(struct inspect_opts *o, const char *arg, char *err, size_t er
 static int inspect_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 {
 	struct inspect_opts *o = p->dst;
-	int rc;
 
 	switch (key) {
 	case 'n':
@@ -72,12 +71,8 @@ static int inspect_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 		return -EINVAL;
 	case 'w':
 		o->window_given = true;
-		rc = parse_duration_ns(p->arg, 1000000000, &o->window_ns);
-		if (rc == 0 && o->window_ns <= 3600LL * 1000000000)
-			return 0;
-		snprintf(err, errlen, "--window: '%s' is not a duration from 0 to 1h (like 500ms, 2s)",
-			 p->arg);
-		return -EINVAL;
+		return cli_time("--window", p->arg, 1000000000, 0, 3600LL * 1000000000, &o->window_ns,
+				err, errlen);
 	case OPT_NO_PERF:
 		o->perf = false;
 		return 0;

@@ -124,22 +124,14 @@ void latency_opts_free(void *opts)
 	memset(o, 0, sizeof(*o));
 }
 
-/* A duration option: @unit_ns for a bare number, result in [min, max] ns. */
-static int opt_duration(const char *opt, const char *arg, int64_t unit_ns, uint64_t min,
-			uint64_t max, uint64_t *out, char *err, size_t errlen)
+/* A time option into a uint64_t field of the config: see cli_time(). */
+static int opt_duration(const char *opt, const char *arg, int64_t unit_ns, int64_t min,
+			int64_t max, uint64_t *out, char *err, size_t errlen)
 {
 	int64_t v;
-	int rc = parse_duration_ns(arg, unit_ns, &v);
 
-	if (rc) {
-		snprintf(err, errlen, "%s: '%s' is not a duration (like %s)", opt, arg,
-			 unit_ns == 1000 ? "1000 or 1ms" : unit_ns == 1 ? "500 or 1us" : "10s or 500ms");
+	if (cli_time(opt, arg, unit_ns, min, max, &v, err, errlen))
 		return -EINVAL;
-	}
-	if ((uint64_t)v < min || (uint64_t)v > max) {
-		snprintf(err, errlen, "%s: '%s' is out of range", opt, arg);
-		return -EINVAL;
-	}
 	*out = (uint64_t)v;
 	return 0;
 }
@@ -318,7 +310,7 @@ static int latency_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 				    LATENCY_MAX_INTERVAL_NS, &c->interval_ns, err, errlen);
 	case 'D':
 		o->duration_given = true;
-		return opt_duration("--duration", arg, 1000000000, 0, UINT64_MAX / 2, &c->duration_ns,
+		return opt_duration("--duration", arg, 1000000000, 0, INT64_MAX, &c->duration_ns,
 				    err, errlen);
 	case 'l':
 		if (parse_int64(arg, 1, INT64_MAX, &v)) {
@@ -339,11 +331,11 @@ static int latency_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 		/* fall through */
 	case OPT_HIST_MAX:
 		return opt_duration(key == 'H' ? "--histofall" : key == 'h' ? "--histogram" : "--hist-max",
-				    arg, 1000, 1000, UINT64_MAX / 2, &c->range_ns, err, errlen);
+				    arg, 1000, 1000, INT64_MAX, &c->range_ns, err, errlen);
 	case OPT_BUCKET:
 		return opt_duration("--bucket", arg, 1, 1, 1000000000, &c->bucket_ns, err, errlen);
 	case 'b':
-		return opt_duration("--threshold", arg, 1000, 1, UINT64_MAX / 2, &c->threshold_ns,
+		return opt_duration("--threshold", arg, 1000, 1, INT64_MAX, &c->threshold_ns,
 				    err, errlen);
 	case 'A':
 		c->aligned = true;

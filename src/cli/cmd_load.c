@@ -143,12 +143,8 @@ static int apply_opt(struct load_opts *o, int c, const char *arg, struct load_se
 		seen->other = true;
 		break;
 	case 'D':
-		rc = parse_duration_ns(arg, 1000000000, &cfg->duration_ns);
-		if (rc || cfg->duration_ns <= 0) {
-			snprintf(err, errlen, "--duration: '%s' is not a duration (like 500ms, 10s, 2m)",
-				 arg);
-			rc = -EINVAL;
-		}
+		rc = cli_time("--duration", arg, 1000000000, 1, INT64_MAX, &cfg->duration_ns, err,
+			      errlen);
 		seen->duration = true;
 		break;
 	case 'n':

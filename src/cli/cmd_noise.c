@@ -25,7 +25,7 @@ static const struct cli_opt noise_opts[] = {
 	{ "duration", 'D', CLI_ARG, "TIME",
 	  "how long (default 10s; units ms, s, m, h)", NULL, CLI_OWN, 0 },
 	{ "threshold", OPT_THRESHOLD, CLI_ARG, "US",
-	  "smallest gap counted, in us (default 5)", NULL, CLI_OWN, 0 },
+	  "smallest gap counted, in us or with a unit (default 5)", NULL, CLI_OWN, 0 },
 	{ "prio", 'p', CLI_ARG, "N",
 	  "SCHED_FIFO priority of the spinners (default 80, 1..98)", NULL, CLI_OWN, 0 },
 	{ "policy", OPT_POLICY, CLI_ARG, "POLICY",
@@ -62,24 +62,15 @@ static int noise_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 
 	switch (key) {
 	case 'D':
-		if (parse_duration_ns(p->arg, RTR_NSEC_PER_SEC, &v) || v <= 0 ||
-		    (uint64_t)v > NOISE_MAX_DURATION_NS) {
-			snprintf(err, errlen, "--duration: '%s' is not a duration from 1ms to 24h "
-				 "(units: ms, s, m, h)", p->arg);
+		if (cli_time("--duration", p->arg, RTR_NSEC_PER_SEC, 1000000,
+			     (int64_t)NOISE_MAX_DURATION_NS, &v, err, errlen))
 			return -EINVAL;
-		}
-		if (v < 1000000) {
-			snprintf(err, errlen, "--duration: '%s' is shorter than 1ms", p->arg);
-			return -EINVAL;
-		}
 		o->cfg.duration_ns = (uint64_t)v;
 		return 0;
 	case OPT_THRESHOLD:
-		if (parse_int64(p->arg, 1, 1000000, &v)) {
-			snprintf(err, errlen, "--threshold: '%s' is not 1..1000000 (us)", p->arg);
+		if (cli_time("--threshold", p->arg, 1000, 1000, 1000000000, &v, err, errlen))
 			return -EINVAL;
-		}
-		o->cfg.threshold_ns = (uint64_t)v * 1000;
+		o->cfg.threshold_ns = (uint64_t)v;
 		return 0;
 	case 'p':
 		if (parse_int64(p->arg, 1, RTR_PRIO_MAX_SAFE, &v)) {

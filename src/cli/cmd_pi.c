@@ -32,18 +32,6 @@ static const struct cli_opt pi_opts[] = {
 		       "write the result to FILE"),
 };
 
-static int parse_dur(const char *opt, const char *arg, int64_t *out, char *err, size_t errlen)
-{
-	int64_t v;
-
-	if (parse_duration_ns(arg, 1000, &v) || v < 10000 || v > 100 * 1000000LL) {
-		snprintf(err, errlen, "%s: '%s' is not a duration from 10us to 100ms", opt, arg);
-		return -EINVAL;
-	}
-	*out = v;
-	return 0;
-}
-
 static int pi_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 {
 	struct pi_config *cfg = &((struct pi_opts *)p->dst)->config;
@@ -73,9 +61,10 @@ static int pi_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 		snprintf(err, errlen, "--rounds: '%s' is not 1..100000", p->arg);
 		return -EINVAL;
 	case OPT_CS:
-		return parse_dur("--cs", p->arg, &cfg->cs_ns, err, errlen);
+		return cli_time("--cs", p->arg, 1000, 10000, 100000000, &cfg->cs_ns, err, errlen);
 	case OPT_MEDIUM:
-		return parse_dur("--medium", p->arg, &cfg->medium_ns, err, errlen);
+		return cli_time("--medium", p->arg, 1000, 10000, 100000000, &cfg->medium_ns, err,
+				errlen);
 	}
 	return 0;
 }

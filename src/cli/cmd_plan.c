@@ -67,12 +67,8 @@ static int plan_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 		snprintf(err, errlen, "--near: empty name");
 		return -EINVAL;
 	case OPT_WINDOW:
-		if (parse_duration_ns(p->arg, 1000000000, &o->window_ns) == 0 && o->window_ns >= 0 &&
-		    o->window_ns <= 60LL * 1000000000)
-			return 0;
-		snprintf(err, errlen, "--window: '%s' is not a duration from 0 to 60s (500ms, 2s; "
-			 "0: do not measure)", p->arg);
-		return -EINVAL;
+		return cli_time("--window", p->arg, 1000000000, 0, 60LL * 1000000000, &o->window_ns,
+				err, errlen);
 	}
 	return 0;
 }

@@ -37,11 +37,8 @@ static int report_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 	int64_t ns;
 
 	(void)key;
-	if (parse_duration_ns(p->arg, 1000, &ns) || ns <= 0 || ns > 3600LL * 1000000000LL) {
-		snprintf(err, errlen, "--max-latency: '%s' is not a latency (like 100 or 100us, up to 1h)",
-			 p->arg);
+	if (cli_time("--max-latency", p->arg, 1000, 1000, 3600LL * 1000000000, &ns, err, errlen))
 		return -EINVAL;
-	}
 	o->max_latency_us = (double)ns / 1000.0;
 	return 0;
 }

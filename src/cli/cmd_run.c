@@ -155,20 +155,6 @@ static int parse_int(const char *opt, const char *arg, int64_t min, int64_t max,
 }
 
 /* A time in us (units allowed) of --runtime/--deadline/--period: 1 us .. 10 s. */
-static int parse_dl_time(const char *opt, const char *arg, uint64_t *out, char *err,
-			 size_t errlen)
-{
-	int64_t ns;
-
-	if (parse_duration_ns(arg, 1000, &ns) || ns < 1000 || ns > 10LL * 1000000000LL) {
-		snprintf(err, errlen, "%s: '%s' is not a time from 1us to 10s (in us by default, "
-			 "like 500 or 2ms)", opt, arg);
-		return -EINVAL;
-	}
-	*out = (uint64_t)ns;
-	return 0;
-}
-
 /* --policy deadline and its reservation: 1024 ns <= runtime <= deadline <= period. */
 static int validate_deadline(struct run_opts *o, char *err, size_t errlen)
 {
@@ -271,11 +257,20 @@ static int run_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 	case OPT_POLICY:
 		return parse_policy(arg, &o->policy, err, errlen);
 	case OPT_RUNTIME:
-		return parse_dl_time("--runtime", arg, &o->dl_runtime_ns, err, errlen);
+		if (cli_time("--runtime", arg, 1000, 1000, 10LL * 1000000000, &ns, err, errlen))
+			return -EINVAL;
+		o->dl_runtime_ns = (uint64_t)ns;
+		return 0;
 	case OPT_DEADLINE:
-		return parse_dl_time("--deadline", arg, &o->dl_deadline_ns, err, errlen);
+		if (cli_time("--deadline", arg, 1000, 1000, 10LL * 1000000000, &ns, err, errlen))
+			return -EINVAL;
+		o->dl_deadline_ns = (uint64_t)ns;
+		return 0;
 	case OPT_PERIOD:
-		return parse_dl_time("--period", arg, &o->dl_period_ns, err, errlen);
+		if (cli_time("--period", arg, 1000, 1000, 10LL * 1000000000, &ns, err, errlen))
+			return -EINVAL;
+		o->dl_period_ns = (uint64_t)ns;
+		return 0;
 	case 'p':
 		o->prio_set = true;
 		return parse_int("--prio", arg, 1, 99, &o->prio, err, errlen);
@@ -293,11 +288,8 @@ static int run_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 		return parse_percent(arg, &o->cpu_max_pct, err, errlen);
 	case OPT_RTTIME:
 		/* From 1 ms (a period or two) to an hour, in us like the kernel's limit. */
-		if (parse_duration_ns(arg, 1000, &ns) || ns < 1000000 || ns > 3600LL * 1000000000LL) {
-			snprintf(err, errlen, "--rttime: '%s' is not a time from 1ms to 1h (in us by "
-				 "default, like 200000 or 200ms)", arg);
+		if (cli_time("--rttime", arg, 1000, 1000000, 3600LL * 1000000000, &ns, err, errlen))
 			return -EINVAL;
-		}
 		o->rttime_us = (uint64_t)(ns / 1000);
 		return 0;
 	case OPT_MEM_MAX:

@@ -69,17 +69,6 @@ void verify_opts_free(void *opts)
 	memset(o, 0, sizeof(*o));
 }
 
-static int parse_us_option(const char *opt, const char *arg, int64_t min_ns, int64_t max_ns,
-			   int64_t *out, char *err, size_t errlen)
-{
-	if (parse_duration_ns(arg, 1000, out) || *out < min_ns || *out > max_ns) {
-		snprintf(err, errlen, "%s: '%s' is not a time in us (like 100, 100us or 1ms)", opt,
-			 arg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static int verify_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 {
 	struct verify_opts *o = p->dst;
@@ -89,21 +78,18 @@ static int verify_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 	switch (key) {
 	case 'D':
 		/* A verify needs an end: 0 ("until Ctrl-C" in latency) is refused. */
-		if (parse_duration_ns(arg, 1000000000LL, &v) || v < 100000000LL ||
-		    v > 24LL * 3600 * 1000000000LL) {
-			snprintf(err, errlen, "--duration: '%s' is not a duration from 100ms to 24h "
-				 "(like 10s, 500ms, 2m)", arg);
+		if (cli_time("--duration", arg, 1000000000, 100000000, 24LL * 3600 * 1000000000, &v,
+			     err, errlen))
 			return -EINVAL;
-		}
 		o->duration_ns = v;
 		return 0;
 	case 'm':
-		if (parse_us_option("--max-latency", arg, 1000, 3600LL * 1000000000LL, &v, err, errlen))
+		if (cli_time("--max-latency", arg, 1000, 1000, 3600LL * 1000000000LL, &v, err, errlen))
 			return -EINVAL;
 		o->max_latency_us = (double)v / 1000.0;
 		return 0;
 	case OPT_MAX_NOISE:
-		if (parse_us_option("--max-noise", arg, 1000, 3600LL * 1000000000LL, &v, err, errlen))
+		if (cli_time("--max-noise", arg, 1000, 1000, 3600LL * 1000000000LL, &v, err, errlen))
 			return -EINVAL;
 		o->max_noise_us = (double)v / 1000.0;
 		return 0;
@@ -120,7 +106,7 @@ static int verify_opt(struct cli_parse *p, int key, char *err, size_t errlen)
 		snprintf(err, errlen, "--prometheus: empty file name");
 		return -EINVAL;
 	case 'i':
-		if (parse_us_option("--interval", arg, (int64_t)LATENCY_MIN_INTERVAL_NS,
+		if (cli_time("--interval", arg, 1000, (int64_t)LATENCY_MIN_INTERVAL_NS,
 				    (int64_t)LATENCY_MAX_INTERVAL_NS, &v, err, errlen))
 			return -EINVAL;
 		o->interval_ns = (uint64_t)v;

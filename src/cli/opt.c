@@ -7,6 +7,7 @@
 
 #include "cli/opt.h"
 #include "target/target.h"
+#include "util/parse.h"
 
 /* The longest table (tune's) has 36 options; room to grow without a heap. */
 #define CLI_MAX_OPTS 96
@@ -248,4 +249,50 @@ void cli_complete(FILE *fp, const struct cli_cmd *cmd)
 		if (o->name)
 			fprintf(fp, "--%s\t%s\n", o->name, o->arg == CLI_OPTARG ? "-" : value);
 	}
+}
+
+/* @ns in the largest unit that holds it whole: "0", "500us", "10s", "1h". */
+static void whole_time(int64_t ns, char *buf, size_t len)
+{
+	static const struct {
+		int64_t ns;
+		const char *unit;
+	} units[] = { { 3600000000000LL, "h" }, { 60000000000LL, "m" }, { 1000000000, "s" },
+		      { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" } };
+	size_t i = 0;
+
+	while (ns && ns % units[i].ns)
+		i++;
+	if (!ns)
+		snprintf(buf, len, "0");
+	else
+		snprintf(buf, len, "%lld%s", (long long)(ns / units[i].ns), units[i].unit);
+}
+
+int cli_time(const char *opt, const char *arg, int64_t unit_ns, int64_t min_ns, int64_t max_ns,
+	     int64_t *out, char *err, size_t errlen)
+{
+	const char *like = unit_ns == 1 ? "ns, like 500 or 2us" :
+			   unit_ns == 1000 ? "us, like 500 or 2ms" : "s, like 10 or 500ms";
+	char lo[32], hi[32];
+	int64_t v;
+
+	if (parse_duration_ns(arg, unit_ns, &v) == 0 && v >= min_ns && v <= max_ns) {
+		*out = v;
+		return 0;
+	}
+	whole_time(min_ns, lo, sizeof(lo));
+	whole_time(max_ns, hi, sizeof(hi));
+	if (max_ns == INT64_MAX && min_ns <= 0)
+		snprintf(err, errlen, "%s: '%s' is not a time (a bare number is in %s)", opt, arg, like);
+	else if (max_ns == INT64_MAX && min_ns == 1)
+		snprintf(err, errlen, "%s: '%s' is not a time longer than 0 (a bare number is in %s)",
+			 opt, arg, like);
+	else if (max_ns == INT64_MAX)
+		snprintf(err, errlen, "%s: '%s' is not a time of %s or more (a bare number is in %s)",
+			 opt, arg, lo, like);
+	else
+		snprintf(err, errlen, "%s: '%s' is not a time from %s to %s (a bare number is in %s)",
+			 opt, arg, lo, hi, like);
+	return -EINVAL;
 }

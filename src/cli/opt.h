@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -79,6 +80,16 @@ struct cli_opt {
 	{ (name), (key), CLI_NOARG, NULL, (help), NULL, CLI_SET, offsetof(type, field) }
 #define CLI_OPT_STR(name, key, metavar, type, field, complete, help) \
 	{ (name), (key), CLI_ARG, (metavar), (help), (complete), CLI_STR, offsetof(type, field) }
+
+/*
+ * cli_time() - the value @arg of the time option @opt: a number with a
+ * unit (500us, 2ms, 1.5s, 2m, 1h) or a bare number in @unit_ns (1: ns,
+ * 1000: us, 1000000000: s), from @min_ns to @max_ns (INT64_MAX: no upper
+ * bound). Return: 0 with *@out in ns, or -EINVAL with "OPT: 'ARG' is not
+ * a time from MIN to MAX (a bare number is in UNIT, like ...)" in @err.
+ */
+int cli_time(const char *opt, const char *arg, int64_t unit_ns, int64_t min_ns, int64_t max_ns,
+	     int64_t *out, char *err, size_t errlen);
 
 enum cli_operands {
 	CLI_NO_OPERANDS,	/* options only */

@@ -24,9 +24,9 @@ row "latency --priority with deadline" 2 "does not apply to --policy deadline" \
 	"$R" latency --policy deadline -p 50 --runtime 100 --period 1000 -D 1
 row "latency -i differs from --period" 2 "--interval and --period differ" \
 	"$R" latency --policy deadline -i 500 --runtime 100 --period 1000 -D 1
-row "latency bad unit" 2 "--runtime: '5x' is not a duration" \
+row "latency bad unit" 2 "--runtime: '5x' is not a time" \
 	"$R" latency --policy deadline --runtime 5x --period 1000 -D 1
-row "latency empty runtime" 2 "--runtime: '' is not a duration" \
+row "latency empty runtime" 2 "--runtime: '' is not a time" \
 	"$R" latency --policy deadline --runtime '' --period 1000 -D 1
 row "latency bad policy" 2 "not fifo, rr or deadline" "$R" latency --policy edf -D 1
 # More than the root domain admits: one whole CPU per thread, on every CPU.

@@ -16,10 +16,10 @@ online=$(cat /sys/devices/system/cpu/online)
 row "--prio 99" 2 "prio: '99' is not 1..98" "$R" noise --prio 99
 row "--prio 0" 2 "prio: '0' is not 1..98" "$R" noise -p 0
 row "--prio text" 2 "prio: 'high'" "$R" noise -p high
-row "--threshold 0" 2 "threshold: '0' is not 1..1000000" "$R" noise --threshold 0
-row "--threshold 5us" 2 "threshold: '5us'" "$R" noise --threshold 5us
+row "--threshold 0" 2 "threshold: '0' is not a time from 1us to 1s" "$R" noise --threshold 0
+row "--threshold 2s" 2 "threshold: '2s' is not a time from 1us to 1s" "$R" noise --threshold 2s
 row "--threshold huge" 2 "threshold: '99999999999'" "$R" noise --threshold 99999999999
-row "-D 0" 2 "duration: '0' is not a duration" "$R" noise -D 0
+row "-D 0" 2 "duration: '0' is not a time from 1ms to 24h" "$R" noise -D 0
 row "-D negative" 2 "duration: '-1s'" "$R" noise -D -1s
 row "-D 25h" 2 "duration: '25h'" "$R" noise -D 25h
 row "-D 10us" 2 "duration: '10us'" "$R" noise -D 10us

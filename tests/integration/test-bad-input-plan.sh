@@ -132,9 +132,9 @@ row "plan refused for SMT, ulimit -s 32" 2 "ask for 2 or 4" \
 	"${small[@]}" "$R" plan --root "$FX/topo/smt-numa" --rt 3
 
 # ---- housekeeping sized by the measured load (5) ---------------------------------------------
-row "plan --window 2m" 2 "--window: '2m' is not a duration from 0 to 60s" "$R" plan --window 2m
-row "plan --window -1" 2 "--window: '-1' is not a duration" "$R" plan --window -1
-row "plan --window x" 2 "--window: 'x' is not a duration" "$R" plan --window x
+row "plan --window 2m" 2 "--window: '2m' is not a time from 0 to 1m" "$R" plan --window 2m
+row "plan --window -1" 2 "--window: '-1' is not a time" "$R" plan --window -1
+row "plan --window x" 2 "--window: 'x' is not a time" "$R" plan --window x
 # The live system: the load is measured and the housekeeping rule says what it found
 # (one CPU online leaves nothing to plan).
 if [ "$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then

@@ -477,6 +477,9 @@ static void test_options(void **state)
 	assert_int_equal(o.cfg.policy, RTR_SCHED_RR);
 	assert_int_equal(parse("noise --policy batch", &o, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--policy: 'batch' is not fifo, rr or other");
+	/* The threshold takes units as latency's does (a bare number is in us). */
+	assert_int_equal(parse("noise --threshold 2.5us", &o, err, sizeof(err)), 0);
+	assert_int_equal(o.cfg.threshold_ns, 2500);
 	assert_int_equal(parse("noise", &o, err, sizeof(err)), 0);
 	assert_int_equal(o.cfg.threshold_ns, NOISE_DEFAULT_THRESHOLD_NS);
 	assert_int_equal(o.cfg.policy, RTR_SCHED_FIFO);
