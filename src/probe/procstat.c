@@ -204,13 +204,6 @@ static int st_value(const struct st_key *k, const char *v, size_t vlen, struct p
  *   Cpus_allowed_list:\t2-3
  *   voluntary_ctxt_switches:\t150
  */
-/*
- * Sample lines:
- *   Name:\tcyclictest
- *   VmLck:\t   10240 kB
- *   Cpus_allowed_list:\t2-3
- *   voluntary_ctxt_switches:\t150
- */
 int parse_proc_status(const char *buf, size_t len, struct proc_status *out)
 {
 	const char *p = buf, *end = buf + len;
