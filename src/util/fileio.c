@@ -59,7 +59,8 @@ int fileio_read_fd(int fd, size_t cap, size_t expect, unsigned flags, char **buf
 		ssize_t n;
 
 		if (len + need >= *sizep) {
-			if ((flags & FILEIO_RECORDS) && *sizep >= cap)
+			/* At the cap: the whole records so far (at least one, whatever the cap). */
+			if ((flags & FILEIO_RECORDS) && *sizep >= cap && len)
 				break;
 			if (*sizep > ((size_t)-1) / 2) {
 				err = -EFBIG;

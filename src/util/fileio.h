@@ -33,7 +33,8 @@ int fileio_write_all(int fd, const void *data, size_t len) __attribute__((warn_u
  * overwritten before it was read (EPIPE) is skipped, the end of the data
  * of an O_NONBLOCK descriptor (EAGAIN) is the end, each record ends in a
  * newline (one is added where it has none), and once the buffer has grown
- * to @cap the read stops with the whole records it has.
+ * to @cap the read stops with the whole records it has (the first one
+ * always: a @cap below FILEIO_RECORD_MAX is not a reason to read nothing).
  */
 #define FILEIO_RECORDS 4u
 /* The longest record of FILEIO_RECORDS: the kernel's CONSOLE_EXT_LOG_MAX. */

@@ -156,6 +156,12 @@ static void test_read_records(void **state)
 	assert_int_equal(buf[len - 1], '\n');
 	assert_int_equal(buf[len], '\0');
 	free(buf);
+	buf = NULL;
+	/* A cap below one record's room still gives whole records, the first at least. */
+	assert_int_equal(fileio_read_all(sv[0], 100, FILEIO_RECORDS, &buf, &len), 0);
+	assert_true(len >= sizeof(rec) + 1);
+	assert_int_equal(len % (sizeof(rec) + 1), 0);
+	free(buf);
 	close(sv[0]);
 	close(sv[1]);
 }
