@@ -78,7 +78,9 @@ if name == "jackd-killed":
     killed = {p["pid"] for p in r["checker"]["processes"] if p["ended_by"] == "killed"}
     rel = [f for f in found if f["id"] == "app.relative_sleep" and f["pid"] in killed]
     if not killed or not rel:
-        bad.append("no app.relative_sleep of the killed jackd %s" % sorted(killed))
+        log = open(path.rsplit("/", 1)[0] + "/jackd-killed.log", errors="replace").read()
+        bad.append("no app.relative_sleep of the killed jackd %s; its output ends: %s"
+                   % (sorted(killed), " | ".join(log.strip().split("\n")[-3:])))
     for f in rel:
         top_frame = f["backtrace"][0] if f["backtrace"] else {}
         if not top_frame.get("obj", "").endswith("/jack_dummy.so") or \
@@ -161,9 +163,26 @@ if command -v jackd >/dev/null && command -v jack_midisine >/dev/null; then
 		jack_rec -f "$tmp/rec.wav" -d 2 system:capture_1
 	# A second server under the checker, killed with SIGKILL after 2 s (a
 	# shell starts and kills it, so the run itself ends normally).
+	killed_name="rtready-killed-$$"
 	judge jackd-killed jackd app.relative_sleep app.no_mlockall,app.no_mallopt,app.page_fault_in_rt \
 		app.relative_sleep -- sh -c 'jackd -n "$1" -R -P 70 -d dummy -r 48000 -p 512 \
-		>/dev/null 2>&1 & p=$!; sleep 2; kill -KILL $p; wait $p; exit 0' sh "rtready-killed-$$"
+		>"$2" 2>&1 & p=$!; sleep 2; kill -KILL $p; wait $p; exit 0' sh "$killed_name" \
+		"$tmp/jackd-killed.log"
+	# The killed server kept its slot in JACK's server registry (8 for the
+	# whole machine: a slot is reclaimed only by a server of the same name),
+	# its socket and its shared memory. A server of that name takes them
+	# back at its start and gives them up at an orderly stop.
+	jackd -n "$killed_name" -d dummy -r 48000 -p 512 >"$tmp/jackd-reap.log" 2>&1 &
+	reap_pid=$!
+	for _ in $(seq 50); do
+		JACK_DEFAULT_SERVER=$killed_name jack_lsp >/dev/null 2>&1 && break
+		sleep 0.2
+	done
+	kill -TERM "$reap_pid" 2>/dev/null
+	wait "$reap_pid" 2>/dev/null
+	for f in /dev/shm/jack_*"$killed_name"_*; do
+		[ -e "$f" ] && { cat "$tmp/jackd-reap.log"; fail "the killed jackd's $f is left behind"; }
+	done
 else
 	echo "skip jack: no jackd2"
 fi
