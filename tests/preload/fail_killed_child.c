@@ -11,8 +11,6 @@
  * survives the kill, and the report must say so (app.checker naming its
  * pid) rather than look clean.
  */
-#include <signal.h>
-#include <sys/wait.h>
 
 #include "rtprog.h"
 
@@ -29,17 +27,7 @@ static void work_alloc(struct rt_job *job, int period)
 
 static void child(void)
 {
-	pthread_mutex_t pi;
-	struct rt_job job;
-
-	lock_memory(MCL_CURRENT | MCL_FUTURE);
-	init_pi_mutex(&pi);
-	job_defaults(&job, &pi);
-	job.periods = 1000000;	/* runs until killed */
-	job.work = work_alloc;
-	job.prepare = warm_arena;
-	rt_run_loop(&job, rt_loop);
-	exit(0);
+	rt_run_until_killed(work_alloc);
 }
 
 /* exec this program again as the child, without RTREADY_CHECK_TABLE. */
@@ -58,7 +46,6 @@ static void exec_untabled(const char *self)
 
 int main(int argc, char **argv)
 {
-	struct timespec wait = { 0, 300000000 };
 	pid_t pid;
 
 	if (argc > 1 && strcmp(argv[1], "child") == 0)
@@ -73,8 +60,6 @@ int main(int argc, char **argv)
 			exec_untabled("/proc/self/exe");
 		child();
 	}
-	nanosleep(&wait, NULL);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	kill_after_300ms(pid);
 	return 0;
 }

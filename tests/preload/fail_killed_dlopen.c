@@ -9,16 +9,12 @@
  * killed_plugin.so. argv[1]: the plugin's path.
  */
 #include <dlfcn.h>
-#include <signal.h>
-#include <sys/wait.h>
 
 #include "rtprog.h"
 
 static void child(const char *plugin)
 {
 	void (*work)(struct rt_job *, int);
-	pthread_mutex_t pi;
-	struct rt_job job;
 	void *h;
 
 	h = dlopen(plugin, RTLD_NOW | RTLD_LOCAL);
@@ -31,19 +27,11 @@ static void child(const char *plugin)
 		fprintf(stderr, "dlsym plugin_work: %s\n", dlerror());
 		exit(3);
 	}
-	lock_memory(MCL_CURRENT | MCL_FUTURE);
-	init_pi_mutex(&pi);
-	job_defaults(&job, &pi);
-	job.periods = 1000000;	/* runs until killed */
-	job.work = work;
-	job.prepare = warm_arena;
-	rt_run_loop(&job, rt_loop);
-	exit(0);
+	rt_run_until_killed(work);
 }
 
 int main(int argc, char **argv)
 {
-	struct timespec wait = { 0, 300000000 };
 	pid_t pid;
 
 	if (argc < 2) {
@@ -57,8 +45,6 @@ int main(int argc, char **argv)
 		die("fork", errno);
 	if (pid == 0)
 		child(argv[1]);
-	nanosleep(&wait, NULL);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	kill_after_300ms(pid);
 	return 0;
 }

@@ -5,8 +5,6 @@
  * was watched and lost nothing, so the report is empty: no finding, and
  * no app.checker for the kill.
  */
-#include <signal.h>
-#include <sys/wait.h>
 
 #include "rtprog.h"
 
@@ -14,7 +12,6 @@ int main(void)
 {
 	pthread_mutex_t pi;
 	struct rt_job job;
-	struct timespec wait = { 0, 300000000 };
 	pid_t pid;
 
 	set_mallopt();
@@ -30,8 +27,6 @@ int main(void)
 		rt_run_loop(&job, rt_loop);
 		exit(0);
 	}
-	nanosleep(&wait, NULL);
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	kill_after_300ms(pid);
 	return 0;
 }

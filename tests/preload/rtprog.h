@@ -14,10 +14,12 @@
 #include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -145,11 +147,8 @@ static inline void job_defaults(struct rt_job *job, pthread_mutex_t *pi)
 	job->buf = prefaulted_buffer();
 }
 
-/*
- * Start @loop(@job) on a SCHED_FIFO thread with a 256 KiB stack (locked by
- * MCL_FUTURE), and wait for it.
- */
-static inline void rt_run_loop(struct rt_job *job, void *(*loop)(void *))
+/* Start @loop(@job) on a SCHED_FIFO thread with a 256 KiB stack (locked by MCL_FUTURE). */
+static inline pthread_t rt_spawn(struct rt_job *job, void *(*loop)(void *))
 {
 	struct sched_param sp = { .sched_priority = job->prio };
 	pthread_attr_t a;
@@ -165,27 +164,48 @@ static inline void rt_run_loop(struct rt_job *job, void *(*loop)(void *))
 	pthread_attr_destroy(&a);
 	if (rc)
 		die("pthread_create (SCHED_FIFO needs root or CAP_SYS_NICE)", rc);
-	pthread_join(t, NULL);
+	return t;
 }
 
-/* Start @job on a SCHED_FIFO thread with a 256 KiB stack (locked by MCL_FUTURE). */
+/* rt_spawn(), and wait for the loop to end. */
+static inline void rt_run_loop(struct rt_job *job, void *(*loop)(void *))
+{
+	pthread_join(rt_spawn(job, loop), NULL);
+}
+
+/* Start @job's RT loop (rt_loop). */
 static inline pthread_t rt_start(struct rt_job *job)
 {
-	struct sched_param sp = { .sched_priority = job->prio };
-	pthread_attr_t a;
-	pthread_t t;
-	int rc;
+	return rt_spawn(job, rt_loop);
+}
 
-	pthread_attr_init(&a);
-	pthread_attr_setstacksize(&a, 256 * 1024);
-	pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
-	pthread_attr_setschedpolicy(&a, SCHED_FIFO);
-	pthread_attr_setschedparam(&a, &sp);
-	rc = pthread_create(&t, &a, rt_loop, job);
-	pthread_attr_destroy(&a);
-	if (rc)
-		die("pthread_create (SCHED_FIFO needs root or CAP_SYS_NICE)", rc);
-	return t;
+/*
+ * The RT child of the killed-process programs: the right set-up, then
+ * @work every period on one RT thread until its parent kills it.
+ */
+static inline void rt_run_until_killed(void (*work)(struct rt_job *, int))
+{
+	pthread_mutex_t pi;
+	struct rt_job job;
+
+	lock_memory(MCL_CURRENT | MCL_FUTURE);
+	init_pi_mutex(&pi);
+	job_defaults(&job, &pi);
+	job.periods = 1000000;	/* runs until killed */
+	job.work = work;
+	job.prepare = warm_arena;
+	rt_run_loop(&job, rt_loop);
+	exit(0);
+}
+
+/* Let the child @pid run 300 ms (many periods), then SIGKILL and reap it. */
+static inline void kill_after_300ms(pid_t pid)
+{
+	struct timespec wait = { 0, 300000000 };
+
+	nanosleep(&wait, NULL);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
 }
 
 /* The right set-up and one RT loop: the program every test starts from. */
