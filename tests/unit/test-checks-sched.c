@@ -353,6 +353,22 @@ static void dlbw_proc_sched(void **state)
 	assert_int_equal(dlbw_parse_proc_sched("dl.runtime\n", &s), -EINVAL);
 }
 
+/* The debug file read, each of the two CPUs at @total_bw; or not readable. */
+static void debug_file(struct dlbw_facts *d, struct dlbw_cpu *cpus, uint64_t total_bw)
+{
+	d->debug_err = 0;
+	d->cpus = cpus;
+	d->n_cpus = 2;
+	cpus[0].total_bw = cpus[1].total_bw = total_bw;
+}
+
+static void no_debug_file(struct dlbw_facts *d)
+{
+	d->cpus = NULL;
+	d->n_cpus = 0;
+	d->debug_err = -EPERM;
+}
+
 static void deadline_bandwidth(void **state)
 {
 	struct facts *f = facts_blank();
@@ -375,11 +391,8 @@ static void deadline_bandwidth(void **state)
 	assert_has(r.evidence, "sched_getattr needs the live machine");
 
 	/* The debug file: 10% of 190% allocated. */
-	d->debug_err = 0;
-	d->cpus = cpus;
-	d->n_cpus = 2;
+	debug_file(d, cpus, 104857);
 	snprintf(d->debug_path, sizeof(d->debug_path), "/sys/kernel/debug/sched/debug");
-	cpus[0].total_bw = cpus[1].total_bw = 104857;
 	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_PASS);
 	assert_has(r.evidence, "main root domain (CPU 0-1): 10.0% of a CPU allocated");
 	assert_has(r.evidence, "limit 190.0%");
@@ -388,9 +401,7 @@ static void deadline_bandwidth(void **state)
 	cpus[0].total_bw = cpus[1].total_bw = 1600000;
 	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_WARN);
 	assert_has(r.fix, "EBUSY");
-	d->cpus = NULL;
-	d->n_cpus = 0;
-	d->debug_err = -EPERM;
+	no_debug_file(d);
 
 	/* The tasks (live), with the fair servers' default on 6.12+. */
 	d->tasks_err = 0;
@@ -446,15 +457,10 @@ static void deadline_bandwidth(void **state)
 	assert_has(r.evidence, "limit 82.8% (950000/1000000 of the capacity of its 2 CPUs");
 	assert_has(r.evidence, "892/1024 in all");
 	/* The same from the debug file's dl_bw->bw. */
-	d->debug_err = 0;
-	d->cpus = cpus;
-	d->n_cpus = 2;
-	cpus[0].total_bw = cpus[1].total_bw = 104857;
+	debug_file(d, cpus, 104857);
 	assert_int_equal(run_check(f, "", "sched.deadline_bandwidth", &r), RTR_PASS);
 	assert_has(r.evidence, "limit 82.8%");
-	d->cpus = NULL;
-	d->n_cpus = 0;
-	d->debug_err = -EPERM;
+	no_debug_file(d);
 	f->cpu.capacity_asym = false;
 	d->tasks->runtime_ns = 300000;
 	/* Throttling off: admission control off. */
