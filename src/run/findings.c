@@ -16,6 +16,7 @@
 
 #include "run/findings.h"
 #include "run/symtab.h"
+#include "util/grow.h"
 #include "util/strbuf.h"
 
 struct app_kind {
@@ -183,12 +184,11 @@ static int add_hello(struct app_check *c, json_t *o)
 	if (!exe)
 		return -ENOMEM;
 	if (!p) {
-		p = realloc(c->procs, (c->n_procs + 1) * sizeof(*p));
-		if (!p) {
+		if (grow_array((void **)&c->procs, &c->cap_procs, c->n_procs, sizeof(*p),
+			       SIZE_MAX / sizeof(*p))) {
 			free(exe);
 			return -ENOMEM;
 		}
-		c->procs = p;
 		p = &c->procs[c->n_procs++];
 		memset(p, 0, sizeof(*p));
 		p->pid = pid;
@@ -307,10 +307,9 @@ static int add_finding(struct app_check *c, json_t *o)
 			return 0;
 		}
 	}
-	r = realloc(c->recs, (c->n_recs + 1) * sizeof(*r));
-	if (!r)
+	if (grow_array((void **)&c->recs, &c->cap_recs, c->n_recs, sizeof(*r),
+		       SIZE_MAX / sizeof(*r)))
 		return -ENOMEM;
-	c->recs = r;
 	r = &c->recs[c->n_recs++];
 	memset(r, 0, sizeof(*r));
 	return fill_rec(r, o);
@@ -331,10 +330,9 @@ static int add_module(struct app_check *c, json_t *o)
 		c->bad_lines++;
 		return 0;
 	}
-	m = realloc(c->modules, (c->n_modules + 1) * sizeof(*m));
-	if (!m)
+	if (grow_array((void **)&c->modules, &c->cap_modules, c->n_modules, sizeof(*m),
+		       SIZE_MAX / sizeof(*m)))
 		return -ENOMEM;
-	c->modules = m;
 	m = &c->modules[c->n_modules];
 	m->pid = get_long(o, "pid");
 	m->base = get_hex(o, "base");
@@ -355,10 +353,9 @@ static int add_unjudged(struct app_check *c, json_t *o)
 	for (size_t i = 0; i < c->n_unjudged; i++)
 		if (c->unjudged[i].pid == pid && c->unjudged[i].tid == tid)
 			return 0;	/* written again (a failed exec, then exit) */
-	u = realloc(c->unjudged, (c->n_unjudged + 1) * sizeof(*u));
-	if (!u)
+	if (grow_array((void **)&c->unjudged, &c->cap_unjudged, c->n_unjudged, sizeof(*u),
+		       SIZE_MAX / sizeof(*u)))
 		return -ENOMEM;
-	c->unjudged = u;
 	u = &c->unjudged[c->n_unjudged];
 	u->pid = pid;
 	u->tid = tid;

@@ -60,13 +60,13 @@ struct app_unjudged {
 
 struct app_check {
 	struct app_process *procs;
-	size_t n_procs;
+	size_t n_procs, cap_procs;
 	struct app_unjudged *unjudged;
-	size_t n_unjudged;
+	size_t n_unjudged, cap_unjudged;
 	struct app_record *recs;
-	size_t n_recs;
+	size_t n_recs, cap_recs;
 	struct app_module *modules;
-	size_t n_modules;
+	size_t n_modules, cap_modules;
 	size_t bad_lines;	/* lines that were not records (truncated, foreign) */
 	bool table;		/* the shared table was read */
 	unsigned long table_overflow;	/* entries the full shared table refused */
